@@ -1,0 +1,53 @@
+"""The engine protocol: the API every game implements and everything generic uses."""
+
+from gamehall.engine.errors import (
+    ConfigError,
+    DecodeError,
+    GameError,
+    IllegalAction,
+    MatchOver,
+    NotYourTurn,
+    UnknownGame,
+)
+from gamehall.engine.protocol import (
+    SPECTATOR,
+    Action,
+    Event,
+    Game,
+    JsonDict,
+    MatchConfig,
+    Mode,
+    Option,
+    Outcome,
+    StructGame,
+    action_id,
+)
+from gamehall.engine.registry import all_games, get_game, register, unregister
+from gamehall.engine.rng import Rng, derive_seed
+
+__all__ = [
+    "SPECTATOR",
+    "Action",
+    "ConfigError",
+    "DecodeError",
+    "Event",
+    "Game",
+    "GameError",
+    "IllegalAction",
+    "JsonDict",
+    "MatchConfig",
+    "MatchOver",
+    "Mode",
+    "NotYourTurn",
+    "Option",
+    "Outcome",
+    "Rng",
+    "StructGame",
+    "UnknownGame",
+    "action_id",
+    "all_games",
+    "derive_seed",
+    "get_game",
+    "register",
+    "unregister",
+]

@@ -1,0 +1,360 @@
+"""The one engine protocol every game implements (ARCHITECTURE.md, rule 2).
+
+A game is metadata (modes, options, rule flags, action types) plus pure functions over
+an opaque state: who acts, what is legal, what applying an action gives, what each seat
+may see, how the match ended. Engines do no I/O, read no clock and use no global random:
+all chance comes from the seeded generator kept in the state (`gamehall.engine.rng`).
+
+Games subclass `Game` and implement the abstract methods; the generic rules service, the
+bots, the replayer, the CLI and the conformance kit are written once against this class.
+"""
+
+from __future__ import annotations
+
+import random
+import struct
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Generic, TypeVar, Union
+
+import msgspec
+
+from gamehall.engine.errors import ConfigError, DecodeError, IllegalAction, MatchOver, NotYourTurn
+
+JsonScalar = Union[str, int, float, bool, None]
+JsonDict = dict[str, Any]
+S = TypeVar("S")
+
+SPECTATOR: None = None
+"""The seat value meaning "someone who holds no seat" in `view` and `resample_hidden`."""
+
+
+class Action(msgspec.Struct, frozen=True, tag_field="kind"):
+    """Base of every action type. A game declares one subclass per kind, e.g.
+
+    ``class Cast(Action, tag="cast"): card: str; target: int``
+
+    Actions are immutable, hashable and encode to JSON as ``{"kind": "cast", ...}``.
+    """
+
+
+def action_id(action: Action) -> str:
+    """A stable, human-readable id: ``kind`` or ``kind(field=value,...)`` in field order."""
+    kind = action.__struct_config__.tag
+    fields = action.__struct_fields__
+    if not fields:
+        return str(kind)
+    parts = ",".join(f"{name}={_id_value(getattr(action, name))}" for name in fields)
+    return f"{kind}({parts})"
+
+
+def _id_value(value: Any) -> str:
+    if isinstance(value, (tuple, list)):
+        return "[" + ",".join(_id_value(v) for v in value) + "]"
+    if value is None:
+        return "-"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+@dataclass(frozen=True)
+class Option:
+    """A match option (a module, a variant) or a rule flag (a reading of an ambiguous rule)."""
+
+    name: str
+    default: JsonScalar
+    description: str
+    choices: tuple[JsonScalar, ...] | None = None
+    modes: tuple[str, ...] | None = None
+    """Modes the option applies to; None means every mode."""
+
+    def applies_to(self, mode: str) -> bool:
+        return self.modes is None or mode in self.modes
+
+    def check(self, value: Any) -> JsonScalar:
+        if self.choices is not None:
+            if value not in self.choices:
+                raise ConfigError(f"{self.name} must be one of {list(self.choices)}, not {value!r}")
+            return value  # type: ignore[no-any-return]
+        if type(value) is not type(self.default) and not (
+            isinstance(self.default, float) and isinstance(value, int) and not isinstance(value, bool)
+        ):
+            raise ConfigError(
+                f"{self.name} must be of type {type(self.default).__name__}, not {type(value).__name__}"
+            )
+        return value  # type: ignore[no-any-return]
+
+
+@dataclass(frozen=True)
+class Mode:
+    """A way to play the game, with the seat counts it accepts."""
+
+    id: str
+    name: str
+    seats: tuple[int, ...]
+    description: str = ""
+    team_size: int | None = None
+    """Seats per team for team modes (None: every seat plays for itself)."""
+
+
+@dataclass(frozen=True)
+class MatchConfig:
+    """Everything that fixes a match before its seed: mode, seat count, options, rule flags."""
+
+    mode: str
+    seats: int
+    options: Mapping[str, JsonScalar] = field(default_factory=dict)
+    flags: Mapping[str, JsonScalar] = field(default_factory=dict)
+
+    def to_json(self) -> JsonDict:
+        return {"mode": self.mode, "seats": self.seats, "options": dict(self.options), "flags": dict(self.flags)}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> MatchConfig:
+        return cls(
+            mode=str(data["mode"]),
+            seats=int(data["seats"]),
+            options=dict(data.get("options", {})),
+            flags=dict(data.get("flags", {})),
+        )
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something that happened during `apply`, for logs, animations and event streams.
+
+    `audience` None means public; otherwise only those seats may receive it.
+    """
+
+    kind: str
+    data: Mapping[str, Any] = field(default_factory=dict)
+    audience: frozenset[int] | None = None
+
+    def visible_to(self, seat: int | None) -> bool:
+        return self.audience is None or (seat is not None and seat in self.audience)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a match ended: a rank per seat (1 is best, equal ranks tie) and optional scores."""
+
+    ranks: tuple[int, ...]
+    scores: tuple[float, ...] | None = None
+    reason: str = ""
+
+    def returns(self) -> tuple[float, ...]:
+        """Per-seat return in [0, 1]: the share of other seats beaten, ties counting half."""
+        n = len(self.ranks)
+        if n == 1:
+            return (1.0 if self.ranks[0] == 1 else 0.0,)
+        out = []
+        for mine in self.ranks:
+            beaten = sum(1 for r in self.ranks if r > mine)
+            tied = sum(1 for r in self.ranks if r == mine) - 1
+            out.append((beaten + 0.5 * tied) / (n - 1))
+        return tuple(out)
+
+    def winners(self) -> tuple[int, ...]:
+        return tuple(seat for seat, rank in enumerate(self.ranks) if rank == 1)
+
+    def to_json(self) -> JsonDict:
+        return {"ranks": list(self.ranks), "scores": None if self.scores is None else list(self.scores), "reason": self.reason}
+
+
+_HEADER = struct.Struct(">2sH")
+_MAGIC = b"GH"
+
+
+class Game(ABC, Generic[S]):
+    """Metadata plus the pure functions of one game. Subclasses fill the class attributes."""
+
+    id: ClassVar[str]
+    name: ClassVar[str]
+    description: ClassVar[str] = ""
+    state_version: ClassVar[int] = 1
+    """Bumped whenever the encoded state layout changes; `decode` refuses other versions."""
+    modes: ClassVar[tuple[Mode, ...]]
+    options: ClassVar[tuple[Option, ...]] = ()
+    flags: ClassVar[tuple[Option, ...]] = ()
+    action_types: ClassVar[tuple[type[Action], ...]]
+    has_hidden_information: ClassVar[bool] = True
+    max_steps: ClassVar[int] = 100_000
+    """An upper bound on actions in one match; the conformance kit fails a match that exceeds it."""
+
+    # ----------------------------------------------------------------- configuration
+    def mode(self, mode_id: str) -> Mode:
+        for mode in self.modes:
+            if mode.id == mode_id:
+                return mode
+        raise ConfigError(f"unknown mode {mode_id!r} for {self.id}; modes: {[m.id for m in self.modes]}")
+
+    def configure(
+        self,
+        mode: str | None = None,
+        seats: int | None = None,
+        options: Mapping[str, Any] | None = None,
+        flags: Mapping[str, Any] | None = None,
+    ) -> MatchConfig:
+        """A validated config with every default filled in; raises ConfigError."""
+        m = self.mode(mode) if mode is not None else self.modes[0]
+        n = seats if seats is not None else m.seats[0]
+        if n not in m.seats:
+            raise ConfigError(f"mode {m.id} takes {list(m.seats)} seats, not {n}")
+        return MatchConfig(
+            mode=m.id,
+            seats=n,
+            options=self._fill(self.options, options or {}, m.id, "option"),
+            flags=self._fill(self.flags, flags or {}, m.id, "rule flag"),
+        )
+
+    def validate_config(self, config: MatchConfig) -> MatchConfig:
+        return self.configure(config.mode, config.seats, config.options, config.flags)
+
+    @staticmethod
+    def _fill(known: Sequence[Option], given: Mapping[str, Any], mode: str, what: str) -> dict[str, JsonScalar]:
+        by_name = {o.name: o for o in known if o.applies_to(mode)}
+        unknown = sorted(set(given) - set(by_name))
+        if unknown:
+            raise ConfigError(f"unknown {what}(s) {unknown} for mode {mode}; known: {sorted(by_name)}")
+        return {name: o.check(given[name]) if name in given else o.default for name, o in by_name.items()}
+
+    def teams(self, config: MatchConfig) -> tuple[tuple[int, ...], ...]:
+        """Seats grouped by team; by default every seat is its own team."""
+        return tuple((seat,) for seat in range(config.seats))
+
+    # ----------------------------------------------------------------- the state API
+    @abstractmethod
+    def new_match(self, config: MatchConfig, seed: int) -> S:
+        """The initial state. Implementations call `validate_config` first."""
+
+    @abstractmethod
+    def config_of(self, state: S) -> MatchConfig:
+        """The config the state was created with."""
+
+    @abstractmethod
+    def to_act(self, state: S) -> frozenset[int]:
+        """Seats that must choose now; several for simultaneous secret choices; empty at the end."""
+
+    @abstractmethod
+    def legal_actions(self, state: S, seat: int) -> Sequence[Action]:
+        """Every legal action of `seat` (empty when it need not act)."""
+
+    def apply(self, state: S, seat: int, action: Action, *, trusted: bool = False) -> tuple[S, list[Event]]:
+        """The next state and its events. Never mutates `state`.
+
+        Raises MatchOver, NotYourTurn or IllegalAction (with the reason). `trusted=True`
+        skips validation for callers that picked `action` from `legal_actions`.
+        """
+        if not trusted:
+            if self.outcome(state) is not None:
+                raise MatchOver("the match is over")
+            if seat not in self.to_act(state):
+                raise NotYourTurn(f"seat {seat} is not to act now")
+            self.validate_action(state, seat, action)
+        return self._apply(state, seat, action)
+
+    def validate_action(self, state: S, seat: int, action: Action) -> None:
+        """Raise IllegalAction with a reason if `action` is not legal. Games may specialise."""
+        if action not in self.legal_actions(state, seat):
+            raise IllegalAction(f"{action_id(action)} is not legal for seat {seat} now")
+
+    @abstractmethod
+    def _apply(self, state: S, seat: int, action: Action) -> tuple[S, list[Event]]:
+        """Apply a validated action to a copy of `state`."""
+
+    @abstractmethod
+    def view(self, state: S, seat: int | None) -> JsonDict:
+        """What `seat` (None: a spectator) may see, as a JSON-safe dict. Never secrets of others."""
+
+    @abstractmethod
+    def outcome(self, state: S) -> Outcome | None:
+        """The result once the match is over, else None."""
+
+    def default_action(self, state: S, seat: int) -> Action | None:
+        """What a turn clock plays for `seat` on timeout; None means the seat forfeits."""
+        return None
+
+    @abstractmethod
+    def determinize(self, view: JsonDict, seat: int, rng: random.Random) -> S:
+        """A full state consistent with `view` (what `seat` sees), hidden parts sampled from `rng`.
+
+        The state's own generator is reseeded from `rng`, so bots never learn the match seed.
+        """
+
+    @abstractmethod
+    def resample_hidden(self, state: S, seat: int | None, rng: random.Random) -> S:
+        """A state `seat` cannot tell from `state`: everything hidden from it redrawn.
+
+        This is the game's declaration of what is secret: the conformance kit checks that
+        `view(state, seat) == view(resample_hidden(state, seat), seat)`, so a view that
+        leaks a secret fails.
+        """
+
+    # ----------------------------------------------------------------- serialisation
+    def encode(self, state: S) -> bytes:
+        """Stable, versioned bytes: a header (magic, state version) and the game's payload."""
+        return _HEADER.pack(_MAGIC, self.state_version) + self._encode(state)
+
+    def decode(self, data: bytes) -> S:
+        if len(data) < _HEADER.size:
+            raise DecodeError("state bytes too short")
+        magic, version = _HEADER.unpack_from(data)
+        if magic != _MAGIC:
+            raise DecodeError("not a gamehall state")
+        if version != self.state_version:
+            raise DecodeError(f"{self.id} state version {version} is not supported (this engine: {self.state_version})")
+        try:
+            return self._decode(data[_HEADER.size :])
+        except (msgspec.DecodeError, msgspec.ValidationError, ValueError, KeyError, TypeError) as exc:
+            raise DecodeError(f"corrupt {self.id} state: {exc}") from exc
+
+    @abstractmethod
+    def _encode(self, state: S) -> bytes: ...
+
+    @abstractmethod
+    def _decode(self, payload: bytes) -> S: ...
+
+    # ----------------------------------------------------------------- actions
+    def describe(self, state: S, action: Action) -> str:
+        """A human label for an action (clients show it); games may say more."""
+        return action_id(action)
+
+    def parse_action(self, data: Mapping[str, Any]) -> Action:
+        """An action from its JSON form ``{"kind": ..., ...}``; raises IllegalAction if malformed."""
+        try:
+            return msgspec.convert(data, Union[self.action_types])  # type: ignore[arg-type]
+        except msgspec.ValidationError as exc:
+            raise IllegalAction(f"malformed action: {exc}") from exc
+
+    def action_to_json(self, action: Action) -> JsonDict:
+        return msgspec.to_builtins(action)  # type: ignore[no-any-return]
+
+    def action_schema(self) -> JsonDict:
+        """JSON Schema of every action of this game, generated from the action types."""
+        return msgspec.json.schema(Union[self.action_types])  # type: ignore[arg-type]
+
+
+class StructGame(Game[S]):
+    """A Game whose state is a msgspec Struct: encode/decode and deep copy come for free.
+
+    Subclasses set `state_type`. `copy` is a msgpack round trip, a C-speed deep copy.
+    """
+
+    state_type: ClassVar[type]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "state_type" in cls.__dict__:
+            cls._encoder = msgspec.msgpack.Encoder()
+            cls._decoder = msgspec.msgpack.Decoder(cls.state_type)
+
+    def _encode(self, state: S) -> bytes:
+        return self._encoder.encode(state)  # type: ignore[no-any-return]
+
+    def _decode(self, payload: bytes) -> S:
+        return self._decoder.decode(payload)  # type: ignore[no-any-return]
+
+    def copy(self, state: S) -> S:
+        return self._decoder.decode(self._encoder.encode(state))  # type: ignore[no-any-return]
