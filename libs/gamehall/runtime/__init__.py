@@ -1,0 +1,1 @@
+"""The shared service runtime: settings, logging, metrics, the gRPC harness and the NATS bus."""

@@ -1,0 +1,88 @@
+"""Every Prometheus metric the platform exports, declared in one place.
+
+Services import the metric objects from here, so the Helm chart's alerts and Grafana
+dashboard can be checked against `CATALOG` (a dashboard that graphs a metric nobody
+exports fails the chart tests). Each service serves them on its own port.
+"""
+
+from __future__ import annotations
+
+from prometheus_client import REGISTRY, Counter, Gauge, Histogram, start_http_server
+from prometheus_client.metrics import MetricWrapperBase
+
+LATENCY_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
+THINK_BUCKETS = (0.001, 0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 5.0, 10.0, 30.0)
+WAIT_BUCKETS = (0.1, 0.5, 1, 2, 5, 10, 30, 60, 120, 300, 600, 1800)
+
+RPC_REQUESTS = Counter(
+    "gamehall_rpc_requests", "gRPC calls handled, by method and status code.", ["service", "method", "code"]
+)
+RPC_LATENCY = Histogram(
+    "gamehall_rpc_latency_seconds", "gRPC handling time, by method.", ["service", "method"], buckets=LATENCY_BUCKETS
+)
+RPC_IN_FLIGHT = Gauge("gamehall_rpc_in_flight", "gRPC calls being handled now.", ["service"])
+ACTIONS_APPLIED = Counter("gamehall_actions_applied", "Actions applied by the rules engines.", ["game"])
+ACTIONS_REJECTED = Counter("gamehall_actions_rejected", "Actions rejected as illegal.", ["game"])
+ACTIVE_MATCHES = Gauge("gamehall_active_matches", "Matches running now.", ["game"])
+MATCHES_FINISHED = Counter("gamehall_matches_finished", "Matches that reached an outcome.", ["game", "reason"])
+QUEUE_DEPTH = Gauge("gamehall_queue_depth", "Tickets waiting in a matchmaking queue.", ["game", "mode"])
+QUEUE_WAIT = Histogram(
+    "gamehall_queue_wait_seconds", "Time from ticket to match.", ["game", "mode"], buckets=WAIT_BUCKETS
+)
+BOT_THINK = Histogram(
+    "gamehall_bot_think_seconds", "Time a bot took to decide.", ["game", "difficulty"], buckets=THINK_BUCKETS
+)
+BOT_DECISIONS = Counter("gamehall_bot_decisions", "Decisions submitted by bots.", ["game", "difficulty"])
+JETSTREAM_PUBLISHED = Counter("gamehall_jetstream_published", "Messages published to JetStream.", ["stream"])
+JETSTREAM_PENDING = Gauge(
+    "gamehall_jetstream_consumer_pending", "Messages a durable consumer has not yet received.", ["stream", "consumer"]
+)
+TURN_QUEUE_LAG = Gauge(
+    "gamehall_turn_queue_lag_seconds", "Age of the oldest turn waiting for a bot.", ["game"]
+)
+OUTBOX_PENDING = Gauge("gamehall_outbox_pending", "Committed events not yet published.", [])
+
+CATALOG: dict[str, MetricWrapperBase] = {
+    m._name: m  # noqa: SLF001 - the registered base name
+    for m in (
+        RPC_REQUESTS,
+        RPC_LATENCY,
+        RPC_IN_FLIGHT,
+        ACTIONS_APPLIED,
+        ACTIONS_REJECTED,
+        ACTIVE_MATCHES,
+        MATCHES_FINISHED,
+        QUEUE_DEPTH,
+        QUEUE_WAIT,
+        BOT_THINK,
+        BOT_DECISIONS,
+        JETSTREAM_PUBLISHED,
+        JETSTREAM_PENDING,
+        TURN_QUEUE_LAG,
+        OUTBOX_PENDING,
+    )
+}
+
+
+def exported_series_names() -> set[str]:
+    """Every time-series name the platform can export (with _total, _bucket, ... suffixes)."""
+    names: set[str] = set()
+    for metric in CATALOG.values():
+        for family in metric.describe():
+            for suffix in _SUFFIXES[family.type]:
+                names.add(family.name + suffix)
+    return names
+
+
+_SUFFIXES = {
+    "counter": ("_total", "_created"),
+    "gauge": ("",),
+    "histogram": ("_bucket", "_count", "_sum", "_created"),
+    "summary": ("", "_count", "_sum", "_created"),
+}
+
+
+def start_metrics_server(host: str, port: int) -> int:
+    """Serve /metrics on (host, port); returns the bound port (port 0 picks a free one)."""
+    server, _thread = start_http_server(port, addr=host, registry=REGISTRY)
+    return int(server.server_address[1])

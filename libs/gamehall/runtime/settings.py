@@ -1,0 +1,75 @@
+"""Typed settings from environment variables (prefix ``GAMEHALL_``), with embedded defaults.
+
+Every service reads the same `Settings`; a value missing from the environment takes the
+default that `gamehall run` uses on one machine. Invalid values fail at start with the
+variable's name, never later.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field, SecretStr, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+# Default ports of the embedded platform: (gRPC, metrics) per service.
+DEFAULT_PORTS: dict[str, tuple[int, int]] = {
+    "gateway": (50051, 9101),
+    "persistence": (50052, 9102),
+    "matchmaking": (50053, 9103),
+    "ai": (50054, 9104),
+    "rules-grimslingers": (50061, 9111),
+    "rules-grimmoir": (50062, 9112),
+    "rules-tiny-epic-quest": (50063, 9113),
+    "rules-grimm-world": (50064, 9114),
+}
+
+
+class Settings(BaseSettings):
+    """Configuration of one service process."""
+
+    model_config = SettingsConfigDict(env_prefix="GAMEHALL_", extra="ignore", frozen=True)
+
+    service: str = Field("service", description="Name of this service, bound into logs and metrics.")
+    host: str = Field("127.0.0.1", description="Interface the gRPC server binds (0.0.0.0 in containers).")
+    grpc_port: int = Field(0, ge=0, le=65535, description="gRPC port; 0 picks a free one.")
+    metrics_port: int = Field(0, ge=0, le=65535, description="Prometheus port; 0 picks a free one.")
+    log_format: Literal["json", "console", "auto"] = Field("auto", description="auto: console on a TTY, else JSON.")
+    log_level: Literal["debug", "info", "warning", "error"] = "info"
+    data_dir: Path = Field(Path("var"), description="Where embedded state lives (SQLite file, JetStream store).")
+    nats_url: str = Field("nats://127.0.0.1:4222", description="NATS server(s), comma separated.")
+    database_url: str = Field("", description="sqlite:///path or postgresql://...; empty: SQLite in data_dir.")
+    token_key: SecretStr = Field(
+        SecretStr("gamehall-embedded-development-key-change-me"),
+        description="HS256 signing key of bearer tokens (at least 32 bytes in production).",
+    )
+    operator_password: SecretStr = Field(
+        SecretStr(""), description="Bootstrap password of the 'operator' account; empty: no bootstrap account."
+    )
+    game: str = Field("", description="The game a rules host serves (rules services only).")
+    persistence_addr: str = Field("127.0.0.1:50052", description="host:port of the persistence service.")
+    matchmaking_addr: str = Field("127.0.0.1:50053", description="host:port of the matchmaking service.")
+    gateway_addr: str = Field("127.0.0.1:50051", description="host:port of the gateway (bots submit through it).")
+    rules_addrs: dict[str, str] = Field(
+        default_factory=dict, description='JSON map game id -> host:port of its rules host, e.g. {"grimmoir": "h:1"}.'
+    )
+    grace_seconds: float = Field(10.0, gt=0, description="How long SIGTERM waits for in-flight RPCs to finish.")
+    max_message_bytes: int = Field(4 * 1024 * 1024, gt=1024, description="Largest gRPC message accepted.")
+
+    @field_validator("service")
+    @classmethod
+    def _service_name(cls, value: str) -> str:
+        if not value or not all(c.isalnum() or c in "-_" for c in value):
+            raise ValueError("service must be a non-empty name of letters, digits, '-' and '_'")
+        return value
+
+    def database_dsn(self) -> str:
+        """The store DSN, defaulting to a SQLite file in the data dir."""
+        return self.database_url or f"sqlite:///{(self.data_dir / 'gamehall.db').resolve()}"
+
+
+@lru_cache(maxsize=1)
+def get_settings() -> Settings:
+    return Settings()
