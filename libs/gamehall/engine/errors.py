@@ -19,6 +19,10 @@ class IllegalAction(GameError, ValueError):
     """The action is not legal for that seat in that state; `reason` says why."""
 
 
+class MalformedAction(IllegalAction):
+    """The action does not match any of the game's action types (wrong kind or fields)."""
+
+
 class NotYourTurn(IllegalAction):
     """The seat is not among the seats that must act now."""
 

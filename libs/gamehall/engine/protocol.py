@@ -20,7 +20,7 @@ from typing import Any, ClassVar, Generic, TypeVar, Union
 
 import msgspec
 
-from gamehall.engine.errors import ConfigError, DecodeError, IllegalAction, MatchOver, NotYourTurn
+from gamehall.engine.errors import ConfigError, DecodeError, IllegalAction, MalformedAction, MatchOver, NotYourTurn
 
 JsonScalar = Union[str, int, float, bool, None]
 JsonDict = dict[str, Any]
@@ -322,11 +322,11 @@ class Game(ABC, Generic[S]):
         return action_id(action)
 
     def parse_action(self, data: Mapping[str, Any]) -> Action:
-        """An action from its JSON form ``{"kind": ..., ...}``; raises IllegalAction if malformed."""
+        """An action from its JSON form ``{"kind": ..., ...}``; raises MalformedAction if it is none."""
         try:
             return msgspec.convert(data, Union[self.action_types])  # type: ignore[arg-type]
         except msgspec.ValidationError as exc:
-            raise IllegalAction(f"malformed action: {exc}") from exc
+            raise MalformedAction(f"malformed action: {exc}") from exc
 
     def action_to_json(self, action: Action) -> JsonDict:
         return msgspec.to_builtins(action)  # type: ignore[no-any-return]

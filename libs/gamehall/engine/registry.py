@@ -1,12 +1,16 @@
 """Where games are found by id.
 
 Built-in games and third-party packages announce themselves through the
-``gamehall.games`` entry-point group (``id = "package.module:GAME"``); tests may also
+``gamehall.games`` entry-point group (``id = "package.module:GAME"``). A game under
+development can be loaded without packaging by listing ``module:ATTR`` references in the
+``GAMEHALL_GAME_MODULES`` environment variable (comma separated); tests may also
 `register` a game object directly.
 """
 
 from __future__ import annotations
 
+import importlib
+import os
 from importlib.metadata import entry_points
 from typing import Any
 
@@ -43,6 +47,17 @@ def _load_entry_points() -> None:
         if not isinstance(game, Game) or game.id != ep.name:
             raise TypeError(f"entry point {ep.name} = {ep.value} is not a Game with id {ep.name!r}")
         _games[ep.name] = game
+    for ref in filter(None, (r.strip() for r in os.environ.get("GAMEHALL_GAME_MODULES", "").split(","))):
+        register(load_reference(ref))
+
+
+def load_reference(ref: str) -> Game[Any]:
+    """Import ``package.module:ATTR`` and return the Game it names."""
+    module_name, _, attr = ref.partition(":")
+    game = getattr(importlib.import_module(module_name), attr or "GAME")
+    if not isinstance(game, Game):
+        raise TypeError(f"{ref} is not a Game")
+    return game
 
 
 def get_game(game_id: str) -> Game[Any]:

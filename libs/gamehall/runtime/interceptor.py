@@ -1,0 +1,148 @@
+"""One server interceptor for every service: logging, metrics, deadlines and error mapping.
+
+Each RPC gets a trace id (the client's ``x-trace-id`` metadata or a new one) bound into
+every log line, is counted and timed by method and status, runs under a default deadline
+when the client set none, and has its exceptions turned into statuses by
+`gamehall.runtime.errors`: a domain error keeps its message; anything else is INTERNAL
+with a generic message and the trace id, the stack going to the log only.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+import uuid
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any
+
+import grpc
+import structlog
+
+from gamehall.runtime import errors, metrics
+from gamehall.v1 import common_pb2
+
+log = structlog.get_logger("gamehall.rpc")
+
+QUIET_METHODS = frozenset({"/grpc.health.v1.Health/Check", "/grpc.health.v1.Health/Watch"})
+
+
+class ServiceInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]
+    def __init__(self, service: str, default_timeout: float | None = 30.0) -> None:
+        self.service = service
+        self.default_timeout = default_timeout
+
+    async def intercept_service(
+        self,
+        continuation: Callable[[grpc.HandlerCallDetails], Awaitable[grpc.RpcMethodHandler]],
+        details: grpc.HandlerCallDetails,
+    ) -> grpc.RpcMethodHandler:
+        handler = await continuation(details)
+        if handler is None:
+            return None
+        method: str = details.method
+        trace_id = _trace_id(details.invocation_metadata)
+        kwargs = {
+            "request_deserializer": handler.request_deserializer,
+            "response_serializer": handler.response_serializer,
+        }
+        if handler.unary_unary:
+            return grpc.unary_unary_rpc_method_handler(self._unary(handler.unary_unary, method, trace_id), **kwargs)
+        if handler.unary_stream:
+            return grpc.unary_stream_rpc_method_handler(self._stream(handler.unary_stream, method, trace_id), **kwargs)
+        if handler.stream_unary:
+            return grpc.stream_unary_rpc_method_handler(self._unary(handler.stream_unary, method, trace_id), **kwargs)
+        return grpc.stream_stream_rpc_method_handler(self._stream(handler.stream_stream, method, trace_id), **kwargs)
+
+    def _unary(self, behavior: Callable[..., Any], method: str, trace_id: str) -> Callable[..., Awaitable[Any]]:
+        async def handle(request: Any, context: grpc.aio.ServicerContext) -> Any:
+            with _Call(self, method, trace_id, context) as call:
+                try:
+                    result = behavior(request, context)
+                    if asyncio.iscoroutine(result):
+                        timeout = self.default_timeout if context.time_remaining() is None else None
+                        result = await asyncio.wait_for(result, timeout) if timeout else await result
+                    return result
+                except Exception as exc:  # noqa: BLE001 - every failure gets a status
+                    await call.fail(exc)
+
+        return handle
+
+    def _stream(self, behavior: Callable[..., Any], method: str, trace_id: str) -> Callable[..., AsyncIterator[Any]]:
+        async def handle(request: Any, context: grpc.aio.ServicerContext) -> AsyncIterator[Any]:
+            with _Call(self, method, trace_id, context) as call:
+                try:
+                    async for item in behavior(request, context):
+                        yield item
+                except Exception as exc:  # noqa: BLE001
+                    await call.fail(exc)
+
+        return handle
+
+
+def _trace_id(metadata: Any) -> str:
+    for key, value in metadata or ():
+        if key == "x-trace-id" and isinstance(value, str) and 0 < len(value) <= 64:
+            return value
+    return uuid.uuid4().hex[:16]
+
+
+class _Call:
+    """Bookkeeping of one RPC: context-bound ids, the in-flight gauge, metrics and the access log."""
+
+    def __init__(self, owner: ServiceInterceptor, method: str, trace_id: str, context: grpc.aio.ServicerContext):
+        self.owner, self.method, self.trace_id, self.context = owner, method, trace_id, context
+        self.code = grpc.StatusCode.OK
+
+    def __enter__(self) -> _Call:
+        self.started = time.perf_counter()
+        self.tokens = structlog.contextvars.bind_contextvars(trace_id=self.trace_id, rpc=self.method)
+        metrics.RPC_IN_FLIGHT.labels(self.owner.service).inc()
+        return self
+
+    def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> None:
+        elapsed = time.perf_counter() - self.started
+        if exc_type is not None and self.code is grpc.StatusCode.OK:
+            self.code = _aborted_code(self.context) or grpc.StatusCode.CANCELLED
+        service = self.owner.service
+        metrics.RPC_IN_FLIGHT.labels(service).dec()
+        metrics.RPC_REQUESTS.labels(service, self.method, self.code.name).inc()
+        metrics.RPC_LATENCY.labels(service, self.method).observe(elapsed)
+        if self.method not in QUIET_METHODS:
+            log.info("rpc", code=self.code.name, ms=round(elapsed * 1000, 3))
+        structlog.contextvars.reset_contextvars(**self.tokens)
+
+    async def fail(self, exc: BaseException) -> None:
+        """Abort the call with the status `exc` maps to (always raises)."""
+        if isinstance(exc, grpc.aio.AbortError) or _aborted_code(self.context):
+            self.code = _aborted_code(self.context) or grpc.StatusCode.UNKNOWN
+            raise exc
+        if isinstance(exc, asyncio.TimeoutError):
+            self.code = grpc.StatusCode.DEADLINE_EXCEEDED
+            await self._abort(self.code, "the server's deadline for this call passed", common_pb2.ERROR_REASON_INTERNAL)
+        mapping = errors.lookup(exc)
+        if mapping is not None:
+            self.code = mapping.code
+            await self._abort(mapping.code, str(exc) or type(exc).__name__, mapping.reason)
+        self.code = grpc.StatusCode.INTERNAL
+        log.error("rpc failed unexpectedly", exc_info=exc)
+        await self._abort(
+            grpc.StatusCode.INTERNAL,
+            f"internal error (trace id {self.trace_id}); it was logged",
+            common_pb2.ERROR_REASON_INTERNAL,
+        )
+
+    async def _abort(self, code: grpc.StatusCode, message: str, reason: int) -> None:
+        self.context.set_trailing_metadata(((errors.ERROR_TRAILER, errors.detail_bytes(reason, message, self.trace_id)),))
+        await self.context.abort(code, message)
+
+
+def _aborted_code(context: grpc.aio.ServicerContext) -> grpc.StatusCode | None:
+    try:
+        code = context.code()
+    except Exception:  # noqa: BLE001 - older contexts may not expose it
+        return None
+    if code is None or code == grpc.StatusCode.OK:
+        return None
+    if isinstance(code, int):
+        return next((c for c in grpc.StatusCode if c.value[0] == code), grpc.StatusCode.UNKNOWN)
+    return code  # type: ignore[no-any-return]

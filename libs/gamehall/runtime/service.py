@@ -1,0 +1,128 @@
+"""The one gRPC server harness every service runs on (Open Match style).
+
+A service's ``__main__`` builds a `ServiceApp`, adds its servicers and start/stop hooks,
+and calls `main()`. The harness brings the rest: structlog, the Prometheus endpoint,
+gRPC health checking and reflection, the diagnostics echo, the interceptor (logs, metrics, error mapping,
+deadlines), message size limits, and a graceful stop on SIGTERM/SIGINT: health turns
+NOT_SERVING, in-flight calls get `grace_seconds` to finish, then stop hooks run (for
+example draining NATS) in reverse order.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import grpc
+import structlog
+from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection
+
+from gamehall.internal.v1 import diagnostics_pb2_grpc
+from gamehall.runtime.diagnostics import SERVICE_NAME as DIAGNOSTICS, DiagnosticsServicer
+from gamehall.runtime.interceptor import ServiceInterceptor
+from gamehall.runtime.logging import configure_logging
+from gamehall.runtime.metrics import start_metrics_server
+from gamehall.runtime.settings import Settings
+
+Hook = Callable[[], Awaitable[None]]
+log = structlog.get_logger("gamehall.service")
+
+
+class ServiceApp:
+    """A gRPC service process: servicers + hooks over the shared harness."""
+
+    def __init__(self, settings: Settings, *, default_timeout: float | None = 30.0, diagnostics: bool = True) -> None:
+        self.settings = settings
+        self.name = settings.service
+        self.default_timeout = default_timeout
+        self._servicers: list[tuple[Callable[[Any, grpc.aio.Server], None], Any, str]] = []
+        self._on_start: list[Hook] = []
+        self._on_stop: list[Hook] = []
+        self.server: grpc.aio.Server | None = None
+        self.health = health.aio.HealthServicer()
+        self.port = 0
+        self.metrics_port = 0
+        self._stopping: asyncio.Event | None = None
+        if diagnostics:
+            self.add_servicer(
+                diagnostics_pb2_grpc.add_DiagnosticsServiceServicer_to_server,
+                DiagnosticsServicer(),
+                DIAGNOSTICS,
+            )
+
+    def add_servicer(self, add_to_server: Callable[[Any, grpc.aio.Server], None], servicer: Any, full_name: str) -> None:
+        """Register a servicer (`add_XServicer_to_server`, the instance, 'pkg.Service')."""
+        self._servicers.append((add_to_server, servicer, full_name))
+
+    def on_start(self, hook: Hook) -> Hook:
+        """Run `hook` before the service reports SERVING (connect to NATS, open the store...)."""
+        self._on_start.append(hook)
+        return hook
+
+    def on_stop(self, hook: Hook) -> Hook:
+        """Run `hook` after the server stopped (drain NATS, close the store...)."""
+        self._on_stop.append(hook)
+        return hook
+
+    async def start(self, *, metrics: bool = True) -> int:
+        """Bind, run start hooks and report SERVING; returns the gRPC port."""
+        s = self.settings
+        self.server = grpc.aio.server(
+            interceptors=[ServiceInterceptor(self.name, self.default_timeout)],
+            options=[
+                ("grpc.max_receive_message_length", s.max_message_bytes),
+                ("grpc.max_send_message_length", s.max_message_bytes),
+                ("grpc.so_reuseport", 0),
+            ],
+        )
+        names = [health_pb2.DESCRIPTOR.services_by_name["Health"].full_name, reflection.SERVICE_NAME]
+        for add, servicer, full_name in self._servicers:
+            add(servicer, self.server)
+            names.append(full_name)
+        health_pb2_grpc.add_HealthServicer_to_server(self.health, self.server)
+        reflection.enable_server_reflection(names, self.server)
+        self.port = self.server.add_insecure_port(f"{s.host}:{s.grpc_port}")
+        if self.port == 0:
+            raise RuntimeError(f"could not bind {s.host}:{s.grpc_port}")
+        for hook in self._on_start:
+            await hook()
+        await self.server.start()
+        if metrics:
+            self.metrics_port = start_metrics_server(s.host, s.metrics_port)
+        for _, _, full_name in self._servicers:
+            await self.health.set(full_name, health_pb2.HealthCheckResponse.SERVING)
+        await self.health.set("", health_pb2.HealthCheckResponse.SERVING)
+        log.info("serving", grpc_port=self.port, metrics_port=self.metrics_port, host=s.host)
+        return self.port
+
+    async def stop(self) -> None:
+        """Graceful stop: NOT_SERVING, let in-flight calls finish, then the stop hooks."""
+        if self.server is None:
+            return
+        await self.health.enter_graceful_shutdown()
+        await self.server.stop(self.settings.grace_seconds)
+        for hook in reversed(self._on_stop):
+            try:
+                await hook()
+            except Exception:  # noqa: BLE001 - one failing hook must not skip the others
+                log.exception("stop hook failed")
+        self.server = None
+        log.info("stopped")
+
+    async def run_until_signal(self) -> None:
+        loop = asyncio.get_running_loop()
+        self._stopping = asyncio.Event()
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(sig, self._stopping.set)
+        await self.start()
+        await self._stopping.wait()
+        log.info("signal received, draining", grace_seconds=self.settings.grace_seconds)
+        await self.stop()
+
+    def main(self) -> None:
+        """Configure logging and serve until SIGTERM/SIGINT."""
+        configure_logging(self.name, self.settings.log_format, self.settings.log_level)
+        asyncio.run(self.run_until_signal())

@@ -1,0 +1,1 @@
+"""gamehall services: thin gRPC shells over the libraries in libs/ (one package per service)."""

@@ -1,0 +1,1 @@
+"""The generic rules host: serves any registered game, chosen at start."""

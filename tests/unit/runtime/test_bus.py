@@ -1,0 +1,100 @@
+"""The JetStream helper against a real nats-server (started by the `nats_server` fixture)."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from gamehall.runtime.bus import STREAMS, Bus, match_subject
+from tests.support.nats import NatsServer
+
+pytestmark = pytest.mark.integration
+
+
+async def _collect_until(received: list[bytes], count: int, timeout: float = 10.0) -> None:
+    async def wait() -> None:
+        while len(received) < count:
+            await asyncio.sleep(0.02)
+
+    await asyncio.wait_for(wait(), timeout)
+
+
+async def test_streams_are_created_idempotently(nats_server: NatsServer) -> None:
+    bus = await Bus.connect(nats_server.url, "test")
+    try:
+        await bus.ensure_streams()
+        await bus.ensure_streams()
+        names = {s.config.name for s in await bus.js.streams_info()}
+        assert {s.name for s in STREAMS} <= names
+    finally:
+        await bus.close()
+
+
+async def test_publish_with_the_same_msg_id_is_stored_once(nats_server: NatsServer) -> None:
+    bus = await Bus.connect(nats_server.url, "test")
+    try:
+        await bus.ensure_streams()
+        subject = match_subject("m1", "action")
+        first = await bus.publish(subject, b"v1", "m1:1")
+        again = await bus.publish(subject, b"v1", "m1:1")
+        other = await bus.publish(subject, b"v2", "m1:2")
+        assert not first.duplicate and again.duplicate and not other.duplicate
+        info = await bus.js.stream_info("GAMEHALL_MATCHES")
+        assert info.state.messages == 2
+    finally:
+        await bus.close()
+
+
+async def test_durable_consumer_resumes_after_server_restart(nats_server: NatsServer) -> None:
+    publisher = await Bus.connect(nats_server.url, "publisher")
+    consumer = await Bus.connect(nats_server.url, "consumer")
+    received: list[bytes] = []
+
+    async def handle(msg) -> None:  # type: ignore[no-untyped-def]
+        received.append(msg.data)
+
+    try:
+        await publisher.ensure_streams()
+        for i in range(3):
+            await publisher.publish(match_subject("m2", "action"), f"a{i}".encode(), f"m2:{i}")
+        sub = await consumer.durable("GAMEHALL_MATCHES", "test-reader", "gamehall.v1.match.m2.>", ack_wait=2)
+        consumer.consume(sub, handle)
+        await _collect_until(received, 3)
+
+        nats_server.restart()  # both clients reconnect on their own; the durable consumer survives
+        for _ in range(200):
+            if publisher.nc.is_connected:
+                break
+            await asyncio.sleep(0.05)
+        for i in range(3, 5):
+            await publisher.publish(match_subject("m2", "action"), f"a{i}".encode(), f"m2:{i}")
+        await _collect_until(received, 5)
+        await asyncio.sleep(0.3)
+        assert received == [b"a0", b"a1", b"a2", b"a3", b"a4"]  # each once: acked messages are not redelivered
+    finally:
+        await consumer.close()
+        await publisher.close()
+
+
+async def test_failed_handler_gets_the_message_again(nats_server: NatsServer) -> None:
+    bus = await Bus.connect(nats_server.url, "test")
+    attempts: list[bytes] = []
+
+    async def flaky(msg) -> None:  # type: ignore[no-untyped-def]
+        attempts.append(msg.data)
+        if len(attempts) == 1:
+            raise RuntimeError("transient")
+
+    try:
+        await bus.ensure_streams()
+        await bus.publish("gamehall.v1.turn.high-card", b"turn", "t:1")
+        sub = await bus.durable("GAMEHALL_TURNS", "bots-high-card", "gamehall.v1.turn.high-card")
+        bus.consume(sub, flaky, nak_delay=0.1)
+        await _collect_until(attempts, 2)
+        assert attempts == [b"turn", b"turn"]
+        await asyncio.sleep(0.3)
+        info = await bus.js.stream_info("GAMEHALL_TURNS")
+        assert info.state.messages == 0  # acked on the second try: the work queue removed it
+    finally:
+        await bus.close()
