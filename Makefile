@@ -6,13 +6,23 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 BUF_VERSION := 1.75.0
 BUF := $(VENV)/buf/node_modules/.bin/buf
+PIP := $(PY) -m pip install --quiet --disable-pip-version-check
+# pytest: exit code 5 ("no tests collected") is a failure for us, as any other non-zero code.
+PYTEST := $(PY) -m pytest
 
-.PHONY: run test proto proto-check lint bench setup buf services-deps clean
+.PHONY: help setup buf postgres run test test-fast proto lint bench chart images clean
+
+help:
+	@echo "make run    - set up and run the whole platform on embedded defaults (Ctrl-C stops it)"
+	@echo "make test   - set up and run the whole test suite"
+	@echo "make bench  - speed table (ratios to baselines measured in the same run)"
+	@echo "make proto  - regenerate Python code from protos/   make lint - ruff, mypy, buf lint"
+	@echo "make chart  - render, lint and validate the Helm chart  make images - container images"
 
 $(STAMP): pyproject.toml
-	@test -x $(PY) || $(PY_BOOT) -m venv $(VENV) || python3 -m venv $(VENV)
-	@$(PY) -m pip install --quiet --disable-pip-version-check --upgrade pip==25.3
-	@$(PY) -m pip install --quiet --disable-pip-version-check -e '.[dev]'
+	@command -v $(PY_BOOT) >/dev/null || PY_BOOT=python3; test -x $(PY) || $(PY_BOOT) -m venv $(VENV) || python3 -m venv $(VENV)
+	@$(PIP) --upgrade pip==25.3
+	@$(PIP) -e '.[dev]'
 	@touch $(STAMP)
 
 setup: $(STAMP)
@@ -23,25 +33,34 @@ $(BUF):
 
 buf: $(BUF)
 
-services-deps: $(STAMP)
-	@bash deploy/local/ensure-postgres.sh
+postgres:
+	@bash deploy/local/ensure-postgres.sh >/dev/null
 
 run: $(STAMP)
 	@$(VENV)/bin/gamehall run
+
+test: $(STAMP) $(BUF) postgres
+	@$(PYTEST)
+
+test-fast: $(STAMP)
+	@$(PYTEST) -m "not integration and not slow" -q
 
 proto: $(STAMP)
 	@$(PY) -m gamehall.protogen
 
 lint: $(STAMP) $(BUF)
-	@$(VENV)/bin/ruff check libs services tests
+	@$(VENV)/bin/ruff check libs services tests deploy
 	@$(VENV)/bin/mypy libs/gamehall
 	@cd protos && ../$(BUF) lint
-
-test: $(STAMP) $(BUF)
-	@BUF=$(abspath $(BUF)) $(PY) -m pytest
 
 bench: $(STAMP)
 	@$(PY) -m gamehall.bench
 
+chart: $(STAMP)
+	@$(PY) deploy/check_chart.py
+
+images:
+	@bash deploy/build-images.sh
+
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache var

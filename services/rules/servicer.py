@@ -44,16 +44,15 @@ class RulesServicer(rules_pb2_grpc.RulesServiceServicer):  # type: ignore[misc]
         seats = self.game.config_of(state).seats
         if not 0 <= seat < seats:
             raise ClientError(
-                grpc.StatusCode.INVALID_ARGUMENT, f"seat {seat} does not exist (seats 0..{seats - 1})",
+                grpc.StatusCode.INVALID_ARGUMENT,
+                f"seat {seat} does not exist (seats 0..{seats - 1})",
                 common_pb2.ERROR_REASON_MALFORMED,
             )
         return seat
 
     def _summary(self, state: Any) -> rules_pb2.StateSummary:
         outcome = self.game.outcome(state)
-        summary = rules_pb2.StateSummary(
-            to_act=sorted(self.game.to_act(state)), seats=self.game.config_of(state).seats
-        )
+        summary = rules_pb2.StateSummary(to_act=sorted(self.game.to_act(state)), seats=self.game.config_of(state).seats)
         if outcome is not None:
             summary.outcome.CopyFrom(outcome_to_proto(outcome))
         return summary
@@ -69,7 +68,9 @@ class RulesServicer(rules_pb2_grpc.RulesServiceServicer):  # type: ignore[misc]
             state=self.game.encode(state), summary=self._summary(state), config=config_to_proto(config)
         )
 
-    async def LegalActions(self, request: rules_pb2.LegalActionsRequest, context: Any) -> rules_pb2.LegalActionsResponse:
+    async def LegalActions(
+        self, request: rules_pb2.LegalActionsRequest, context: Any
+    ) -> rules_pb2.LegalActionsResponse:
         state = self._decode(request.state)
         seat = self._seat(state, request.seat)
         return rules_pb2.LegalActionsResponse(

@@ -96,7 +96,9 @@ class _Match:
             if outcome is not None:
                 if acting:
                     raise self.fail(step, f"match is over but seats {sorted(acting)} are to act")
-                if len(outcome.ranks) != self.config.seats or not all(1 <= r <= self.config.seats for r in outcome.ranks):
+                if len(outcome.ranks) != self.config.seats or not all(
+                    1 <= r <= self.config.seats for r in outcome.ranks
+                ):
                     raise self.fail(step, f"bad outcome ranks {outcome.ranks}")
                 report.outcomes[",".join(map(str, outcome.ranks))] += 1
                 break
@@ -150,7 +152,8 @@ class _Match:
                 raise self.fail(
                     step,
                     f"the view for {'spectator' if observer is None else f'seat {observer}'} changes when "
-                    "what is hidden from it is redrawn: it leaks a secret (or resample_hidden redraws something visible)",
+                    "what is hidden from it is redrawn: it leaks a secret "
+                    "(or resample_hidden redraws something visible)",
                 )
             if observer is None:
                 continue
@@ -174,7 +177,6 @@ class _Match:
         seen: list[Action],
         seats: Sequence[int],
     ) -> None:
-        game = self.game
         idle = [s for s in seats if s not in acting]
         if idle:
             self.expect_illegal(step, state, idle[0], legal[0], "a seat that is not to act")

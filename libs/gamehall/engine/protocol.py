@@ -22,7 +22,7 @@ import msgspec
 
 from gamehall.engine.errors import ConfigError, DecodeError, IllegalAction, MalformedAction, MatchOver, NotYourTurn
 
-JsonScalar = Union[str, int, float, bool, None]
+JsonScalar = str | int | float | bool | None
 JsonDict = dict[str, Any]
 S = TypeVar("S")
 
@@ -81,10 +81,8 @@ class Option:
         if type(value) is not type(self.default) and not (
             isinstance(self.default, float) and isinstance(value, int) and not isinstance(value, bool)
         ):
-            raise ConfigError(
-                f"{self.name} must be of type {type(self.default).__name__}, not {type(value).__name__}"
-            )
-        return value  # type: ignore[no-any-return]
+            raise ConfigError(f"{self.name} must be of type {type(self.default).__name__}, not {type(value).__name__}")
+        return value
 
 
 @dataclass(frozen=True)
@@ -160,7 +158,11 @@ class Outcome:
         return tuple(seat for seat, rank in enumerate(self.ranks) if rank == 1)
 
     def to_json(self) -> JsonDict:
-        return {"ranks": list(self.ranks), "scores": None if self.scores is None else list(self.scores), "reason": self.reason}
+        return {
+            "ranks": list(self.ranks),
+            "scores": None if self.scores is None else list(self.scores),
+            "reason": self.reason,
+        }
 
 
 _HEADER = struct.Struct(">2sH")
@@ -324,7 +326,8 @@ class Game(ABC, Generic[S]):
     def parse_action(self, data: Mapping[str, Any]) -> Action:
         """An action from its JSON form ``{"kind": ..., ...}``; raises MalformedAction if it is none."""
         try:
-            return msgspec.convert(data, Union[self.action_types])  # type: ignore[arg-type]
+            action: Action = msgspec.convert(data, Union[self.action_types])  # noqa: UP007 - a runtime tuple
+            return action
         except msgspec.ValidationError as exc:
             raise MalformedAction(f"malformed action: {exc}") from exc
 
@@ -333,7 +336,8 @@ class Game(ABC, Generic[S]):
 
     def action_schema(self) -> JsonDict:
         """JSON Schema of every action of this game, generated from the action types."""
-        return msgspec.json.schema(Union[self.action_types])  # type: ignore[arg-type]
+        schema: JsonDict = msgspec.json.schema(Union[self.action_types])  # noqa: UP007 - a runtime tuple
+        return schema
 
 
 class StructGame(Game[S]):
@@ -343,6 +347,8 @@ class StructGame(Game[S]):
     """
 
     state_type: ClassVar[type]
+    _encoder: ClassVar[msgspec.msgpack.Encoder]
+    _decoder: ClassVar[msgspec.msgpack.Decoder[Any]]
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -351,7 +357,7 @@ class StructGame(Game[S]):
             cls._decoder = msgspec.msgpack.Decoder(cls.state_type)
 
     def _encode(self, state: S) -> bytes:
-        return self._encoder.encode(state)  # type: ignore[no-any-return]
+        return self._encoder.encode(state)
 
     def _decode(self, payload: bytes) -> S:
         return self._decoder.decode(payload)  # type: ignore[no-any-return]

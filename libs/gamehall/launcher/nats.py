@@ -34,9 +34,13 @@ def nats_child(
     argv = [
         nats_server_binary(),
         "--jetstream",
-        "--store_dir", str(store),
-        "--addr", host,
-        "--port", str(port),
-        "--server_name", f"gamehall-{port}",
+        "--store_dir",
+        str(store),
+        "--addr",
+        host,
+        "--port",
+        str(port),
+        "--server_name",
+        f"gamehall-{port}",
     ]
     return Child("nats-server", argv, ready=tcp_ready(host, port), log_path=log_path), f"nats://{host}:{port}"

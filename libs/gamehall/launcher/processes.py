@@ -6,6 +6,7 @@ the grace period and then SIGKILLs whatever is left, so no grandchild survives.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import socket
@@ -77,10 +78,8 @@ class Child:
 
     def signal(self, sig: int) -> None:
         if self.proc is not None and self.proc.poll() is None:
-            try:
+            with contextlib.suppress(ProcessLookupError):
                 os.killpg(self.proc.pid, sig)
-            except ProcessLookupError:
-                pass
 
     def stop(self, grace: float = 10.0) -> int | None:
         """SIGTERM the process group, then SIGKILL after `grace` seconds; returns the exit code."""
@@ -93,10 +92,8 @@ class Child:
             self.signal(signal.SIGKILL)
             self.proc.wait(timeout=5)
         # The group may still hold grandchildren that ignored SIGTERM.
-        try:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(self.proc.pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
         return self.proc.returncode
 
     def _log_tail(self, lines: int = 15) -> str:

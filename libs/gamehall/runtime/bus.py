@@ -20,9 +20,9 @@ import nats
 import structlog
 from nats.aio.client import Client
 from nats.aio.msg import Msg
+from nats.errors import NoRespondersError
 from nats.errors import TimeoutError as NatsTimeout
 from nats.js import JetStreamContext, api
-from nats.errors import NoRespondersError
 from nats.js.errors import NotFoundError, ServiceUnavailableError
 from tenacity import AsyncRetrying, retry_if_exception_type, stop_after_delay, wait_exponential
 
@@ -197,14 +197,14 @@ class Bus:
                 continue
             except (nats.errors.ConnectionClosedError, nats.errors.DrainTimeoutError):
                 return
-            except Exception as exc:  # noqa: BLE001 - reconnecting; keep the loop alive
+            except Exception as exc:
                 log.warning("fetch failed", error=str(exc))
                 await asyncio.sleep(0.5)
                 continue
             for msg in messages:
                 try:
                     await handler(msg)
-                except Exception:  # noqa: BLE001 - a failing message is redelivered, not lost
+                except Exception:
                     log.exception("handler failed; message will be redelivered", subject=msg.subject)
                     await _quietly(msg.nak(delay=nak_delay))
                 else:
@@ -221,17 +221,17 @@ class Bus:
         for task in self._tasks:
             try:
                 await asyncio.wait_for(task, timeout=5.0)
-            except (asyncio.TimeoutError, asyncio.CancelledError):
+            except (TimeoutError, asyncio.CancelledError):
                 task.cancel()
         if not self.nc.is_closed:
             try:
                 await self.nc.drain()
-            except Exception:  # noqa: BLE001 - closing anyway
+            except Exception:
                 await self.nc.close()
 
 
 async def _quietly(coro: Awaitable[Any]) -> None:
     try:
         await coro
-    except Exception as exc:  # noqa: BLE001 - the server redelivers on ack_wait anyway
+    except Exception as exc:
         log.warning("ack/nak failed", error=str(exc))

@@ -56,15 +56,17 @@ def lookup(exc: BaseException) -> Mapping | None:
 
 
 def detail_bytes(reason: int, message: str, trace_id: str = "") -> bytes:
-    return common_pb2.ErrorDetail(reason=reason, message=message, trace_id=trace_id).SerializeToString()  # type: ignore[arg-type]
+    detail = common_pb2.ErrorDetail(reason=reason, message=message, trace_id=trace_id)  # type: ignore[arg-type]
+    return bytes(detail.SerializeToString())
 
 
 def error_detail(error: grpc.aio.AioRpcError | grpc.RpcError) -> common_pb2.ErrorDetail | None:
     """The `ErrorDetail` a gamehall server attached to a failed call, if any (for clients)."""
-    metadata = error.trailing_metadata() or ()  # type: ignore[attr-defined]
+    metadata = error.trailing_metadata() or ()
     for key, value in metadata:
         if key == ERROR_TRAILER:
-            return common_pb2.ErrorDetail.FromString(value)
+            detail: common_pb2.ErrorDetail = common_pb2.ErrorDetail.FromString(value)
+            return detail
     return None
 
 

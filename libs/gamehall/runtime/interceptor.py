@@ -26,7 +26,7 @@ log = structlog.get_logger("gamehall.rpc")
 QUIET_METHODS = frozenset({"/grpc.health.v1.Health/Check", "/grpc.health.v1.Health/Watch"})
 
 
-class ServiceInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]
+class ServiceInterceptor(grpc.aio.ServerInterceptor):
     def __init__(self, service: str, default_timeout: float | None = 30.0) -> None:
         self.service = service
         self.default_timeout = default_timeout
@@ -62,7 +62,7 @@ class ServiceInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]
                         timeout = self.default_timeout if context.time_remaining() is None else None
                         result = await asyncio.wait_for(result, timeout) if timeout else await result
                     return result
-                except Exception as exc:  # noqa: BLE001 - every failure gets a status
+                except Exception as exc:
                     await call.fail(exc)
 
         return handle
@@ -73,7 +73,7 @@ class ServiceInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]
                 try:
                     async for item in behavior(request, context):
                         yield item
-                except Exception as exc:  # noqa: BLE001
+                except Exception as exc:
                     await call.fail(exc)
 
         return handle
@@ -132,17 +132,19 @@ class _Call:
         )
 
     async def _abort(self, code: grpc.StatusCode, message: str, reason: int) -> None:
-        self.context.set_trailing_metadata(((errors.ERROR_TRAILER, errors.detail_bytes(reason, message, self.trace_id)),))
+        self.context.set_trailing_metadata(
+            ((errors.ERROR_TRAILER, errors.detail_bytes(reason, message, self.trace_id)),)
+        )
         await self.context.abort(code, message)
 
 
 def _aborted_code(context: grpc.aio.ServicerContext) -> grpc.StatusCode | None:
     try:
         code = context.code()
-    except Exception:  # noqa: BLE001 - older contexts may not expose it
+    except Exception:
         return None
     if code is None or code == grpc.StatusCode.OK:
         return None
     if isinstance(code, int):
         return next((c for c in grpc.StatusCode if c.value[0] == code), grpc.StatusCode.UNKNOWN)
-    return code  # type: ignore[no-any-return]
+    return code

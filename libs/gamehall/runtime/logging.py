@@ -31,7 +31,9 @@ def configure_logging(service: str, fmt: str = "auto", level: str = "info") -> N
     )
     structlog.contextvars.clear_contextvars()
     structlog.contextvars.bind_contextvars(service=service)
-    logging.basicConfig(level=max(numeric, logging.WARNING), stream=sys.stderr, format="%(name)s %(levelname)s %(message)s")
+    logging.basicConfig(
+        level=max(numeric, logging.WARNING), stream=sys.stderr, format="%(name)s %(levelname)s %(message)s"
+    )
 
 
 def get_logger(name: str | None = None) -> Any:

@@ -37,13 +37,11 @@ JETSTREAM_PUBLISHED = Counter("gamehall_jetstream_published", "Messages publishe
 JETSTREAM_PENDING = Gauge(
     "gamehall_jetstream_consumer_pending", "Messages a durable consumer has not yet received.", ["stream", "consumer"]
 )
-TURN_QUEUE_LAG = Gauge(
-    "gamehall_turn_queue_lag_seconds", "Age of the oldest turn waiting for a bot.", ["game"]
-)
+TURN_QUEUE_LAG = Gauge("gamehall_turn_queue_lag_seconds", "Age of the oldest turn waiting for a bot.", ["game"])
 OUTBOX_PENDING = Gauge("gamehall_outbox_pending", "Committed events not yet published.", [])
 
 CATALOG: dict[str, MetricWrapperBase] = {
-    m._name: m  # noqa: SLF001 - the registered base name
+    m._name: m
     for m in (
         RPC_REQUESTS,
         RPC_LATENCY,

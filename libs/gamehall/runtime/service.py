@@ -21,7 +21,8 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
 from gamehall.internal.v1 import diagnostics_pb2_grpc
-from gamehall.runtime.diagnostics import SERVICE_NAME as DIAGNOSTICS, DiagnosticsServicer
+from gamehall.runtime.diagnostics import SERVICE_NAME as DIAGNOSTICS
+from gamehall.runtime.diagnostics import DiagnosticsServicer
 from gamehall.runtime.interceptor import ServiceInterceptor
 from gamehall.runtime.logging import configure_logging
 from gamehall.runtime.metrics import start_metrics_server
@@ -53,7 +54,9 @@ class ServiceApp:
                 DIAGNOSTICS,
             )
 
-    def add_servicer(self, add_to_server: Callable[[Any, grpc.aio.Server], None], servicer: Any, full_name: str) -> None:
+    def add_servicer(
+        self, add_to_server: Callable[[Any, grpc.aio.Server], None], servicer: Any, full_name: str
+    ) -> None:
         """Register a servicer (`add_XServicer_to_server`, the instance, 'pkg.Service')."""
         self._servicers.append((add_to_server, servicer, full_name))
 
@@ -107,7 +110,7 @@ class ServiceApp:
         for hook in reversed(self._on_stop):
             try:
                 await hook()
-            except Exception:  # noqa: BLE001 - one failing hook must not skip the others
+            except Exception:
                 log.exception("stop hook failed")
         self.server = None
         log.info("stopped")

@@ -41,7 +41,9 @@ class Misbehaving(DiagnosticsServicer):
 
 @pytest.fixture
 async def served() -> AsyncIterator[tuple[ServiceApp, grpc.aio.Channel]]:
-    app = ServiceApp(Settings(service="harness-test", grpc_port=0, grace_seconds=2), default_timeout=0.5, diagnostics=False)
+    app = ServiceApp(
+        Settings(service="harness-test", grpc_port=0, grace_seconds=2), default_timeout=0.5, diagnostics=False
+    )
     app.add_servicer(diagnostics_pb2_grpc.add_DiagnosticsServiceServicer_to_server, Misbehaving(), SERVICE_NAME)
     port = await app.start(metrics=False)
     channel = grpc.aio.insecure_channel(f"127.0.0.1:{port}")
@@ -135,7 +137,7 @@ async def test_oversize_messages_are_resource_exhausted() -> None:
 
 
 async def test_health_and_reflection(served: tuple[ServiceApp, grpc.aio.Channel]) -> None:
-    app, channel = served
+    _, channel = served
     health = health_pb2_grpc.HealthStub(channel)
     for name in ("", SERVICE_NAME):
         reply = await health.Check(health_pb2.HealthCheckRequest(service=name))
@@ -147,7 +149,9 @@ async def test_health_and_reflection(served: tuple[ServiceApp, grpc.aio.Channel]
 
 
 async def test_graceful_stop_finishes_in_flight_calls() -> None:
-    app = ServiceApp(Settings(service="harness-drain", grpc_port=0, grace_seconds=5), default_timeout=10, diagnostics=False)
+    app = ServiceApp(
+        Settings(service="harness-drain", grpc_port=0, grace_seconds=5), default_timeout=10, diagnostics=False
+    )
 
     class Slow(DiagnosticsServicer):
         async def Echo(self, request: Any, context: Any) -> Any:

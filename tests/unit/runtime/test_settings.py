@@ -26,8 +26,11 @@ def test_environment_overrides(monkeypatch: pytest.MonkeyPatch) -> None:
 
 @pytest.mark.parametrize(
     ("var", "value", "field"),
-    [("GAMEHALL_GRPC_PORT", "70000", "grpc_port"), ("GAMEHALL_SERVICE", "bad name!", "service"),
-     ("GAMEHALL_LOG_FORMAT", "xml", "log_format")],
+    [
+        ("GAMEHALL_GRPC_PORT", "70000", "grpc_port"),
+        ("GAMEHALL_SERVICE", "bad name!", "service"),
+        ("GAMEHALL_LOG_FORMAT", "xml", "log_format"),
+    ],
 )
 def test_invalid_values_fail_with_the_field_name(
     monkeypatch: pytest.MonkeyPatch, var: str, value: str, field: str

@@ -1,0 +1,29 @@
+"""Run every benchmark and print the table: `python -m gamehall.bench [--quick] [--game ID]`."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from gamehall.bench.baselines import cpu_baseline, echo_baseline
+from gamehall.bench.engines import engine_rows
+from gamehall.bench.rows import print_rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--quick", action="store_true", help="smaller samples (a smoke run)")
+    parser.add_argument("--game", action="append", help="only these games' rows")
+    parser.add_argument("--json", action="store_true", help="print rows as JSON")
+    args = parser.parse_args()
+    rows = [cpu_baseline(0.5 if args.quick else 1.0)]
+    rows += echo_baseline(calls=1200 if args.quick else 6000)
+    rows += engine_rows(args.game, quick=args.quick)
+    if args.json:
+        print(json.dumps([r.__dict__ for r in rows], indent=2))
+    else:
+        print_rows(rows)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,45 @@
+"""One benchmark row and the table that prints them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rich.console import Console
+from rich.table import Table
+
+
+@dataclass
+class Row:
+    name: str
+    value: float
+    unit: str
+    baseline: str = ""
+    """Name of the baseline row this one is compared to ('' when it is not compared)."""
+    is_baseline: bool = False
+    goal: str = ""
+    extra: str = ""
+
+
+def print_rows(rows: list[Row], console: Console | None = None) -> None:
+    console = console or Console(width=None if Console().is_terminal else 180)
+    by_name = {r.name: r for r in rows}
+    table = Table(title="gamehall benchmarks (ratios are to baselines measured in this run)")
+    for column, justify in (
+        ("row", "left"),
+        ("value", "right"),
+        ("unit", "left"),
+        ("× baseline", "right"),
+        ("goal", "left"),
+        ("notes", "left"),
+    ):
+        table.add_column(column, justify=justify)  # type: ignore[arg-type]
+    for r in rows:
+        base = by_name.get(r.baseline)
+        if r.is_baseline:
+            ratio = "baseline"
+        elif base and base.value:
+            ratio = f"{r.value / base.value:.4f} × {r.baseline}"
+        else:
+            ratio = "-"
+        table.add_row(r.name, f"{r.value:,.1f}", r.unit, ratio, r.goal, r.extra)
+    console.print(table)

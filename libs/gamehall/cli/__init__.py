@@ -1,0 +1,1 @@
+"""The `gamehall` command line (typer + rich)."""

@@ -1,0 +1,21 @@
+"""`gamehall`: the platform's command line for people (run, games, simulate, ...)."""
+
+from __future__ import annotations
+
+import typer
+
+from gamehall.cli import games_cmd, run_cmd, simulate_cmd
+
+app = typer.Typer(
+    name="gamehall",
+    help="Host tabletop games online: run the platform, list games, simulate matches with bots.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_show_locals=False,
+)
+app.command("run")(run_cmd.run)
+app.command("games")(games_cmd.games)
+app.command("simulate")(simulate_cmd.simulate)
+
+if __name__ == "__main__":
+    app()

@@ -1,0 +1,61 @@
+"""`gamehall run`: the whole platform on embedded defaults, until Ctrl-C or SIGTERM."""
+
+from __future__ import annotations
+
+import signal
+import sys
+from pathlib import Path
+from types import FrameType
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from gamehall.launcher.platform import Platform
+from gamehall.launcher.processes import LaunchError
+
+
+class _Stop(Exception):
+    pass
+
+
+def _raise_stop(signum: int, frame: FrameType | None) -> None:
+    raise _Stop(signal.Signals(signum).name)
+
+
+def run(
+    data_dir: Annotated[Path, typer.Option(help="Where the SQLite file, JetStream store and logs live.")] = Path("var"),
+    game: Annotated[list[str] | None, typer.Option("--game", help="Host only these games (repeatable).")] = None,
+    free_ports: Annotated[bool, typer.Option(help="Pick free ports instead of the documented defaults.")] = False,
+) -> None:
+    """Start nats-server and every service as child processes; stop them all on Ctrl-C/SIGTERM."""
+    console = Console(stderr=True)
+    platform = Platform(data_dir=data_dir, games=game or None, fixed_ports=not free_ports)
+    signal.signal(signal.SIGTERM, _raise_stop)
+    signal.signal(signal.SIGINT, _raise_stop)
+    code = 0
+    try:
+        with console.status("starting nats-server and services..."):
+            platform.start()
+        table = Table(title="gamehall is running", caption=f"logs: {data_dir / 'logs'}  ·  Ctrl-C stops everything")
+        for column in ("service", "gRPC", "metrics"):
+            table.add_column(column)
+        table.add_row("nats-server", platform.nats_url, "-")
+        for s in platform.services:
+            table.add_row(s.definition.name, s.address, f"http://127.0.0.1:{s.metrics_port}/metrics")
+        Console().print(table)
+        dead = platform.wait_until_dead()
+        console.print(f"[red]stopped unexpectedly: {', '.join(dead)}; shutting down[/red]")
+        code = 1
+    except LaunchError as exc:
+        console.print(f"[red]could not start the platform:[/red] {exc}")
+        code = 1
+    except _Stop as stop:
+        console.print(f"{stop}: stopping...")
+    finally:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        platform.stop()
+        console.print("all processes stopped")
+    sys.exit(code)

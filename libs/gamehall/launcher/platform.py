@@ -1,0 +1,190 @@
+"""The whole platform on one machine: nats-server plus every service, as child processes.
+
+`SERVICES` declares each service once (its module, what it needs); `Platform` starts the
+ones whose module exists (later services plug in by adding a line), a rules host per
+registered game, waits for each to answer gRPC health, and stops them all in reverse
+order. Used by `gamehall run` and by the integration tests alike.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib.util
+import json
+import os
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import grpc
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+from gamehall.engine import all_games
+from gamehall.launcher.nats import nats_child
+from gamehall.launcher.processes import Child, LaunchError, free_port, python_module
+from gamehall.runtime.settings import DEFAULT_PORTS
+
+
+@dataclass(frozen=True)
+class ServiceDef:
+    name: str
+    module: str
+    args: tuple[str, ...] = ()
+    game: str | None = None
+
+    def exists(self) -> bool:
+        try:
+            return importlib.util.find_spec(self.module) is not None
+        except ModuleNotFoundError:
+            return False
+
+
+# Start order: dependencies first. A service whose module does not exist yet is skipped.
+CORE_SERVICES: tuple[ServiceDef, ...] = (
+    ServiceDef("persistence", "gamehall_services.persistence"),
+    ServiceDef("matchmaking", "gamehall_services.matchmaking"),
+    ServiceDef("gateway", "gamehall_services.gateway"),
+    ServiceDef("ai", "gamehall_services.ai"),
+)
+
+
+def rules_services(game_ids: Iterable[str]) -> list[ServiceDef]:
+    return [ServiceDef(f"rules-{g}", "gamehall_services.rules", ("--game", g), game=g) for g in game_ids]
+
+
+def grpc_healthy(address: str, timeout: float = 0.5) -> bool:
+    """True when the gRPC health service at `address` answers SERVING."""
+    try:
+        with grpc.insecure_channel(address) as channel:
+            reply = health_pb2_grpc.HealthStub(channel).Check(health_pb2.HealthCheckRequest(), timeout=timeout)
+            return bool(reply.status == health_pb2.HealthCheckResponse.SERVING)
+    except grpc.RpcError:
+        return False
+
+
+@dataclass
+class RunningService:
+    definition: ServiceDef
+    child: Child
+    grpc_port: int
+    metrics_port: int
+
+    @property
+    def address(self) -> str:
+        return f"127.0.0.1:{self.grpc_port}"
+
+
+@dataclass
+class Platform:
+    """Configure, start and stop the embedded platform."""
+
+    data_dir: Path
+    games: list[str] | None = None
+    """Game ids to host (default: every registered game)."""
+    fixed_ports: bool = True
+    """Use the documented default ports (make run) or free ones (tests)."""
+    extra_env: dict[str, str] = field(default_factory=dict)
+    log_format: str = "json"
+    nats: Child | None = None
+    nats_url: str = ""
+    services: list[RunningService] = field(default_factory=list)
+
+    def definitions(self) -> list[ServiceDef]:
+        games = self.games if self.games is not None else [g.id for g in all_games()]
+        return [d for d in CORE_SERVICES if d.exists()] + rules_services(games)
+
+    def _ports(self, name: str) -> tuple[int, int]:
+        if self.fixed_ports and name in DEFAULT_PORTS:
+            return DEFAULT_PORTS[name]
+        return free_port(), free_port()
+
+    def start(self, ready_timeout: float = 60.0) -> None:
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        logs = self.data_dir / "logs"
+        logs.mkdir(exist_ok=True)
+        try:
+            nats_port = 4222 if self.fixed_ports else free_port()
+            self.nats, self.nats_url = nats_child(self.data_dir, nats_port, log_path=logs / "nats-server.log")
+            self.nats.start()
+            self.nats.wait_ready(ready_timeout)
+            defs = self.definitions()
+            ports = {d.name: self._ports(d.name) for d in defs}
+            shared = self._shared_env(defs, ports)
+            for d in defs:
+                grpc_port, metrics_port = ports[d.name]
+                env = {
+                    **shared,
+                    "GAMEHALL_SERVICE": d.name,
+                    "GAMEHALL_GRPC_PORT": str(grpc_port),
+                    "GAMEHALL_METRICS_PORT": str(metrics_port),
+                    **({"GAMEHALL_GAME": d.game} if d.game else {}),
+                }
+                address = f"127.0.0.1:{grpc_port}"
+                child = Child(
+                    d.name,
+                    python_module(d.module, *d.args),
+                    env=env,
+                    ready=functools.partial(grpc_healthy, address),
+                    log_path=logs / f"{d.name}.log",
+                )
+                child.start()
+                self.services.append(RunningService(d, child, grpc_port, metrics_port))
+                child.wait_ready(ready_timeout)
+        except BaseException:
+            self.stop()
+            raise
+
+    def _shared_env(self, defs: list[ServiceDef], ports: dict[str, tuple[int, int]]) -> dict[str, str]:
+        def addr(name: str) -> str:
+            return f"127.0.0.1:{ports[name][0]}" if name in ports else ""
+
+        rules = {d.game: addr(d.name) for d in defs if d.game}
+        env = {
+            "GAMEHALL_NATS_URL": self.nats_url,
+            "GAMEHALL_DATA_DIR": str(self.data_dir.resolve()),
+            "GAMEHALL_LOG_FORMAT": self.log_format,
+            "GAMEHALL_RULES_ADDRS": json.dumps(rules),
+            "GAMEHALL_PERSISTENCE_ADDR": addr("persistence"),
+            "GAMEHALL_MATCHMAKING_ADDR": addr("matchmaking"),
+            "GAMEHALL_GATEWAY_ADDR": addr("gateway"),
+            "PYTHONUNBUFFERED": "1",
+        }
+        if os.environ.get("GAMEHALL_GAME_MODULES"):
+            env["GAMEHALL_GAME_MODULES"] = os.environ["GAMEHALL_GAME_MODULES"]
+        return {**env, **self.extra_env}
+
+    def service(self, name: str) -> RunningService:
+        for s in self.services:
+            if s.definition.name == name:
+                return s
+        raise KeyError(name)
+
+    def dead(self) -> list[str]:
+        """Names of children that exited on their own."""
+        children = [(s.definition.name, s.child) for s in self.services]
+        if self.nats is not None:
+            children.append(("nats-server", self.nats))
+        return [name for name, c in children if not c.alive()]
+
+    def stop(self, grace: float = 10.0) -> dict[str, int | None]:
+        """Stop services in reverse start order, then nats-server; returns exit codes."""
+        codes: dict[str, int | None] = {}
+        for s in reversed(self.services):
+            codes[s.definition.name] = s.child.stop(grace)
+        self.services.clear()
+        if self.nats is not None:
+            codes["nats-server"] = self.nats.stop(grace)
+            self.nats = None
+        return codes
+
+    def wait_until_dead(self, poll: float = 0.5) -> list[str]:
+        """Block until some child exits on its own (returns their names)."""
+        while True:
+            dead = self.dead()
+            if dead:
+                return dead
+            time.sleep(poll)
+
+
+__all__ = ["CORE_SERVICES", "LaunchError", "Platform", "RunningService", "ServiceDef", "grpc_healthy"]
