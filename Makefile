@@ -10,7 +10,7 @@ PIP := $(PY) -m pip install --quiet --disable-pip-version-check
 # pytest: exit code 5 ("no tests collected") is a failure for us, as any other non-zero code.
 PYTEST := $(PY) -m pytest
 
-.PHONY: help setup buf postgres run test test-fast proto lint bench chart images clean
+.PHONY: help setup buf postgres run test test-fast proto api-baseline lint bench chart images clean
 
 help:
 	@echo "make run    - set up and run the whole platform on embedded defaults (Ctrl-C stops it)"
@@ -47,6 +47,10 @@ test-fast: $(STAMP)
 
 proto: $(STAMP)
 	@$(PY) -m gamehall.protogen
+
+# Accept the current protos as the API that later changes must not break (a deliberate, reviewed act).
+api-baseline: $(BUF)
+	@cd protos && ../$(BUF) build -o api-baseline.binpb && echo "protos/api-baseline.binpb renewed"
 
 lint: $(STAMP) $(BUF)
 	@$(VENV)/bin/ruff check libs services tests deploy

@@ -22,6 +22,18 @@ def test_buf_lint() -> None:
     assert result.returncode == 0, result.stdout + result.stderr
 
 
+def test_buf_breaking_against_the_accepted_api() -> None:
+    """protos/api-baseline.binpb is the last accepted API; `make api-baseline` renews it on purpose."""
+    result = subprocess.run(
+        [str(BUF), "breaking", "--against", "api-baseline.binpb"],
+        cwd=ROOT / "protos",
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, "breaking API change:\n" + result.stdout + result.stderr
+
+
 def _declared_packages() -> set[str]:
     data = tomllib.loads((ROOT / "pyproject.toml").read_text())
     return set(data["tool"]["setuptools"]["packages"])
