@@ -1,0 +1,66 @@
+"""Persistence library: the one writer of durable state (ARCHITECTURE.md rule 6).
+
+Usage::
+
+    store = await open_store("sqlite:///var/lib/gamehall/gamehall.db")  # or postgresql://...
+    match = await store.create_match(game="high-card", config=config.to_json())
+    await store.claim_seat(match.id, 0, account.id)  # ... until full, then
+    await store.start_match(match.id)
+    result = await store.append_action(match.id, 0, seat, action_json, request_id, state_digest)
+"""
+
+from gamehall.store.dsn import open_store
+from gamehall.store.errors import (
+    AlreadyExists,
+    InvalidArgument,
+    MatchClosed,
+    NotFound,
+    SeatTaken,
+    StoreError,
+    Unavailable,
+    VersionConflict,
+)
+from gamehall.store.records import (
+    Account,
+    ActionRecord,
+    AppendResult,
+    Match,
+    MatchPage,
+    MatchStatus,
+    MatchUpdate,
+    NewSeat,
+    OutboxMessage,
+    OutboxRow,
+    Seat,
+    SeatKind,
+    Snapshot,
+    seed_commitment,
+)
+from gamehall.store.store import Store
+
+__all__ = [
+    "Account",
+    "ActionRecord",
+    "AlreadyExists",
+    "AppendResult",
+    "InvalidArgument",
+    "Match",
+    "MatchClosed",
+    "MatchPage",
+    "MatchStatus",
+    "MatchUpdate",
+    "NewSeat",
+    "NotFound",
+    "OutboxMessage",
+    "OutboxRow",
+    "Seat",
+    "SeatKind",
+    "SeatTaken",
+    "Snapshot",
+    "Store",
+    "StoreError",
+    "Unavailable",
+    "VersionConflict",
+    "open_store",
+    "seed_commitment",
+]

@@ -1,0 +1,142 @@
+"""Versioned schema migrations, written once in portable SQL with column-type tokens.
+
+Each migration is a number, a name and its statements; `schema_migrations` records which ran.
+They run at open, inside one transaction (PostgreSQL also takes an advisory lock, so replicas
+starting together migrate once), and running them again changes nothing. Kept in Python rather
+than .sql files so they ship inside the wheel. Never edit a released migration: add a new one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from gamehall.store.dialect import Dialect
+from gamehall.store.errors import StoreError
+from gamehall.store.transaction import Tx
+
+
+@dataclass(frozen=True)
+class Migration:
+    version: int
+    name: str
+    statements: tuple[str, ...]
+
+
+MIGRATIONS: tuple[Migration, ...] = (
+    Migration(
+        1,
+        "accounts, matches, seats, action log, snapshots, outbox",
+        (
+            """CREATE TABLE accounts (
+                id TEXT PRIMARY KEY,
+                username TEXT NOT NULL,
+                username_key TEXT NOT NULL UNIQUE,
+                password_hash TEXT NOT NULL,
+                role TEXT NOT NULL CHECK (role IN ('player', 'operator', 'bot')),
+                created_at {timestamp} NOT NULL
+            )""",
+            """CREATE TABLE matches (
+                id TEXT PRIMARY KEY,
+                game TEXT NOT NULL,
+                mode TEXT NOT NULL,
+                config {json} NOT NULL,
+                public {bool} NOT NULL,
+                status TEXT NOT NULL CHECK (status IN ('open', 'running', 'finished', 'aborted')),
+                seed {bigint} NOT NULL CHECK (seed >= 0),
+                seed_commitment TEXT NOT NULL,
+                version {bigint} NOT NULL CHECK (version >= 0),
+                outcome {json},
+                created_by TEXT REFERENCES accounts (id),
+                created_at {timestamp} NOT NULL,
+                finished_at {timestamp},
+                clock {json},
+                clock_state {json},
+                tournament_id TEXT,
+                labels {json} NOT NULL
+            )""",
+            "CREATE INDEX matches_by_time ON matches (created_at, id)",
+            "CREATE INDEX matches_by_game ON matches (game, status, created_at)",
+            "CREATE INDEX matches_by_tournament ON matches (tournament_id) WHERE tournament_id IS NOT NULL",
+            """CREATE TABLE seats (
+                match_id TEXT NOT NULL REFERENCES matches (id) ON DELETE CASCADE,
+                seat INTEGER NOT NULL CHECK (seat >= 0),
+                kind TEXT NOT NULL CHECK (kind IN ('open', 'reserved', 'human', 'bot')),
+                account_id TEXT REFERENCES accounts (id),
+                bot_difficulty TEXT,
+                PRIMARY KEY (match_id, seat),
+                CHECK (kind <> 'open' OR account_id IS NULL),
+                CHECK (kind NOT IN ('reserved', 'human') OR account_id IS NOT NULL)
+            )""",
+            "CREATE INDEX seats_by_account ON seats (account_id, match_id) WHERE account_id IS NOT NULL",
+            """CREATE TABLE action_log (
+                match_id TEXT NOT NULL REFERENCES matches (id) ON DELETE CASCADE,
+                version {bigint} NOT NULL CHECK (version >= 1),
+                seat INTEGER NOT NULL,
+                action {json} NOT NULL,
+                request_id TEXT NOT NULL CHECK (request_id <> ''),
+                state_digest {blob} NOT NULL,
+                created_at {timestamp} NOT NULL,
+                PRIMARY KEY (match_id, version),
+                UNIQUE (match_id, request_id)
+            )""",
+            """CREATE TABLE snapshots (
+                match_id TEXT NOT NULL REFERENCES matches (id) ON DELETE CASCADE,
+                version {bigint} NOT NULL CHECK (version >= 0),
+                state {blob} NOT NULL,
+                created_at {timestamp} NOT NULL,
+                PRIMARY KEY (match_id, version)
+            )""",
+            """CREATE TABLE outbox (
+                id {autoid},
+                subject TEXT NOT NULL CHECK (subject <> ''),
+                msg_id TEXT NOT NULL UNIQUE CHECK (msg_id <> ''),
+                payload {blob} NOT NULL,
+                created_at {timestamp} NOT NULL,
+                published_at {timestamp}
+            )""",
+            "CREATE INDEX outbox_pending ON outbox (id) WHERE published_at IS NULL",
+        ),
+    ),
+)
+
+_LEDGER = """CREATE TABLE IF NOT EXISTS schema_migrations (
+    version INTEGER PRIMARY KEY,
+    name TEXT NOT NULL,
+    applied_at {timestamp} NOT NULL
+)"""
+
+
+def latest_version() -> int:
+    return MIGRATIONS[-1].version
+
+
+async def migrate(tx: Tx, dialect: Dialect, now: datetime) -> list[int]:
+    """Apply the missing migrations inside `tx`; returns the versions applied (empty if up to date).
+
+    `now` is the timestamp recorded for each applied migration.
+    """
+    if dialect.migration_lock:
+        await tx.execute(dialect.migration_lock)
+    await tx.execute(dialect.render(_LEDGER))
+    applied = {int(row["version"]) for row in await tx.fetch("SELECT version FROM schema_migrations")}
+    newer = sorted(v for v in applied if v > latest_version())
+    if newer:
+        raise StoreError(
+            f"the database schema is at version {max(newer)}, newer than this code knows ({latest_version()}); "
+            "upgrade gamehall before opening it"
+        )
+    done: list[int] = []
+    for migration in MIGRATIONS:
+        if migration.version in applied:
+            continue
+        for statement in migration.statements:
+            await tx.execute(dialect.render(statement))
+        await tx.execute(
+            "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
+            migration.version,
+            migration.name,
+            now,
+        )
+        done.append(migration.version)
+    return done

@@ -1,0 +1,175 @@
+"""The embedded backend: one SQLite file in WAL mode through aiosqlite.
+
+Writers are serialised in-process by a lock and across processes by `BEGIN IMMEDIATE` plus a busy
+timeout; reads use a second connection, so they see committed data only and never wait on a writer.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
+from contextlib import asynccontextmanager
+from datetime import datetime
+from pathlib import Path
+from typing import Any, Literal, get_args
+
+import aiosqlite
+
+from gamehall.store.core import utc_now
+from gamehall.store.dialect import SQLITE
+from gamehall.store.errors import AlreadyExists, InvalidArgument, NotFound, StoreError, Unavailable
+from gamehall.store.store import Store
+from gamehall.store.transaction import Row, Tx
+
+Synchronous = Literal["OFF", "NORMAL", "FULL", "EXTRA"]
+
+
+def _translate(exc: sqlite3.Error) -> StoreError:
+    message = str(exc)
+    if isinstance(exc, sqlite3.IntegrityError):
+        if message.startswith("UNIQUE") or "PRIMARY KEY" in message:
+            return AlreadyExists(f"already exists ({message})")
+        if message.startswith("FOREIGN KEY"):
+            return NotFound(f"a referenced account or match does not exist ({message})")
+        return StoreError(f"constraint violated ({message})")
+    if isinstance(exc, sqlite3.OperationalError) and ("locked" in message or "busy" in message):
+        return Unavailable(f"the database stayed locked past the busy timeout ({message})")
+    return StoreError(f"sqlite error: {message}")
+
+
+async def _rollback(conn: aiosqlite.Connection) -> None:
+    """Roll back if a transaction is open (SQLite may already have ended it after some errors)."""
+    if conn.in_transaction:
+        await conn.execute("ROLLBACK")
+
+
+class _SqliteTx(Tx):
+    def __init__(self, conn: aiosqlite.Connection) -> None:
+        self._conn = conn
+
+    async def execute(self, sql: str, *args: Any) -> None:
+        try:
+            await self._conn.execute(sql, SQLITE.params(args))
+        except sqlite3.Error as exc:
+            raise _translate(exc) from exc
+
+    async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+        try:
+            await self._conn.executemany(sql, [SQLITE.params(tuple(r)) for r in rows])
+        except sqlite3.Error as exc:
+            raise _translate(exc) from exc
+
+    async def fetch(self, sql: str, *args: Any) -> list[Row]:
+        try:
+            async with self._conn.execute(sql, SQLITE.params(args)) as cursor:
+                return list(await cursor.fetchall())
+        except sqlite3.Error as exc:
+            raise _translate(exc) from exc
+
+
+class SqliteStore(Store):
+    dialect = SQLITE
+
+    def __init__(
+        self,
+        path: Path,
+        *,
+        synchronous: Synchronous = "FULL",
+        busy_timeout_ms: int = 5000,
+        clock: Callable[[], datetime] = utc_now,
+    ) -> None:
+        super().__init__(clock=clock)
+        if synchronous not in get_args(Synchronous):
+            raise InvalidArgument(f"synchronous must be one of {list(get_args(Synchronous))}, not {synchronous!r}")
+        self.path = path
+        self._synchronous = synchronous
+        self._busy_timeout_ms = busy_timeout_ms
+        self._writer: aiosqlite.Connection | None = None
+        self._reader: aiosqlite.Connection | None = None
+        self._write_lock = asyncio.Lock()
+        self._read_lock = asyncio.Lock()
+
+    @classmethod
+    async def open(cls, path: str | Path, **kwargs: Any) -> SqliteStore:
+        """Open (creating the file and its folder if needed) and migrate."""
+        store = cls(Path(path), **kwargs)
+        try:
+            await store._connect()
+            await store.migrate()
+        except BaseException:
+            await store.close()
+            raise
+        return store
+
+    async def _connect(self) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._writer = await self._open_connection()
+        await self._enable_wal(self._writer)
+        self._reader = await self._open_connection()
+
+    async def _enable_wal(self, conn: aiosqlite.Connection) -> None:
+        """Switch the file to WAL (persistent). The switch needs a moment alone with the file and SQLite
+        reports "locked" at once instead of waiting, so retry within the busy timeout."""
+        deadline = asyncio.get_running_loop().time() + self._busy_timeout_ms / 1000
+        while True:
+            try:
+                async with conn.execute("PRAGMA journal_mode=WAL") as cursor:
+                    row = await cursor.fetchone()
+                break
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) or asyncio.get_running_loop().time() > deadline:
+                    raise _translate(exc) from exc
+                await asyncio.sleep(0.01)
+        if row is None or str(row[0]).lower() != "wal":
+            raise StoreError(f"could not put {self.path} in WAL mode (got {row[0] if row else None})")
+
+    async def _open_connection(self) -> aiosqlite.Connection:
+        conn = await aiosqlite.connect(self.path, isolation_level=None)
+        conn.row_factory = sqlite3.Row
+        await conn.execute("PRAGMA foreign_keys=ON")
+        await conn.execute(f"PRAGMA busy_timeout={int(self._busy_timeout_ms)}")
+        await conn.execute(f"PRAGMA synchronous={self._synchronous}")
+        return conn
+
+    @asynccontextmanager
+    async def _write(self) -> AsyncIterator[Tx]:
+        async with self._write_lock:
+            conn = self._connection(self._writer)
+            await _rollback(conn)  # in case a previous rollback was interrupted
+            try:
+                await conn.execute("BEGIN IMMEDIATE")
+            except sqlite3.Error as exc:
+                raise _translate(exc) from exc
+            try:
+                yield _SqliteTx(conn)
+            except BaseException:
+                await _rollback(conn)
+                raise
+            try:
+                await conn.execute("COMMIT")
+            except sqlite3.Error as exc:
+                await _rollback(conn)
+                raise _translate(exc) from exc
+
+    @asynccontextmanager
+    async def _read(self) -> AsyncIterator[Tx]:
+        async with self._read_lock:
+            conn = self._connection(self._reader)
+            await _rollback(conn)
+            await conn.execute("BEGIN")
+            try:
+                yield _SqliteTx(conn)
+            finally:
+                await _rollback(conn)
+
+    def _connection(self, conn: aiosqlite.Connection | None) -> aiosqlite.Connection:
+        if conn is None:
+            raise StoreError(f"the store at {self.path} is closed")
+        return conn
+
+    async def close(self) -> None:
+        for conn in (self._reader, self._writer):
+            if conn is not None:
+                await conn.close()
+        self._reader = self._writer = None

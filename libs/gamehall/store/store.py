@@ -1,0 +1,21 @@
+"""`Store`: the persistence interface, written once over the backend's transactions.
+
+The persistence service is a thin gRPC shell over this class. Concrete stores are
+`SqliteStore` (embedded) and `PostgresStore` (at scale); `open_store(dsn)` picks one.
+"""
+
+from __future__ import annotations
+
+from gamehall.store.accounts import AccountOps
+from gamehall.store.actions import ActionOps
+from gamehall.store.matches import MatchOps
+from gamehall.store.outbox import OutboxOps
+from gamehall.store.seats import SeatOps
+
+
+class Store(AccountOps, MatchOps, SeatOps, ActionOps, OutboxOps):
+    """Durable state of the platform: accounts, matches and seats, the action log, snapshots, the outbox.
+
+    Abstract: a backend implements `_read`, `_write` and `close` (see `StoreCore`). Every write
+    operation is one transaction; errors are the named ones of `gamehall.store.errors`.
+    """

@@ -1,0 +1,97 @@
+"""DSN parsing, page cursors, seed commitments and record helpers: no database needed."""
+
+from __future__ import annotations
+
+import hashlib
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from gamehall.store import InvalidArgument, Match, Seat, open_store, seed_commitment
+from gamehall.store.cursor import decode_cursor, encode_cursor
+from gamehall.store.dsn import sqlite_options
+from gamehall.store.errors import AlreadyExists, MatchClosed, NotFound, SeatTaken, StoreError, VersionConflict
+
+
+def test_sqlite_dsns() -> None:
+    assert sqlite_options("sqlite:///var/lib/gamehall/x.db") == (Path("/var/lib/gamehall/x.db"), {})
+    assert sqlite_options("sqlite:relative/x.db") == (Path("relative/x.db"), {})
+    path, options = sqlite_options("sqlite:///x.db?synchronous=normal&busy_timeout=250")
+    assert path == Path("/x.db") and options == {"synchronous": "NORMAL", "busy_timeout_ms": 250}
+    for bad in (
+        "sqlite://",
+        "sqlite:///:memory:",
+        "sqlite:///x.db?synchronous=fast",
+        "sqlite:///x.db?busy_timeout=soon",
+        "sqlite:///x.db?colour=blue",
+    ):
+        with pytest.raises(InvalidArgument):
+            sqlite_options(bad)
+
+
+async def test_unknown_scheme() -> None:
+    with pytest.raises(InvalidArgument, match="unsupported"):
+        await open_store("mysql://localhost/db")
+
+
+def test_cursor_round_trip_and_garbage() -> None:
+    moment = datetime(2031, 5, 6, 7, 8, 9, 123456, tzinfo=UTC)
+    assert decode_cursor(encode_cursor(moment, "match-1")) == (moment, "match-1")
+    for bad in ("", "!!!", "bm90IGpzb24", encode_cursor(moment, "m")[:-3]):
+        with pytest.raises(InvalidArgument):
+            decode_cursor(bad)
+
+
+def test_seed_commitment_is_sha256_of_id_and_seed() -> None:
+    assert seed_commitment(42, "m-1") == hashlib.sha256(b"m-1:42").hexdigest()
+    assert seed_commitment(42, "m-1") != seed_commitment(43, "m-1") != seed_commitment(42, "m-2")
+
+
+def _match(status: str) -> Match:
+    return Match(
+        id="m",
+        game="g",
+        mode="duel",
+        config={"mode": "duel", "seats": 2},
+        public=True,
+        status=status,  # type: ignore[arg-type]
+        seed=7,
+        seed_commitment=seed_commitment(7, "m"),
+        version=0,
+        outcome=None,
+        created_by=None,
+        created_at=datetime(2030, 1, 1, tzinfo=UTC),
+        finished_at=None,
+        clock=None,
+        clock_state=None,
+        tournament_id=None,
+        labels={},
+        seats=(
+            Seat(match_id="m", seat=0, kind="reserved", account_id="a"),
+            Seat(match_id="m", seat=1, kind="human", account_id="a"),
+        ),
+    )
+
+
+def test_the_seed_is_revealed_only_when_closed() -> None:
+    assert _match("open").revealed_seed is None
+    assert _match("running").revealed_seed is None
+    assert _match("finished").revealed_seed == 7
+    assert _match("aborted").revealed_seed == 7
+
+
+def test_seat_of_skips_reservations() -> None:
+    assert _match("open").seat_of("a") == 1
+    assert _match("open").seat_of("b") is None
+
+
+def test_errors_name_their_grpc_status() -> None:
+    assert NotFound.grpc_status == "NOT_FOUND"
+    assert AlreadyExists.grpc_status == "ALREADY_EXISTS"
+    assert VersionConflict.grpc_status == "ABORTED"
+    assert SeatTaken.grpc_status == MatchClosed.grpc_status == "FAILED_PRECONDITION"
+    assert InvalidArgument.grpc_status == "INVALID_ARGUMENT"
+    conflict = VersionConflict("m", 3, 5)
+    assert isinstance(conflict, StoreError) and (conflict.expected, conflict.current) == (3, 5)
+    assert "version 5" in str(conflict)
