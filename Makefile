@@ -39,7 +39,7 @@ postgres:
 run: $(STAMP)
 	@$(VENV)/bin/gamehall run
 
-test: $(STAMP) $(BUF) postgres
+test: $(STAMP) $(BUF) postgres chart
 	@$(PYTEST)
 
 test-fast: $(STAMP)
