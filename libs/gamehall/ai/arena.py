@@ -1,0 +1,136 @@
+"""Bots playing matches in-process, seeing only what their seat sees; round-robin win-rate tables.
+
+The harness is the only holder of the true state: each bot receives a detached copy of
+`game.view(state, seat)` and the list from `game.legal_actions(state, seat)`, never the
+state. Results are plain data (dicts, lists, numbers) for the CLI and services.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import msgspec
+
+from gamehall.ai.bot import Bot
+from gamehall.ai.levels import make_bot
+from gamehall.ai.stats import wilson_interval
+from gamehall.engine import Game, IllegalAction, JsonDict, MatchConfig, Outcome, action_id, derive_seed
+
+
+@dataclass(frozen=True)
+class MatchResult:
+    """One finished match: its seed, outcome, number of actions and the action log."""
+
+    seed: int
+    outcome: Outcome
+    steps: int
+    actions: tuple[tuple[int, str], ...]
+
+    def to_json(self) -> JsonDict:
+        return {
+            "seed": self.seed,
+            "outcome": self.outcome.to_json(),
+            "steps": self.steps,
+            "actions": [[seat, aid] for seat, aid in self.actions],
+        }
+
+
+def bot_rng(seed: int, seat: int) -> random.Random:
+    """The generator a seat's bot uses in the match with `seed` (never the match's own RNG)."""
+    return random.Random(derive_seed(seed, "bot", seat))
+
+
+def _detached(view: JsonDict) -> JsonDict:
+    """A deep JSON copy: the bot can hold nothing that aliases the true state."""
+    return msgspec.json.decode(msgspec.json.encode(view))  # type: ignore[no-any-return]
+
+
+def play_match(
+    game: Game[Any], config: MatchConfig, bots: Sequence[Bot], seed: int, *, max_steps: int | None = None
+) -> MatchResult:
+    """Play one match, `bots[i]` in seat i. When several seats act at once, the lowest seat is asked first."""
+    if len(bots) != config.seats:
+        raise ValueError(f"{config.seats} seats need {config.seats} bots, got {len(bots)}")
+    limit = game.max_steps if max_steps is None else max_steps
+    state = game.new_match(config, seed)
+    rngs = [bot_rng(seed, seat) for seat in range(config.seats)]
+    log: list[tuple[int, str]] = []
+    while True:
+        outcome = game.outcome(state)
+        if outcome is not None:
+            return MatchResult(seed, outcome, len(log), tuple(log))
+        acting = game.to_act(state)
+        if not acting:
+            raise RuntimeError(f"{game.id} seed={seed}: no outcome, but no seat is to act")
+        if len(log) >= limit:
+            raise RuntimeError(f"{game.id} seed={seed}: no outcome after {limit} actions")
+        seat = min(acting)
+        view = _detached(game.view(state, seat))
+        legal = list(game.legal_actions(state, seat))
+        action = bots[seat].choose(game, view, seat, legal, rngs[seat])
+        if action not in legal:
+            raise IllegalAction(f"bot {bots[seat].name} in seat {seat} chose {action_id(action)}, which is not legal")
+        state, _ = game.apply(state, seat, action, trusted=True)
+        log.append((seat, action_id(action)))
+
+
+def _pair_seats(seats: int, match: int) -> int:
+    """The seat of the first level in the `match`-th game of a pair; it rotates so no seat is favoured."""
+    return match % seats
+
+
+def round_robin(
+    game: Game[Any],
+    config: MatchConfig,
+    levels: Sequence[str],
+    matches: int,
+    *,
+    seed: int = 0,
+    bot_factory: Callable[[str], Bot] = make_bot,
+    progress: Callable[[int, int], None] | None = None,
+) -> JsonDict:
+    """Every pair of `levels` plays `matches` matches; returns each pair's score with a Wilson 95% CI.
+
+    In a pair (a, b) level a takes one seat (rotating over matches) and b all the others; a's
+    score is its `Outcome.returns()` (1 a win, 0.5 a two-way tie), so `rate` is a's win rate.
+    `table[a][b]` is a's rate against b (and `table[b][a]` its complement).
+    """
+    if matches < 1:
+        raise ValueError("matches must be at least 1")
+    pairs = list(itertools.combinations(levels, 2))
+    total, done = len(pairs) * matches, 0
+    rows: list[JsonDict] = []
+    table: dict[str, dict[str, JsonDict]] = {level: {} for level in levels}
+    for a, b in pairs:
+        score = 0.0
+        steps = 0
+        for k in range(matches):
+            seat_a = _pair_seats(config.seats, k)
+            bots = [bot_factory(a) if s == seat_a else bot_factory(b) for s in range(config.seats)]
+            result = play_match(game, config, bots, derive_seed(seed, a, b, k))
+            score += result.outcome.returns()[seat_a]
+            steps += result.steps
+            done += 1
+            if progress is not None:
+                progress(done, total)
+        low, high = wilson_interval(score, matches)
+        rate = score / matches
+        rows.append(
+            {"a": a, "b": b, "matches": matches, "score": score, "rate": rate, "low": low, "high": high,
+             "mean_steps": steps / matches}
+        )
+        table[a][b] = {"rate": rate, "low": low, "high": high, "matches": matches}
+        table[b][a] = {"rate": 1 - rate, "low": 1 - high, "high": 1 - low, "matches": matches}
+    return {
+        "game": game.id,
+        "config": config.to_json(),
+        "levels": list(levels),
+        "matches_per_pair": matches,
+        "seed": seed,
+        "pairs": rows,
+        "table": table,
+    }
