@@ -6,7 +6,8 @@
 It plays random matches to the end over many seeds and configs and checks, at every
 step (or every `deep_every` steps for the costly checks):
 
-- `to_act` is empty exactly when `outcome` is set; every seat to act has a legal action;
+- `to_act` is empty exactly when `outcome` is set; every seat to act has a legal action,
+  and a seat that is not to act has none;
 - `apply` never mutates its input, and rejects with a reason: seats not to act, and
   actions that were legal earlier but are not now;
 - `default_action`, when given, is legal;
@@ -157,6 +158,8 @@ class _Match:
                 )
             if observer is None:
                 continue
+            if observer not in game.to_act(state) and list(game.legal_actions(state, observer)):
+                raise self.fail(step, f"seat {observer} is not to act but legal_actions lists actions for it")
             guess = game.determinize(json.loads(json.dumps(view)), observer, rng)
             if game.view(guess, observer) != view:
                 raise self.fail(step, f"determinize for seat {observer} gives a state whose view differs")
