@@ -6,6 +6,7 @@ import argparse
 import json
 
 from gamehall.bench.baselines import cpu_baseline, echo_baseline
+from gamehall.bench.e2e import e2e_rows
 from gamehall.bench.engines import engine_rows
 from gamehall.bench.rows import print_rows
 
@@ -18,6 +19,7 @@ def main() -> None:
     args = parser.parse_args()
     rows = [cpu_baseline(0.5 if args.quick else 1.0)]
     rows += echo_baseline(calls=1200 if args.quick else 6000)
+    rows += e2e_rows()
     rows += engine_rows(args.game, quick=args.quick)
     if args.json:
         print(json.dumps([r.__dict__ for r in rows], indent=2))

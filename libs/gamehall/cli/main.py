@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from gamehall.cli import games_cmd, run_cmd, simulate_cmd
+from gamehall.cli import arena_cmd, games_cmd, replay_cmd, run_cmd, simulate_cmd, verify_cmd
 
 app = typer.Typer(
     name="gamehall",
@@ -16,6 +16,9 @@ app = typer.Typer(
 app.command("run")(run_cmd.run)
 app.command("games")(games_cmd.games)
 app.command("simulate")(simulate_cmd.simulate)
+app.command("arena")(arena_cmd.arena)
+app.command("replay")(replay_cmd.replay)
+app.command("verify")(verify_cmd.verify)
 
 if __name__ == "__main__":
     app()

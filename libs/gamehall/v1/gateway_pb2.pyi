@@ -251,10 +251,12 @@ class LeaveMatchResponse(_message.Message):
     def __init__(self, match: _Optional[_Union[Match, _Mapping]] = ...) -> None: ...
 
 class GetViewRequest(_message.Message):
-    __slots__ = ("match_id",)
+    __slots__ = ("match_id", "seat")
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
     match_id: str
-    def __init__(self, match_id: _Optional[str] = ...) -> None: ...
+    seat: int
+    def __init__(self, match_id: _Optional[str] = ..., seat: _Optional[int] = ...) -> None: ...
 
 class GetViewResponse(_message.Message):
     __slots__ = ("version", "seat", "view_json", "to_act", "outcome")
@@ -271,10 +273,12 @@ class GetViewResponse(_message.Message):
     def __init__(self, version: _Optional[int] = ..., seat: _Optional[int] = ..., view_json: _Optional[str] = ..., to_act: _Optional[_Iterable[int]] = ..., outcome: _Optional[_Union[_common_pb2.Outcome, _Mapping]] = ...) -> None: ...
 
 class ListLegalActionsRequest(_message.Message):
-    __slots__ = ("match_id",)
+    __slots__ = ("match_id", "seat")
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
     match_id: str
-    def __init__(self, match_id: _Optional[str] = ...) -> None: ...
+    seat: int
+    def __init__(self, match_id: _Optional[str] = ..., seat: _Optional[int] = ...) -> None: ...
 
 class ListLegalActionsResponse(_message.Message):
     __slots__ = ("version", "seat", "actions")
@@ -287,18 +291,20 @@ class ListLegalActionsResponse(_message.Message):
     def __init__(self, version: _Optional[int] = ..., seat: _Optional[int] = ..., actions: _Optional[_Iterable[_Union[_common_pb2.LegalAction, _Mapping]]] = ...) -> None: ...
 
 class SubmitActionRequest(_message.Message):
-    __slots__ = ("match_id", "action_id", "action_json", "request_id", "expected_version")
+    __slots__ = ("match_id", "action_id", "action_json", "request_id", "expected_version", "seat")
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
     ACTION_ID_FIELD_NUMBER: _ClassVar[int]
     ACTION_JSON_FIELD_NUMBER: _ClassVar[int]
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     EXPECTED_VERSION_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
     match_id: str
     action_id: str
     action_json: str
     request_id: str
     expected_version: int
-    def __init__(self, match_id: _Optional[str] = ..., action_id: _Optional[str] = ..., action_json: _Optional[str] = ..., request_id: _Optional[str] = ..., expected_version: _Optional[int] = ...) -> None: ...
+    seat: int
+    def __init__(self, match_id: _Optional[str] = ..., action_id: _Optional[str] = ..., action_json: _Optional[str] = ..., request_id: _Optional[str] = ..., expected_version: _Optional[int] = ..., seat: _Optional[int] = ...) -> None: ...
 
 class SubmitActionResponse(_message.Message):
     __slots__ = ("version", "action", "to_act", "outcome", "replayed")
@@ -315,14 +321,16 @@ class SubmitActionResponse(_message.Message):
     def __init__(self, version: _Optional[int] = ..., action: _Optional[_Union[_common_pb2.LegalAction, _Mapping]] = ..., to_act: _Optional[_Iterable[int]] = ..., outcome: _Optional[_Union[_common_pb2.Outcome, _Mapping]] = ..., replayed: _Optional[bool] = ...) -> None: ...
 
 class WatchMatchRequest(_message.Message):
-    __slots__ = ("match_id", "from_version", "delay_actions")
+    __slots__ = ("match_id", "from_version", "delay_actions", "seat")
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
     FROM_VERSION_FIELD_NUMBER: _ClassVar[int]
     DELAY_ACTIONS_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
     match_id: str
     from_version: int
     delay_actions: int
-    def __init__(self, match_id: _Optional[str] = ..., from_version: _Optional[int] = ..., delay_actions: _Optional[int] = ...) -> None: ...
+    seat: int
+    def __init__(self, match_id: _Optional[str] = ..., from_version: _Optional[int] = ..., delay_actions: _Optional[int] = ..., seat: _Optional[int] = ...) -> None: ...
 
 class WatchMatchResponse(_message.Message):
     __slots__ = ("version", "seat", "view_json", "to_act", "outcome", "events")

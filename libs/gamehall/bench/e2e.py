@@ -1,0 +1,118 @@
+"""End-to-end play through the gateway: actions/s and submit latency with many concurrent matches.
+
+The whole platform runs as processes (nats-server, persistence, gateway, the fixture game's rules
+host), on SQLite, and on PostgreSQL when `GAMEHALL_BENCH_POSTGRES_DSN` names a server. Two
+accounts hold the two seats of every match; each match plays its hands by SubmitAction with the
+cards read from one GetView, so the timed calls are exactly the moves.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+import grpc
+
+from gamehall.bench.rows import Row
+from gamehall.launcher.platform import Platform
+from gamehall.v1 import common_pb2, gateway_pb2, gateway_pb2_grpc
+
+FIXTURE = "tests.fixtures.high_card:GAME"
+GOAL = ">= 25% of echo calls/s, p99 < 50 ms"
+
+
+async def _register(stub: gateway_pb2_grpc.AuthServiceStub, name: str) -> tuple[tuple[str, str], ...]:
+    reply = await stub.Register(gateway_pb2.RegisterRequest(username=name, password="bench password 2026"))
+    return (("authorization", f"Bearer {reply.token}"),)
+
+
+async def _play(address: str, matches: int) -> tuple[list[float], float]:
+    async with grpc.aio.insecure_channel(address) as channel:
+        auth = gateway_pb2_grpc.AuthServiceStub(channel)
+        stub = gateway_pb2_grpc.MatchServiceStub(channel)
+        suffix = os.urandom(4).hex()
+        seats = [await _register(auth, f"bench-a-{suffix}"), await _register(auth, f"bench-b-{suffix}")]
+        ids = []
+        for _ in range(matches):
+            created = await stub.CreateMatch(
+                gateway_pb2.CreateMatchRequest(
+                    game="high-card", config=common_pb2.MatchConfig(mode="duel", seats=2), join_seat=0
+                ),
+                metadata=seats[0],
+            )
+            await stub.JoinMatch(gateway_pb2.JoinMatchRequest(match_id=created.match.id, seat=1), metadata=seats[1])
+            ids.append(created.match.id)
+        latencies: list[float] = []
+
+        async def one_match(match_id: str) -> None:
+            hands = []
+            for seat, md in enumerate(seats):
+                view = await stub.GetView(gateway_pb2.GetViewRequest(match_id=match_id, seat=seat), metadata=md)
+                hands.append(json.loads(view.view_json)["hand"])
+            for card_a, card_b in zip(hands[0], hands[1], strict=True):
+                for seat, card in ((0, card_a), (1, card_b)):
+                    started = time.perf_counter()
+                    await stub.SubmitAction(
+                        gateway_pb2.SubmitActionRequest(match_id=match_id, action_id=f"play(card={card})", seat=seat),
+                        metadata=seats[seat],
+                    )
+                    latencies.append(time.perf_counter() - started)
+
+        started = time.perf_counter()
+        await asyncio.gather(*(one_match(m) for m in ids))
+        return latencies, time.perf_counter() - started
+
+
+def measure(dsn: str | None, matches: int = 200) -> tuple[float, float, float]:
+    """(actions/s, p50 ms, p99 ms) with `matches` concurrent 2-seat matches; dsn None: embedded SQLite."""
+    root = Path(__file__).resolve().parents[3]
+    env = {
+        "GAMEHALL_GAME_MODULES": FIXTURE,
+        "GAMEHALL_LOG_LEVEL": "warning",
+        "GAMEHALL_GATEWAY_RATE_PER_SECOND": "1000000",
+        "GAMEHALL_GATEWAY_RATE_BURST": "1000000",
+        "PYTHONPATH": str(root),
+    }
+    if dsn:
+        env["GAMEHALL_DATABASE_URL"] = dsn
+    previous = {k: os.environ.get(k) for k in env}
+    os.environ.update(env)
+    try:
+        with tempfile.TemporaryDirectory(prefix="gamehall-bench-") as tmp:
+            platform = Platform(data_dir=Path(tmp), games=["high-card"], fixed_ports=False, extra_env=env)
+            platform.start()
+            try:
+                latencies, elapsed = asyncio.run(_play(platform.service("gateway").address, matches))
+            finally:
+                platform.stop()
+    finally:
+        for key, value in previous.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
+    latencies.sort()
+    p99 = latencies[max(0, int(len(latencies) * 0.99) - 1)] * 1000
+    return len(latencies) / elapsed, statistics.median(latencies) * 1000, p99
+
+
+def e2e_rows(matches: int = 200) -> list[Row]:
+    """Rows for SQLite, and PostgreSQL when GAMEHALL_BENCH_POSTGRES_DSN is set."""
+    backends: list[tuple[str, str | None]] = [("sqlite", None)]
+    if os.environ.get("GAMEHALL_BENCH_POSTGRES_DSN"):
+        backends.append(("postgres", os.environ["GAMEHALL_BENCH_POSTGRES_DSN"]))
+    rows = []
+    note = f"{matches} concurrent 2-seat high-card matches through the gateway"
+    for name, dsn in backends:
+        rate, p50, p99 = measure(dsn, matches)
+        rows += [
+            Row(f"e2e actions/s ({name})", rate, "actions/s", baseline="echo baseline", goal=GOAL, extra=note),
+            Row(f"e2e submit p50 ({name})", p50, "ms", baseline="echo p50", extra=note),
+            Row(f"e2e submit p99 ({name})", p99, "ms", baseline="echo p99", goal="< 50 ms", extra=note),
+        ]
+    return rows

@@ -1,0 +1,1 @@
+"""gateway: the only public door (auth, catalog, matches: play, watch, replay), stateless."""

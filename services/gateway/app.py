@@ -1,0 +1,70 @@
+"""Assemble the gateway: upstream channels, auth, the three public services, watch and clocks."""
+
+from __future__ import annotations
+
+import os
+
+import structlog
+
+import gamehall_services.gateway.errors  # noqa: F401 - registers the auth library's errors
+from gamehall.auth import Passwords, Tokens
+from gamehall.runtime.bus import Bus
+from gamehall.runtime.service import ServiceApp
+from gamehall.runtime.settings import Settings
+from gamehall.v1 import gateway_pb2, gateway_pb2_grpc
+from gamehall_services.gateway.auth import Authenticator, AuthServicer, bootstrap_operator
+from gamehall_services.gateway.catalog import CatalogServicer
+from gamehall_services.gateway.limits import RateLimiter
+from gamehall_services.gateway.matches import MatchServicer
+from gamehall_services.gateway.sweeper import ClockSweeper
+from gamehall_services.gateway.upstream import Upstream
+from gamehall_services.gateway.watch import Watcher
+
+log = structlog.get_logger("gamehall.gateway")
+SERVICES = gateway_pb2.DESCRIPTOR.services_by_name
+
+
+def build_app(settings: Settings) -> ServiceApp:
+    app = ServiceApp(settings, default_timeout=None)  # WatchMatch streams live as long as the match
+    upstream = Upstream(settings.persistence_addr, settings.rules_addrs)
+    auth = Authenticator(Tokens(settings.token_key.get_secret_value()))
+    passwords = Passwords()
+    watcher = Watcher(upstream)
+    catalog = CatalogServicer(upstream, auth)
+    matches = MatchServicer(upstream, auth, RateLimiter(), watcher, catalog)
+    sweeper = ClockSweeper(upstream, matches.player)
+    app.add_servicer(
+        gateway_pb2_grpc.add_AuthServiceServicer_to_server,
+        AuthServicer(upstream, auth, passwords),
+        SERVICES["AuthService"].full_name,
+    )
+    app.add_servicer(
+        gateway_pb2_grpc.add_CatalogServiceServicer_to_server,
+        catalog,
+        SERVICES["CatalogService"].full_name,
+    )
+    app.add_servicer(gateway_pb2_grpc.add_MatchServiceServicer_to_server, matches, SERVICES["MatchService"].full_name)
+
+    @app.on_start
+    async def connect() -> None:
+        upstream.connect()
+        await bootstrap_operator(upstream, settings.operator_password.get_secret_value(), passwords)
+        try:
+            watcher.bus = await Bus.connect(settings.nats_url, settings.service)
+        except Exception as exc:  # watching falls back to polling persistence
+            log.warning("no NATS connection; watch streams will poll", error=str(exc))
+        sweeper.start()
+
+    @app.on_stop
+    async def disconnect() -> None:
+        await sweeper.stop()
+        if watcher.bus is not None:
+            await watcher.bus.close()
+        await upstream.close()
+
+    return app
+
+
+def main() -> None:
+    settings = Settings() if "GAMEHALL_SERVICE" in os.environ else Settings(service="gateway")
+    build_app(settings).main()

@@ -1,0 +1,124 @@
+"""Bearer tokens on every call, and the AuthService (register, login, who am I).
+
+`Authenticator.claims(context)` is the per-handler check: UNAUTHENTICATED when the token is
+missing, expired or forged. Passwords are hashed with argon2 in a worker thread (it is slow on purpose).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import grpc
+import structlog
+
+from gamehall.auth import Claims, Passwords, Tokens, validate_password, validate_username
+from gamehall.auth.errors import InvalidToken
+from gamehall.internal.v1 import persistence_pb2 as ppb
+from gamehall.runtime.errors import ClientError
+from gamehall.v1 import common_pb2, gateway_pb2, gateway_pb2_grpc
+from gamehall_services.gateway.upstream import Upstream, call
+
+log = structlog.get_logger("gamehall.gateway.auth")
+
+TOKEN_TTL_SECONDS = 24 * 3600
+OPERATOR_USERNAME = "operator"
+_ROLES = {"player": gateway_pb2.ROLE_PLAYER, "operator": gateway_pb2.ROLE_OPERATOR, "bot": gateway_pb2.ROLE_BOT}
+
+
+class Authenticator:
+    def __init__(self, tokens: Tokens) -> None:
+        self.tokens = tokens
+
+    def claims(self, context: grpc.aio.ServicerContext) -> Claims:
+        """The verified claims of the caller's bearer token."""
+        token = ""
+        for key, value in context.invocation_metadata() or ():
+            if key == "authorization" and isinstance(value, str):
+                scheme, _, token = value.partition(" ")
+                if scheme.lower() != "bearer":
+                    token = ""
+                break
+        if not token:
+            raise ClientError(
+                grpc.StatusCode.UNAUTHENTICATED,
+                "missing bearer token: send `authorization: Bearer <token>` metadata (AuthService.Login gives one)",
+                common_pb2.ERROR_REASON_UNAUTHENTICATED,
+            )
+        try:
+            return self.tokens.verify(token.strip())
+        except InvalidToken as exc:
+            raise ClientError(
+                grpc.StatusCode.UNAUTHENTICATED, str(exc), common_pb2.ERROR_REASON_UNAUTHENTICATED
+            ) from exc
+
+
+def account_to_public(account: ppb.AccountRecord) -> gateway_pb2.Account:
+    return gateway_pb2.Account(id=account.id, username=account.username, role=_ROLES.get(account.role, 0))
+
+
+class AuthServicer(gateway_pb2_grpc.AuthServiceServicer):
+    def __init__(self, upstream: Upstream, auth: Authenticator, passwords: Passwords | None = None) -> None:
+        self.upstream = upstream
+        self.auth = auth
+        self.passwords = passwords or Passwords()
+
+    def _issue(self, account: ppb.AccountRecord) -> tuple[str, int]:
+        token = self.auth.tokens.issue(account, TOKEN_TTL_SECONDS)
+        return token, int(self.auth.tokens.verify(token).exp)
+
+    async def Register(self, request: gateway_pb2.RegisterRequest, context: Any) -> gateway_pb2.RegisterResponse:
+        validate_username(request.username)
+        validate_password(request.password, request.username)
+        password_hash = await asyncio.to_thread(self.passwords.hash, request.password)
+        created = await call(
+            self.upstream.persistence.CreateAccount(
+                ppb.CreateAccountRequest(username=request.username, password_hash=password_hash, role="player")
+            )
+        )
+        token, expires = self._issue(created.account)
+        return gateway_pb2.RegisterResponse(
+            account=account_to_public(created.account), token=token, expires_unix=expires
+        )
+
+    async def Login(self, request: gateway_pb2.LoginRequest, context: Any) -> gateway_pb2.LoginResponse:
+        refused = ClientError(
+            grpc.StatusCode.UNAUTHENTICATED,
+            "unknown username or wrong password",
+            common_pb2.ERROR_REASON_UNAUTHENTICATED,
+        )
+        if not request.username or not request.password:
+            raise refused
+        try:
+            found = await call(self.upstream.persistence.GetAccount(ppb.GetAccountRequest(username=request.username)))
+        except ClientError as exc:
+            if exc.code == grpc.StatusCode.NOT_FOUND:
+                raise refused from None
+            raise
+        ok = await asyncio.to_thread(self.passwords.verify, found.account.password_hash, request.password)
+        if not ok:
+            raise refused
+        token, expires = self._issue(found.account)
+        return gateway_pb2.LoginResponse(account=account_to_public(found.account), token=token, expires_unix=expires)
+
+    async def WhoAmI(self, request: Any, context: grpc.aio.ServicerContext) -> gateway_pb2.WhoAmIResponse:
+        claims = self.auth.claims(context)
+        found = await call(self.upstream.persistence.GetAccount(ppb.GetAccountRequest(id=claims.account_id)))
+        return gateway_pb2.WhoAmIResponse(account=account_to_public(found.account))
+
+
+async def bootstrap_operator(upstream: Upstream, password: str, passwords: Passwords | None = None) -> None:
+    """Create the `operator` account from GAMEHALL_OPERATOR_PASSWORD once (idempotent across replicas)."""
+    if not password:
+        return
+    password_hash = await asyncio.to_thread((passwords or Passwords()).hash, password)
+    try:
+        await call(
+            upstream.persistence.CreateAccount(
+                ppb.CreateAccountRequest(username=OPERATOR_USERNAME, password_hash=password_hash, role="operator")
+            )
+        )
+        log.info("operator account created")
+    except ClientError as exc:
+        if exc.code != grpc.StatusCode.ALREADY_EXISTS:
+            raise

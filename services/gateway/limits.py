@@ -1,0 +1,57 @@
+"""Per-account request rate and payload size limits (RESOURCE_EXHAUSTED when exceeded).
+
+The rate limit is a token bucket per account in each gateway replica: a replica holds no state
+a restart would miss, and N replicas allow at most N times the rate (set the rate accordingly).
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass, field
+
+import grpc
+
+from gamehall.runtime.errors import ClientError
+from gamehall.v1 import common_pb2
+
+MAX_ACTION_JSON_BYTES = 16 * 1024
+MAX_REQUEST_ID_CHARS = 128
+MAX_WATCHERS_PER_ACCOUNT = 64
+
+
+def _env_float(name: str, default: float) -> float:
+    try:
+        return float(os.environ.get(name, default))
+    except ValueError:
+        return default
+
+
+def exhausted(message: str) -> ClientError:
+    return ClientError(grpc.StatusCode.RESOURCE_EXHAUSTED, message, common_pb2.ERROR_REASON_RATE_LIMITED)
+
+
+@dataclass
+class RateLimiter:
+    rate_per_second: float = field(default_factory=lambda: _env_float("GAMEHALL_GATEWAY_RATE_PER_SECOND", 200.0))
+    burst: float = field(default_factory=lambda: _env_float("GAMEHALL_GATEWAY_RATE_BURST", 400.0))
+    _buckets: dict[str, tuple[float, float]] = field(default_factory=dict)
+
+    def take(self, account_id: str) -> None:
+        """Spend one request of `account_id`'s budget, or raise RESOURCE_EXHAUSTED."""
+        now = time.monotonic()
+        tokens, last = self._buckets.get(account_id, (self.burst, now))
+        tokens = min(self.burst, tokens + (now - last) * self.rate_per_second)
+        if tokens < 1.0:
+            raise exhausted(f"too many requests: at most {self.rate_per_second:g} per second per account")
+        self._buckets[account_id] = (tokens - 1.0, now)
+        if len(self._buckets) > 100_000:  # forget idle accounts
+            cutoff = now - self.burst / max(self.rate_per_second, 1e-9)
+            self._buckets = {k: v for k, v in self._buckets.items() if v[1] >= cutoff}
+
+
+def check_action_payload(action_json: str, request_id: str) -> None:
+    if len(action_json.encode()) > MAX_ACTION_JSON_BYTES:
+        raise exhausted(f"action_json is larger than {MAX_ACTION_JSON_BYTES} bytes")
+    if len(request_id) > MAX_REQUEST_ID_CHARS:
+        raise exhausted(f"request_id is longer than {MAX_REQUEST_ID_CHARS} characters")

@@ -1,0 +1,343 @@
+"""MatchService: create, list, join, leave, view, legal actions and submit (watch and replay in watch.py)."""
+
+from __future__ import annotations
+
+import secrets
+import uuid
+from collections.abc import AsyncIterator
+from typing import Any
+
+import grpc
+
+from gamehall.auth import Claims
+from gamehall.internal.v1 import persistence_pb2 as ppb
+from gamehall.internal.v1 import rules_pb2
+from gamehall.runtime.errors import ClientError
+from gamehall.store import seed_commitment
+from gamehall.v1 import common_pb2, gateway_pb2, gateway_pb2_grpc
+from gamehall_services.gateway import clocks, events
+from gamehall_services.gateway.auth import Authenticator
+from gamehall_services.gateway.catalog import CatalogServicer
+from gamehall_services.gateway.limits import RateLimiter, check_action_payload
+from gamehall_services.gateway.play import Move, Player, bot_seats
+from gamehall_services.gateway.records import STATUS_NAMES, dumps, loads, now_ms, public_match
+from gamehall_services.gateway.state import load, require_seat, require_watch, seat_of
+from gamehall_services.gateway.upstream import Upstream, call
+from gamehall_services.gateway.watch import Watcher
+
+MAX_PAGE = 200
+BOT_DIFFICULTIES = ("random", "easy", "normal", "hard", "expert")
+
+
+def _bad(message: str, reason: int = common_pb2.ERROR_REASON_MALFORMED) -> ClientError:
+    return ClientError(grpc.StatusCode.INVALID_ARGUMENT, message, reason)
+
+
+def _optional(request: Any, name: str) -> int | None:
+    return int(getattr(request, name)) if request.HasField(name) else None
+
+
+class MatchServicer(gateway_pb2_grpc.MatchServiceServicer):
+    def __init__(
+        self, upstream: Upstream, auth: Authenticator, limiter: RateLimiter, watcher: Watcher, catalog: CatalogServicer
+    ) -> None:
+        self.upstream = upstream
+        self.catalog = catalog
+        self.auth = auth
+        self.limiter = limiter
+        self.player = Player(upstream)
+        self.watcher = watcher
+
+    def _caller(self, context: grpc.aio.ServicerContext) -> Claims:
+        claims = self.auth.claims(context)
+        self.limiter.take(claims.account_id)
+        return claims
+
+    async def _record(self, match_id: str) -> ppb.MatchRecord:
+        if not match_id:
+            raise _bad("match_id is required")
+        return (await call(self.upstream.persistence.GetMatch(ppb.GetMatchRequest(match_id=match_id)))).match
+
+    # ----------------------------------------------------------------- lobby
+    async def CreateMatch(
+        self, request: gateway_pb2.CreateMatchRequest, context: Any
+    ) -> gateway_pb2.CreateMatchResponse:
+        claims = self._caller(context)
+        rules = self.upstream.rules(request.game)
+        spec = clocks.ClockSpec.from_proto(request.clock)
+        seed = secrets.randbits(63)
+        wanted = await self._defaults(request.game, request.config)
+        created = await call(rules.NewMatch(rules_pb2.NewMatchRequest(config=wanted, seed=seed)))
+        config = created.config
+        seats = self._seats(request, claims, config.seats)
+        match_id = str(uuid.uuid4())
+        full = all(s.kind in ("human", "bot") for s in seats)
+        config_json = {
+            "mode": config.mode,
+            "seats": config.seats,
+            "options": loads(config.options_json) or {},
+            "flags": loads(config.flags_json) or {},
+        }
+        commitment = seed_commitment(seed, match_id)
+        outbox = [events.created(match_id, request.game, config.mode, config.seats, commitment)]
+        outbox += [
+            events.seat_joined(match_id, request.game, 0, s.seat, s.account_id, s.kind)
+            for s in seats
+            if s.kind in ("human", "bot")
+        ]
+        clock_state = None
+        if full:
+            clock_state = clocks.initial(spec, config.seats, created.summary.to_act, now_ms())
+            bots = {s.seat: s.bot_difficulty for s in seats if s.kind == "bot"}
+            deadlines = {s: clocks.deadline_ms(spec, clock_state, s) for s in created.summary.to_act}
+            outbox += events.turns_for_bots(match_id, request.game, 0, created.summary.to_act, bots, deadlines)
+        stored = await call(
+            self.upstream.persistence.CreateMatch(
+                ppb.CreateMatchRequest(
+                    match_id=match_id,
+                    game=request.game,
+                    config_json=dumps(config_json),
+                    public=request.public,
+                    seed=seed,
+                    created_by=claims.account_id,
+                    seats=seats,
+                    clock_json=dumps(spec.to_json()) if spec.active else "",
+                    status="running" if full else "open",
+                    outbox=outbox,
+                    clock_state_json=dumps(clock_state) if clock_state is not None else "",
+                )
+            )
+        )
+        return gateway_pb2.CreateMatchResponse(match=public_match(stored.match))
+
+    async def _defaults(self, game: str, config: common_pb2.MatchConfig) -> common_pb2.MatchConfig:
+        """The config with the game's first mode and that mode's first seat count when left unset."""
+        filled = common_pb2.MatchConfig()
+        filled.CopyFrom(config)
+        descriptor = await self.catalog.describe(game)
+        if not filled.mode and descriptor.modes:
+            filled.mode = descriptor.modes[0].id
+        if not filled.seats:
+            mode = next((m for m in descriptor.modes if m.id == filled.mode), None)
+            if mode is not None and mode.seats:
+                filled.seats = mode.seats[0]
+        return filled
+
+    def _seats(self, request: gateway_pb2.CreateMatchRequest, claims: Claims, count: int) -> list[ppb.SeatRecord]:
+        if len(request.seats) > count:
+            raise _bad(f"{len(request.seats)} seat specs for a {count}-seat match", common_pb2.ERROR_REASON_BAD_CONFIG)
+        seats = []
+        for n in range(count):
+            spec = request.seats[n] if n < len(request.seats) else gateway_pb2.SeatSpec(open=True)
+            kind = spec.WhichOneof("kind")
+            if kind == "reserved_for":
+                seats.append(ppb.SeatRecord(seat=n, kind="reserved", account_id=spec.reserved_for))
+            elif kind == "bot":
+                if spec.bot not in BOT_DIFFICULTIES:
+                    raise _bad(f"seat {n}: bot difficulty must be one of {list(BOT_DIFFICULTIES)}")
+                seats.append(ppb.SeatRecord(seat=n, kind="bot", bot_difficulty=spec.bot))
+            else:
+                seats.append(ppb.SeatRecord(seat=n, kind="open"))
+        if request.HasField("join_seat"):
+            n = request.join_seat
+            if n >= count:
+                raise _bad(f"join_seat {n} does not exist (seats 0..{count - 1})")
+            if seats[n].kind == "bot" or (seats[n].kind == "reserved" and seats[n].account_id != claims.account_id):
+                raise _bad(f"join_seat {n} is not open to you")
+            seats[n] = ppb.SeatRecord(seat=n, kind="human", account_id=claims.account_id)
+        return seats
+
+    async def ListMatches(
+        self, request: gateway_pb2.ListMatchesRequest, context: Any
+    ) -> gateway_pb2.ListMatchesResponse:
+        claims = self._caller(context)
+        query = ppb.ListMatchesRequest(
+            game=request.game, limit=min(request.page_size or 50, MAX_PAGE), cursor=request.page_token
+        )
+        if request.status:
+            if request.status not in STATUS_NAMES:
+                raise _bad(f"unknown status {request.status}")
+            query.statuses.append(STATUS_NAMES[request.status])
+        if request.mine:
+            query.account_id = claims.account_id
+        elif claims.role != "operator":
+            query.public = True
+        page = await call(self.upstream.persistence.ListMatches(query))
+        return gateway_pb2.ListMatchesResponse(
+            matches=[public_match(m) for m in page.matches], next_page_token=page.next_cursor
+        )
+
+    async def GetMatch(self, request: gateway_pb2.GetMatchRequest, context: Any) -> gateway_pb2.GetMatchResponse:
+        claims = self._caller(context)
+        match = await self._record(request.match_id)
+        require_watch(match, claims)
+        return gateway_pb2.GetMatchResponse(match=public_match(match))
+
+    async def JoinMatch(self, request: gateway_pb2.JoinMatchRequest, context: Any) -> gateway_pb2.JoinMatchResponse:
+        claims = self._caller(context)
+        match = await self._record(request.match_id)
+        held = seat_of(match, claims, None)
+        if held is not None and not request.HasField("seat"):
+            return gateway_pb2.JoinMatchResponse(match=public_match(match), seat=held)
+        if match.status != "open":
+            raise ClientError(
+                grpc.StatusCode.FAILED_PRECONDITION,
+                f"match {match.id} is {match.status}: no seat to join",
+                common_pb2.ERROR_REASON_MATCH_OVER,
+            )
+        seat = self._pick_seat(match, claims, _optional(request, "seat"))
+        joined = events.seat_joined(match.id, match.game, match.version, seat, claims.account_id, "human")
+        await call(
+            self.upstream.persistence.ClaimSeat(
+                ppb.ClaimSeatRequest(
+                    match_id=match.id, seat=seat, account_id=claims.account_id, kind="human", outbox=[joined]
+                )
+            )
+        )
+        match = await self._start_if_full(await self._record(match.id))
+        return gateway_pb2.JoinMatchResponse(match=public_match(match), seat=seat)
+
+    @staticmethod
+    def _pick_seat(match: ppb.MatchRecord, claims: Claims, wanted: int | None) -> int:
+        if wanted is not None:
+            if wanted >= len(match.seats):
+                raise _bad(f"match {match.id} has no seat {wanted}")
+            return wanted
+        for s in match.seats:
+            if s.kind == "reserved" and s.account_id == claims.account_id:
+                return int(s.seat)
+        for s in match.seats:
+            if s.kind == "open":
+                return int(s.seat)
+        raise ClientError(
+            grpc.StatusCode.FAILED_PRECONDITION,
+            f"match {match.id} has no open seat",
+            common_pb2.ERROR_REASON_UNSPECIFIED,
+        )
+
+    async def _start_if_full(self, match: ppb.MatchRecord) -> ppb.MatchRecord:
+        if match.status != "open" or any(s.kind not in ("human", "bot") for s in match.seats):
+            return match
+        initial = await load(self.upstream, match.id)
+        view = await call(self.upstream.rules(match.game).View(rules_pb2.ViewRequest(state=initial.state)))
+        to_act = list(view.summary.to_act)
+        spec = clocks.ClockSpec.from_json(loads(match.clock_json))
+        clock_state = clocks.initial(spec, len(match.seats), to_act, now_ms())
+        deadlines = {s: clocks.deadline_ms(spec, clock_state, s) for s in to_act}
+        outbox = events.turns_for_bots(match.id, match.game, 0, to_act, bot_seats(match), deadlines)
+        try:
+            started = await call(
+                self.upstream.persistence.StartMatch(
+                    ppb.StartMatchRequest(match_id=match.id, outbox=outbox, clock_state_json=dumps(clock_state))
+                )
+            )
+        except ClientError as exc:
+            if exc.code != grpc.StatusCode.FAILED_PRECONDITION:
+                raise
+            return await self._record(match.id)  # another joiner started it
+        return started.match
+
+    async def LeaveMatch(self, request: gateway_pb2.LeaveMatchRequest, context: Any) -> gateway_pb2.LeaveMatchResponse:
+        claims = self._caller(context)
+        for _ in range(8):
+            match = await self._record(request.match_id)
+            seat = require_seat(match, claims, None)
+            if match.status == "open":
+                await call(
+                    self.upstream.persistence.ReleaseSeat(
+                        ppb.ReleaseSeatRequest(match_id=match.id, seat=seat, account_id=claims.account_id)
+                    )
+                )
+                return gateway_pb2.LeaveMatchResponse(match=public_match(await self._record(match.id)))
+            if match.status != "running":
+                raise ClientError(
+                    grpc.StatusCode.FAILED_PRECONDITION,
+                    f"match {match.id} is {match.status}",
+                    common_pb2.ERROR_REASON_MATCH_OVER,
+                )
+            try:
+                closed = await self.player.forfeit(match, seat, "resigned")
+            except ClientError as exc:
+                if exc.code != grpc.StatusCode.ABORTED:
+                    raise
+                continue  # a move landed meanwhile: resign at the new version
+            return gateway_pb2.LeaveMatchResponse(match=public_match(closed))
+        raise ClientError(
+            grpc.StatusCode.ABORTED, "the match kept changing; retry", common_pb2.ERROR_REASON_VERSION_CONFLICT
+        )
+
+    # ----------------------------------------------------------------- play
+    async def GetView(self, request: gateway_pb2.GetViewRequest, context: Any) -> gateway_pb2.GetViewResponse:
+        claims = self._caller(context)
+        loaded = await load(self.upstream, request.match_id)
+        require_watch(loaded.match, claims)
+        seat = seat_of(loaded.match, claims, _optional(request, "seat"))
+        view_request = rules_pb2.ViewRequest(state=loaded.state)
+        if seat is not None:
+            view_request.seat = seat
+        view = await call(self.upstream.rules(loaded.match.game).View(view_request))
+        response = gateway_pb2.GetViewResponse(
+            version=loaded.version, view_json=view.view_json, to_act=list(view.summary.to_act)
+        )
+        if seat is not None:
+            response.seat = seat
+        _set_outcome(response, loaded.match, view.summary)
+        return response
+
+    async def ListLegalActions(
+        self, request: gateway_pb2.ListLegalActionsRequest, context: Any
+    ) -> gateway_pb2.ListLegalActionsResponse:
+        claims = self._caller(context)
+        loaded = await load(self.upstream, request.match_id)
+        seat = require_seat(loaded.match, claims, _optional(request, "seat"))
+        if loaded.match.status != "running":
+            return gateway_pb2.ListLegalActionsResponse(version=loaded.version, seat=seat)
+        legal = await call(
+            self.upstream.rules(loaded.match.game).LegalActions(
+                rules_pb2.LegalActionsRequest(state=loaded.state, seat=seat)
+            )
+        )
+        return gateway_pb2.ListLegalActionsResponse(version=loaded.version, seat=seat, actions=legal.actions)
+
+    async def SubmitAction(
+        self, request: gateway_pb2.SubmitActionRequest, context: Any
+    ) -> gateway_pb2.SubmitActionResponse:
+        claims = self._caller(context)
+        which = request.WhichOneof("action")
+        if which is None or not getattr(request, which):
+            raise _bad("give action_id (from ListLegalActions) or action_json")
+        check_action_payload(request.action_json, request.request_id)
+        move = Move(action_id=request.action_id, action_json=request.action_json)
+        wanted = _optional(request, "seat")
+        played = await self.player.submit(
+            request.match_id,
+            lambda match: require_seat(match, claims, wanted),
+            move,
+            request.request_id or uuid.uuid4().hex,
+            _optional(request, "expected_version"),
+        )
+        response = gateway_pb2.SubmitActionResponse(
+            version=played.version, action=played.action, to_act=played.to_act, replayed=played.replayed
+        )
+        if played.outcome is not None:
+            response.outcome.CopyFrom(played.outcome)
+        return response
+
+    # ----------------------------------------------------------------- watch and replay
+    def WatchMatch(
+        self, request: gateway_pb2.WatchMatchRequest, context: grpc.aio.ServicerContext
+    ) -> AsyncIterator[gateway_pb2.WatchMatchResponse]:
+        claims = self._caller(context)
+        return self.watcher.watch(request, claims, context)
+
+    async def GetReplay(self, request: gateway_pb2.GetReplayRequest, context: Any) -> gateway_pb2.GetReplayResponse:
+        claims = self._caller(context)
+        return await self.watcher.replay(request.match_id, claims)
+
+
+def _set_outcome(response: Any, match: ppb.MatchRecord, summary: rules_pb2.StateSummary) -> None:
+    """The engine's outcome, or the stored one when the match ended outside the log (a forfeit)."""
+    if match.outcome_json:
+        response.outcome.CopyFrom(public_match(match).outcome)
+    elif summary.HasField("outcome"):
+        response.outcome.CopyFrom(summary.outcome)

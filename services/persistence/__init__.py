@@ -1,0 +1,1 @@
+"""persistence: the one writer of durable state, a gRPC shell over gamehall.store plus the outbox relay."""

@@ -1,0 +1,96 @@
+"""Assemble the persistence service: open (and migrate) the store, connect the bus, run the relay."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+
+import structlog
+
+import gamehall_services.persistence.errors  # noqa: F401 - registers the store's errors
+from gamehall.internal.v1 import persistence_pb2, persistence_pb2_grpc
+from gamehall.runtime.bus import Bus
+from gamehall.runtime.logging import configure_logging
+from gamehall.runtime.service import ServiceApp
+from gamehall.runtime.settings import Settings
+from gamehall.store import Store, open_store
+from gamehall_services.persistence.relay import OutboxRelay
+from gamehall_services.persistence.servicer import PersistenceServicer
+
+SERVICE_NAME = persistence_pb2.DESCRIPTOR.services_by_name["PersistenceService"].full_name
+log = structlog.get_logger("gamehall.persistence")
+
+
+class _Lazy(PersistenceServicer):
+    """The servicer, bound to the store and relay once the start hook has opened them."""
+
+    def __init__(self) -> None:
+        super().__init__(store=None, relay=None)
+
+
+def build_app(settings: Settings, *, publish: bool = True) -> ServiceApp:
+    app = ServiceApp(settings)
+    servicer = _Lazy()
+    app.add_servicer(persistence_pb2_grpc.add_PersistenceServiceServicer_to_server, servicer, SERVICE_NAME)
+    held: dict[str, object] = {}
+
+    @app.on_start
+    async def open_everything() -> None:
+        settings.data_dir.mkdir(parents=True, exist_ok=True)
+        store = await open_store(settings.database_dsn())
+        servicer.store = store
+        held["store"] = store
+        if publish:
+            bus = await Bus.connect(settings.nats_url, settings.service)
+            await bus.ensure_streams()
+            relay = OutboxRelay(store, bus)
+            republished = await relay.drain()  # whatever a crash left between commit and publish
+            if republished:
+                log.info("republished pending events after restart", count=republished)
+            relay.start()
+            servicer.relay = relay
+            held["bus"], held["relay"] = bus, relay
+
+    @app.on_stop
+    async def close_everything() -> None:
+        relay = held.get("relay")
+        if isinstance(relay, OutboxRelay):
+            await relay.stop()
+            try:
+                await relay.drain()
+            except Exception as exc:
+                log.warning("final outbox drain failed", error=str(exc))
+        bus = held.get("bus")
+        if isinstance(bus, Bus):
+            await bus.close()
+        store = held.get("store")
+        if isinstance(store, Store):
+            await store.close()
+
+    return app
+
+
+async def _migrate(settings: Settings) -> None:
+    settings.data_dir.mkdir(parents=True, exist_ok=True)
+    store = await open_store(settings.database_dsn())  # open_store migrates
+    try:
+        log.info("schema up to date", version=await store.schema_version())
+    finally:
+        await store.close()
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m gamehall_services.persistence", description=__doc__)
+    parser.add_argument("--migrate-only", action="store_true", help="apply database migrations and exit")
+    args = parser.parse_args(argv)
+    settings = Settings(service="persistence") if _unnamed() else Settings()
+    if args.migrate_only:
+        configure_logging(settings.service, settings.log_format, settings.log_level)
+        asyncio.run(_migrate(settings))
+        return
+    build_app(settings).main()
+
+
+def _unnamed() -> bool:
+    return "GAMEHALL_SERVICE" not in os.environ

@@ -1,0 +1,80 @@
+"""The outbox relay: publish committed events to JetStream, then mark them published.
+
+Runs in the persistence service. Poked after every write that queued events, and polling as a
+safety net; on start it drains whatever a crash left pending. A crash between publish and mark
+republishes; JetStream drops the copy by its msg id (match:version:kind), so every event lands once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from datetime import timedelta
+
+import structlog
+
+from gamehall.runtime import metrics
+from gamehall.runtime.bus import Bus
+from gamehall.store import Store
+from gamehall.store.core import utc_now
+
+log = structlog.get_logger("gamehall.outbox")
+
+PURGE_AFTER = timedelta(hours=1)
+PURGE_EVERY_SECONDS = 60.0
+
+
+class OutboxRelay:
+    def __init__(self, store: Store, bus: Bus, *, batch: int = 256, poll_seconds: float = 1.0) -> None:
+        self.store = store
+        self.bus = bus
+        self.batch = batch
+        self.poll_seconds = poll_seconds
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+        self.published = 0
+
+    def poke(self) -> None:
+        """Something was committed with events: publish soon."""
+        self._wake.set()
+
+    def start(self) -> None:
+        self._task = asyncio.create_task(self._run())
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+
+    async def drain(self) -> int:
+        """Publish every pending row (in commit order, a batch at a time); returns how many."""
+        total = 0
+        while True:
+            rows = await self.store.pending_outbox(self.batch)
+            metrics.OUTBOX_PENDING.set(len(rows))
+            if not rows:
+                return total
+            # One connection keeps the send order, so JetStream sequences events in commit order.
+            await asyncio.gather(*(self.bus.publish(r.subject, r.payload, r.msg_id) for r in rows))
+            await self.store.mark_published([r.id for r in rows])
+            total += len(rows)
+            self.published += len(rows)
+
+    async def _run(self) -> None:
+        loop = asyncio.get_running_loop()
+        next_purge = loop.time() + PURGE_EVERY_SECONDS
+        while True:
+            self._wake.clear()
+            try:
+                await self.drain()
+            except Exception as exc:  # NATS away, database busy: retried on the next round
+                log.warning("outbox relay round failed", error=str(exc))
+                await asyncio.sleep(0.5)
+            if loop.time() >= next_purge:
+                next_purge = loop.time() + PURGE_EVERY_SECONDS
+                with contextlib.suppress(Exception):
+                    await self.store.purge_published(utc_now() - PURGE_AFTER)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), self.poll_seconds)

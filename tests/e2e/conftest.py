@@ -1,0 +1,74 @@
+"""One platform (nats-server, persistence, gateway, a rules host per game) shared by the e2e tests."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import grpc
+import pytest
+
+from gamehall.engine import all_games
+from gamehall.launcher.platform import Platform
+from tests.e2e.client import Client
+from tests.support.processes import repo_env
+
+FIXTURE_GAME = "tests.fixtures.high_card:GAME"
+if FIXTURE_GAME not in os.environ.get("GAMEHALL_GAME_MODULES", ""):  # the fixture game, plus any installed games
+    os.environ["GAMEHALL_GAME_MODULES"] = ",".join(
+        filter(None, [os.environ.get("GAMEHALL_GAME_MODULES"), FIXTURE_GAME])
+    )
+
+TOKEN_KEY = "e2e-test-signing-key-0123456789-abcdefghij"
+OPERATOR_PASSWORD = "operator password 2026"
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    here = Path(__file__).parent
+    for item in items:
+        if here in item.path.parents:
+            item.add_marker(pytest.mark.integration)
+
+
+@dataclass
+class Running:
+    platform: Platform
+    address: str
+    data_dir: Path
+
+    def client(self) -> Client:
+        return Client(grpc.insecure_channel(self.address))
+
+    def player(self) -> Client:
+        return self.client().register()
+
+
+def game_ids() -> list[str]:
+    return [g.id for g in all_games()]
+
+
+@pytest.fixture(scope="session")
+def platform(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Running]:
+    mp = pytest.MonkeyPatch()
+    for key, value in repo_env().items():
+        mp.setenv(key, value)
+    data_dir = tmp_path_factory.mktemp("platform")
+    running = Platform(
+        data_dir=data_dir,
+        games=game_ids(),
+        fixed_ports=False,
+        extra_env={
+            "GAMEHALL_TOKEN_KEY": TOKEN_KEY,
+            "GAMEHALL_OPERATOR_PASSWORD": OPERATOR_PASSWORD,
+            "GAMEHALL_LOG_LEVEL": "warning",
+        },
+    )
+    running.start()
+    try:
+        yield Running(running, running.service("gateway").address, data_dir)
+    finally:
+        running.stop()
+        mp.undo()

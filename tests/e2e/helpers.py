@@ -1,0 +1,94 @@
+"""Shared steps of the e2e tests: play a match to the end through the gateway, collect watch streams,
+and re-run a finished match locally from its revealed seed."""
+
+from __future__ import annotations
+
+import json
+import random
+import threading
+from dataclasses import dataclass, field
+from typing import Any
+
+import grpc
+
+from gamehall.engine import Event, MatchConfig, get_game
+from gamehall.v1 import gateway_pb2
+from tests.e2e.client import Client
+
+MAX_ACTIONS = 5000
+
+
+@dataclass
+class Collector:
+    """A watch stream read in a background thread until the match ends."""
+
+    client: Client
+    match_id: str
+    kwargs: dict[str, Any] = field(default_factory=dict)
+    messages: list[gateway_pb2.WatchMatchResponse] = field(default_factory=list)
+    error: BaseException | None = None
+
+    def __post_init__(self) -> None:
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        try:
+            for message in self.client.watch(self.match_id, **self.kwargs):
+                self.messages.append(message)
+        except grpc.RpcError as exc:
+            self.error = exc
+
+    def join(self, timeout: float = 60) -> list[gateway_pb2.WatchMatchResponse]:
+        self.thread.join(timeout)
+        assert not self.thread.is_alive(), "the watch stream did not end with the match"
+        assert self.error is None, self.error
+        return self.messages
+
+
+def play_to_end(players: list[Client], match_id: str, rng: random.Random) -> gateway_pb2.SubmitActionResponse:
+    """Every seat plays random legal actions (by id, never resigning when it has another choice)."""
+    for _ in range(MAX_ACTIONS):
+        moved = False
+        for player in players:
+            legal = player.legal(match_id)
+            if not legal.actions:
+                continue
+            choices = [a for a in legal.actions if a.id != "resign"] or list(legal.actions)
+            result = player.submit(match_id, rng.choice(choices).id)
+            moved = True
+            if result.HasField("outcome"):
+                return result
+        assert moved, "nobody could move but the match has no outcome"
+    raise AssertionError(f"no outcome after {MAX_ACTIONS} actions")
+
+
+@dataclass
+class LocalRun:
+    """The match re-run in this process: states[v] and the events of the action producing v."""
+
+    game: Any
+    states: list[Any]
+    events: list[list[Event]]
+
+
+def rerun(replay: gateway_pb2.GetReplayResponse) -> LocalRun:
+    match = replay.match
+    game = get_game(match.game)
+    config = MatchConfig(
+        mode=match.config.mode,
+        seats=match.config.seats,
+        options=json.loads(match.config.options_json or "{}"),
+        flags=json.loads(match.config.flags_json or "{}"),
+    )
+    state = game.new_match(config, match.seed)
+    states, events = [state], [[]]
+    for step in replay.steps:
+        state, produced = game.apply(state, step.seat, game.parse_action(json.loads(step.action.action_json)))
+        states.append(state)
+        events.append(produced)
+    return LocalRun(game, states, events)
+
+
+def canonical(view: Any) -> str:
+    return json.dumps(view, separators=(",", ":"), sort_keys=True)

@@ -1,0 +1,137 @@
+"""PersistenceService over gRPC on SQLite and PostgreSQL: statuses of the store's errors, CAS and
+idempotent appends, and the outbox relay publishing each committed event to JetStream exactly once."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+import grpc
+import nats
+import pytest
+
+from gamehall.internal.v1 import persistence_pb2 as ppb
+from gamehall.runtime.bus import Bus, match_subject
+from gamehall.store import OutboxMessage, open_store
+from tests.integration.matches.conftest import Served, serve
+from tests.support.nats import NatsServer
+
+CONFIG = json.dumps({"mode": "duel", "seats": 2, "options": {}, "flags": {}})
+
+
+async def _running_match(stub: object, match_id: str = "") -> ppb.MatchRecord:
+    created = await stub.CreateMatch(  # type: ignore[attr-defined]
+        ppb.CreateMatchRequest(match_id=match_id, game="high-card", config_json=CONFIG, seed=42, status="running")
+    )
+    return created.match  # type: ignore[no-any-return]
+
+
+def _append(match_id: str, expected: int, request_id: str, kind: str = "x") -> ppb.AppendActionRequest:
+    return ppb.AppendActionRequest(
+        match_id=match_id,
+        expected_version=expected,
+        seat=0,
+        action_json=json.dumps({"id": kind, "label": kind, "action": {"kind": kind}}),
+        request_id=request_id,
+        state_digest=b"d" * 32,
+        snapshot=b"state-%d" % (expected + 1),
+        outbox=[
+            ppb.OutboxEntry(
+                subject=match_subject(match_id, "action_applied"),
+                msg_id=f"{match_id}:{expected + 1}:action_applied",
+                payload=b"p",
+            )
+        ],
+    )
+
+
+async def _code(awaitable: object) -> grpc.StatusCode:
+    with pytest.raises(grpc.aio.AioRpcError) as caught:
+        await awaitable  # type: ignore[misc]
+    return caught.value.code()  # type: ignore[no-any-return]
+
+
+async def test_store_errors_map_to_statuses_and_appends_are_cas_and_idempotent(persistence: Served) -> None:
+    stub = persistence.stub
+    match = await _running_match(stub)
+    first = await stub.AppendAction(_append(match.id, 0, "r1"))
+    assert first.action.version == 1 and not first.replayed
+    assert await _code(stub.AppendAction(_append(match.id, 0, "r2"))) == grpc.StatusCode.ABORTED
+    again = await stub.AppendAction(_append(match.id, 0, "r1"))
+    assert again.replayed and again.action.version == 1
+    loaded = await stub.LoadMatchState(ppb.LoadMatchStateRequest(match_id=match.id, request_id="r1"))
+    assert loaded.match.version == 1 and loaded.snapshot == b"state-1" and loaded.snapshot_version == 1
+    assert loaded.prior.request_id == "r1" and not loaded.actions
+    at_zero = await stub.LoadMatchState(ppb.LoadMatchStateRequest(match_id=match.id, at_version=0))
+    assert at_zero.snapshot == b"" and not at_zero.actions
+    assert await _code(stub.GetMatch(ppb.GetMatchRequest(match_id="nope"))) == grpc.StatusCode.NOT_FOUND
+    account = ppb.CreateAccountRequest(username="alice", password_hash="h", role="player")
+    await stub.CreateAccount(account)
+    assert await _code(stub.CreateAccount(account)) == grpc.StatusCode.ALREADY_EXISTS
+    open_match = (await stub.CreateMatch(ppb.CreateMatchRequest(game="high-card", config_json=CONFIG, seed=1))).match
+    alice = (await stub.GetAccount(ppb.GetAccountRequest(username="ALICE"))).account
+    await stub.ClaimSeat(ppb.ClaimSeatRequest(match_id=open_match.id, seat=0, account_id=alice.id, kind="human"))
+    bob = (await stub.CreateAccount(ppb.CreateAccountRequest(username="bob", password_hash="h"))).account
+    taken = stub.ClaimSeat(ppb.ClaimSeatRequest(match_id=open_match.id, seat=0, account_id=bob.id, kind="human"))
+    assert await _code(taken) == grpc.StatusCode.FAILED_PRECONDITION
+    assert await _code(stub.CreateMatch(ppb.CreateMatchRequest(game="g", config_json="[1]"))) == (
+        grpc.StatusCode.INVALID_ARGUMENT
+    )
+    closed = await stub.CloseMatch(
+        ppb.CloseMatchRequest(match_id=match.id, status="finished", outcome_json='{"ranks":[1,2]}', expected_version=1)
+    )
+    assert closed.match.status == "finished"
+    assert await _code(stub.AppendAction(_append(match.id, 1, "r3"))) == grpc.StatusCode.FAILED_PRECONDITION
+
+
+async def _stream_ids(url: str, match_id: str) -> list[str]:
+    nc = await nats.connect(url)
+    try:
+        js = nc.jetstream()
+        sub = await js.pull_subscribe(match_subject(match_id, ">"), stream="GAMEHALL_MATCHES")
+        ids: list[str] = []
+        while True:
+            try:
+                batch = await sub.fetch(100, timeout=1.0)
+            except nats.errors.TimeoutError:
+                return ids
+            for msg in batch:
+                ids.append(msg.headers["Nats-Msg-Id"] if msg.headers else "")
+                await msg.ack()
+    finally:
+        await nc.close()
+
+
+async def test_outbox_is_published_once_even_after_a_crash(dsn: str, nats_server: NatsServer, tmp_path: Path) -> None:
+    # Before any service runs: a committed event, and one that was published but never marked (a crash).
+    store = await open_store(dsn)
+    match = await store.create_match(game="high-card", config={"mode": "duel", "seats": 2}, status="running")
+    early = OutboxMessage(subject=match_subject(match.id, "created"), msg_id=f"{match.id}:0:created", payload=b"c")
+    await store.enqueue([early])
+    bus = await Bus.connect(nats_server.url, "test")
+    await bus.ensure_streams()
+    await bus.publish(early.subject, early.payload, early.msg_id)  # published, then "crashed" before marking
+    await bus.close()
+    await store.close()
+
+    served = await serve(dsn, nats_server.url, tmp_path)
+    try:
+        for version in range(3):
+            await served.stub.AppendAction(_append(match.id, version, f"r{version}"))
+        await asyncio.sleep(0.3)
+    finally:
+        await served.channel.close()
+        await served.app.stop()
+    restarted = await serve(dsn, nats_server.url, tmp_path)  # re-publishes nothing twice
+    await restarted.channel.close()
+    await restarted.app.stop()
+
+    ids = await _stream_ids(nats_server.url, match.id)
+    expected = [early.msg_id] + [f"{match.id}:{v}:action_applied" for v in (1, 2, 3)]
+    assert ids == expected
+    check = await open_store(dsn)
+    try:
+        assert await check.pending_outbox() == []
+    finally:
+        await check.close()
