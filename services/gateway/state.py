@@ -85,12 +85,14 @@ def is_operator(claims: Claims) -> bool:
 
 
 def may_watch(match: ppb.MatchRecord, claims: Claims) -> bool:
-    """Public matches are open to anyone; private ones to their seats, creator and operators."""
+    """Public matches are open to anyone; private ones to their seats, creator, operators, and bots
+    when the match has a bot seat (the ai service plays it)."""
     return (
         match.public
         or is_operator(claims)
         or match.created_by == claims.account_id
         or any(s.account_id == claims.account_id for s in match.seats)
+        or (claims.role == "bot" and any(s.kind == "bot" for s in match.seats))
     )
 
 

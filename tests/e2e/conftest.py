@@ -64,6 +64,7 @@ def platform(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Running]:
             "GAMEHALL_TOKEN_KEY": TOKEN_KEY,
             "GAMEHALL_OPERATOR_PASSWORD": OPERATOR_PASSWORD,
             "GAMEHALL_LOG_LEVEL": "warning",
+            "GAMEHALL_AI_ACK_WAIT_SECONDS": "3",
         },
     )
     running.start()

@@ -4,7 +4,6 @@ committed action is lost or applied twice, and every action event is in JetStrea
 from __future__ import annotations
 
 import asyncio
-import signal
 import threading
 import time
 from pathlib import Path
@@ -14,7 +13,6 @@ import nats
 import pytest
 
 from gamehall.launcher.platform import Platform
-from gamehall.launcher.processes import Child
 from gamehall.runtime.bus import match_subject
 from tests.e2e.client import Client
 from tests.e2e.conftest import TOKEN_KEY, Running
@@ -23,18 +21,6 @@ from tests.support.processes import repo_env
 
 MATCHES = 5
 RETRYABLE = {grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED, grpc.StatusCode.INTERNAL}
-
-
-def _restart(platform: Platform, name: str) -> None:
-    service = platform.service(name)
-    old = service.child
-    old.signal(signal.SIGKILL)
-    assert old.proc is not None
-    old.proc.wait(10)
-    fresh = Child(old.name, old.argv, env=old.env, ready=old.ready, log_path=old.log_path)
-    fresh.start()
-    fresh.wait_ready(60)
-    service.child = fresh
 
 
 def _retrying(call):  # type: ignore[no-untyped-def]
@@ -108,8 +94,8 @@ def test_kill_9_gateway_and_persistence_mid_play(tmp_path: Path, monkeypatch: py
             t.start()
         time.sleep(0.2)
         before_kill = len(accepted)
-        _restart(platform, "persistence")
-        _restart(platform, "gateway")
+        platform.restart("persistence")
+        platform.restart("gateway")
         for t in threads:
             t.join(120)
         assert not errors, errors

@@ -12,6 +12,7 @@ import functools
 import importlib.util
 import json
 import os
+import signal
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -159,6 +160,21 @@ class Platform:
             if s.definition.name == name:
                 return s
         raise KeyError(name)
+
+    def restart(self, name: str, *, kill: bool = True, ready_timeout: float = 60.0) -> None:
+        """Stop a service (SIGKILL when `kill`: a crash) and start it again with the same settings."""
+        service = self.service(name)
+        old = service.child
+        if kill:
+            old.signal(signal.SIGKILL)
+            if old.proc is not None:
+                old.proc.wait(10)
+        else:
+            old.stop()
+        fresh = Child(old.name, old.argv, env=old.env, ready=old.ready, log_path=old.log_path)
+        fresh.start()
+        fresh.wait_ready(ready_timeout)
+        service.child = fresh
 
     def dead(self) -> list[str]:
         """Names of children that exited on their own."""

@@ -181,14 +181,24 @@ class Bus:
         *,
         batch: int = 16,
         nak_delay: float = 1.0,
+        heartbeat: float | None = None,
     ) -> asyncio.Task[None]:
-        """Run `handler` on each message in the background; ack on success, nak (redeliver) on failure."""
-        task = asyncio.create_task(self._consume(subscription, handler, batch, nak_delay))
+        """Run `handler` on each message in the background; ack on success, nak (redeliver) on failure.
+
+        `heartbeat` (seconds, below the consumer's ack_wait) keeps a long handler's message from
+        being redelivered while the handler is alive.
+        """
+        task = asyncio.create_task(self._consume(subscription, handler, batch, nak_delay, heartbeat))
         self._tasks.append(task)
         return task
 
     async def _consume(
-        self, sub: JetStreamContext.PullSubscription, handler: Handler, batch: int, nak_delay: float
+        self,
+        sub: JetStreamContext.PullSubscription,
+        handler: Handler,
+        batch: int,
+        nak_delay: float,
+        heartbeat: float | None,
     ) -> None:
         while not self._closing.is_set():
             try:
@@ -203,12 +213,31 @@ class Bus:
                 continue
             for msg in messages:
                 try:
-                    await handler(msg)
+                    await self._with_heartbeat(msg, handler, heartbeat)
                 except Exception:
                     log.exception("handler failed; message will be redelivered", subject=msg.subject)
                     await _quietly(msg.nak(delay=nak_delay))
                 else:
                     await _quietly(msg.ack())
+
+    @staticmethod
+    async def _with_heartbeat(msg: Msg, handler: Handler, interval: float | None) -> None:
+        """Run the handler, telling the server every `interval` seconds that work is in progress:
+        a slow handler keeps its message, a dead one stops beating and the message is redelivered."""
+        if interval is None:
+            await handler(msg)
+            return
+
+        async def beat() -> None:
+            while True:
+                await asyncio.sleep(interval)
+                await _quietly(msg.in_progress())
+
+        beating = asyncio.create_task(beat())
+        try:
+            await handler(msg)
+        finally:
+            beating.cancel()
 
     async def pending(self, stream: str, durable: str) -> int:
         info = await self.js.consumer_info(stream, durable)

@@ -55,6 +55,9 @@ class Settings(BaseSettings):
     rules_addrs: dict[str, str] = Field(
         default_factory=dict, description='JSON map game id -> host:port of its rules host, e.g. {"grimmoir": "h:1"}.'
     )
+    ai_ack_wait_seconds: float = Field(
+        30.0, gt=0, description="ai service: how long a turn may be thought about before it is redelivered."
+    )
     grace_seconds: float = Field(10.0, gt=0, description="How long SIGTERM waits for in-flight RPCs to finish.")
     max_message_bytes: int = Field(4 * 1024 * 1024, gt=1024, description="Largest gRPC message accepted.")
 

@@ -1,0 +1,74 @@
+"""Assemble the ai service: the harness, a JetStream consumer per game, the turn worker.
+
+Every replica joins the same durable consumer per game (`bots-<game>` on the TURNS work
+queue), so turns are shared out; a message is acked only after its turn was played (or
+found stale), so a worker killed mid-think has its turn redelivered to another.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import time
+from typing import Any
+
+import grpc
+import structlog
+from nats.aio.msg import Msg
+
+from gamehall.auth import Tokens
+from gamehall.engine import all_games
+from gamehall.runtime import metrics
+from gamehall.runtime.bus import Bus, turn_subject
+from gamehall.runtime.service import ServiceApp
+from gamehall.runtime.settings import Settings
+from gamehall.v1 import gateway_pb2_grpc
+from gamehall_services.ai.identity import BotIdentity
+from gamehall_services.ai.worker import Turn, TurnWorker
+
+log = structlog.get_logger("gamehall.ai")
+WORKERS_PER_GAME = 4
+"""Turns of one game handled at once by a replica (thinking runs in threads)."""
+
+
+def build_app(settings: Settings) -> ServiceApp:
+    app = ServiceApp(settings)
+    state: dict[str, Any] = {}
+
+    async def handle(msg: Msg) -> None:
+        turn = Turn.parse(msg.data)
+        if msg.metadata and msg.metadata.timestamp:
+            metrics.TURN_QUEUE_LAG.labels(turn.game).set(max(0.0, time.time() - msg.metadata.timestamp.timestamp()))
+        outcome = await state["worker"].play(turn)
+        log.info("turn", match_id=turn.match_id, version=turn.version, seat=turn.seat, result=outcome)
+
+    @app.on_start
+    async def start() -> None:
+        channel = grpc.aio.insecure_channel(settings.gateway_addr)
+        identity = BotIdentity(Tokens(settings.token_key.get_secret_value()), socket.gethostname())
+        state["channel"] = channel
+        state["worker"] = TurnWorker(gateway_pb2_grpc.MatchServiceStub(channel), identity)
+        bus = await Bus.connect(settings.nats_url, settings.service)
+        await bus.ensure_streams()
+        state["bus"] = bus
+        for game in all_games():
+            sub = await bus.durable(
+                "GAMEHALL_TURNS", f"bots-{game.id}", turn_subject(game.id), ack_wait=settings.ai_ack_wait_seconds
+            )
+            for _ in range(WORKERS_PER_GAME):
+                bus.consume(sub, handle, batch=1, heartbeat=settings.ai_ack_wait_seconds / 3)
+        log.info("consuming turns", games=[g.id for g in all_games()])
+
+    @app.on_stop
+    async def stop() -> None:
+        if "bus" in state:
+            await state["bus"].close()
+        if "channel" in state:
+            await state["channel"].close()
+
+    return app
+
+
+def main() -> None:
+    settings = Settings() if "GAMEHALL_SERVICE" in os.environ else Settings(service="ai")
+    build_app(settings).main()

@@ -1,0 +1,112 @@
+"""One turn for a bot: read the seat's view through the gateway, think, submit once.
+
+The worker never sees a match's state: it gets exactly what the seat's player would get
+(its view and legal actions, over the public API) and searches over determinizations of
+that view in-process. Its request id is ``bot:<match>:<version>:<seat>``, so a turn that is
+redelivered after a crash (or handled by two replicas) is applied at most once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import grpc
+import structlog
+
+from gamehall.ai.levels import LEVELS, make_bot
+from gamehall.engine import Action, Game, derive_seed, get_game
+from gamehall.events.v1 import match_pb2
+from gamehall.runtime import metrics
+from gamehall.v1 import gateway_pb2, gateway_pb2_grpc
+from gamehall_services.ai.identity import BotIdentity
+
+log = structlog.get_logger("gamehall.ai")
+
+# Thinking budget per level (ms), capped by the seat's clock.
+THINK_MS = {"random": 0.0, "easy": 0.0, "normal": 0.0, "hard": 1500.0, "expert": 4000.0}
+CLOCK_MARGIN_MS = 1500.0
+STALE = {grpc.StatusCode.ABORTED, grpc.StatusCode.FAILED_PRECONDITION}
+
+
+@dataclass(frozen=True)
+class Turn:
+    match_id: str
+    game: str
+    version: int
+    seat: int
+    difficulty: str
+    deadline_unix_ms: int
+
+    @classmethod
+    def parse(cls, payload: bytes) -> Turn:
+        event = match_pb2.MatchEvent.FromString(payload)
+        if event.WhichOneof("payload") != "turn_to_act":
+            raise ValueError(f"not a turn: {event.WhichOneof('payload')}")
+        t = event.turn_to_act
+        difficulty = t.difficulty if t.difficulty in LEVELS else "normal"
+        return cls(event.match_id, event.game, event.version, t.seat, difficulty, t.deadline_unix_ms)
+
+    @property
+    def request_id(self) -> str:
+        return f"bot:{self.match_id}:{self.version}:{self.seat}"
+
+
+class TurnWorker:
+    """Plays turns through the gateway with the service's bot identity."""
+
+    def __init__(self, gateway: gateway_pb2_grpc.MatchServiceStub, identity: BotIdentity) -> None:
+        self.gateway = gateway
+        self.identity = identity
+
+    async def play(self, turn: Turn) -> str:
+        """Play `turn` if it is still due; returns what happened (for logs and tests)."""
+        meta = self.identity.metadata()
+        view = await self.gateway.GetView(
+            gateway_pb2.GetViewRequest(match_id=turn.match_id, seat=turn.seat), metadata=meta
+        )
+        if view.version != turn.version or turn.seat not in view.to_act or view.HasField("outcome"):
+            return "stale"
+        legal = await self.gateway.ListLegalActions(
+            gateway_pb2.ListLegalActionsRequest(match_id=turn.match_id, seat=turn.seat), metadata=meta
+        )
+        if legal.version != turn.version or not legal.actions:
+            return "stale"
+        game = get_game(turn.game)
+        actions = {a.id: game.parse_action(json.loads(a.action_json)) for a in legal.actions}
+        started = time.perf_counter()
+        chosen = await asyncio.to_thread(self._think, game, json.loads(view.view_json), turn, list(actions.values()))
+        metrics.BOT_THINK.labels(turn.game, turn.difficulty).observe(time.perf_counter() - started)
+        chosen_id = next(aid for aid, action in actions.items() if action == chosen)
+        try:
+            await self.gateway.SubmitAction(
+                gateway_pb2.SubmitActionRequest(
+                    match_id=turn.match_id,
+                    seat=turn.seat,
+                    action_id=chosen_id,
+                    request_id=turn.request_id,
+                    expected_version=turn.version,
+                ),
+                metadata=meta,
+            )
+        except grpc.aio.AioRpcError as exc:
+            if exc.code() in STALE:  # another move or a clock got there first
+                log.info("turn moved on", match_id=turn.match_id, version=turn.version, detail=exc.details())
+                return "stale"
+            raise
+        metrics.BOT_DECISIONS.labels(turn.game, turn.difficulty).inc()
+        return "played"
+
+    @staticmethod
+    def _think(game: Game[Any], view: dict[str, Any], turn: Turn, legal: list[Action]) -> Action:
+        budget = THINK_MS[turn.difficulty]
+        if turn.deadline_unix_ms:
+            left = turn.deadline_unix_ms - time.time() * 1000 - CLOCK_MARGIN_MS
+            budget = max(50.0, min(budget, left)) if budget else budget
+        bot = make_bot(turn.difficulty, time_ms=budget) if budget else make_bot(turn.difficulty)
+        rng = random.Random(derive_seed(0, "bot", turn.match_id, turn.version, turn.seat))
+        return bot.choose(game, view, turn.seat, legal, rng)
