@@ -97,9 +97,8 @@ class _Match:
             if outcome is not None:
                 if acting:
                     raise self.fail(step, f"match is over but seats {sorted(acting)} are to act")
-                if len(outcome.ranks) != self.config.seats or not all(
-                    1 <= r <= self.config.seats for r in outcome.ranks
-                ):
+                worst = max(2, self.config.seats)  # a solo match ranks 2 for a loss
+                if len(outcome.ranks) != self.config.seats or not all(1 <= r <= worst for r in outcome.ranks):
                     raise self.fail(step, f"bad outcome ranks {outcome.ranks}")
                 report.outcomes[",".join(map(str, outcome.ranks))] += 1
                 break

@@ -136,7 +136,10 @@ class Event:
 
 @dataclass(frozen=True)
 class Outcome:
-    """How a match ended: a rank per seat (1 is best, equal ranks tie) and optional scores."""
+    """How a match ended: a rank per seat (1 is best, equal ranks tie) and optional scores.
+
+    A one-seat (solo) match ranks 1 for a win and 2 for a loss against the game itself.
+    """
 
     ranks: tuple[int, ...]
     scores: tuple[float, ...] | None = None
