@@ -8,6 +8,7 @@ import json
 from gamehall.bench.baselines import cpu_baseline, echo_baseline
 from gamehall.bench.e2e import e2e_rows
 from gamehall.bench.engines import engine_rows
+from gamehall.bench.matchmaking import matchmaking_rows
 from gamehall.bench.rows import print_rows
 
 
@@ -21,6 +22,7 @@ def main() -> None:
     rows += echo_baseline(calls=1200 if args.quick else 6000)
     rows += e2e_rows()
     rows += engine_rows(args.game, quick=args.quick)
+    rows += matchmaking_rows(quick=args.quick)
     if args.json:
         print(json.dumps([r.__dict__ for r in rows], indent=2))
     else:
