@@ -1,0 +1,342 @@
+"""The Aftermath phase: reveal, resolve in RN order, end the turn (C 'The Aftermath Phase').
+
+Each revealed play goes through stages: START (owner at 0 HP -> deactivated; already removed ->
+skipped; pay the EP cost or deactivate; element strength/weakness decided now, against the
+target's still-unresolved element), CHOOSE (Redirect, Equilibrium, Transmute prompts), EFFECT
+(compute atoms; a Forgotten target may absorb DMG with True Grit), APPLY (net, clamp, discard).
+The next play is always the pending one with the lowest (RN, seat clockwise from the first
+player), so Equilibrium's re-sorted copies and removed cards need no bookkeeping.
+"""
+
+from __future__ import annotations
+
+from gamehall.engine.protocol import Event
+from gamehall.engine.rng import Rng
+from gamehall.games.grimslingers import catalog as cat
+from gamehall.games.grimslingers.effects import Cast, apply_atoms, compute
+from gamehall.games.grimslingers.piles import deactivate_card, discard_card, finish_card, reveal_signature
+from gamehall.games.grimslingers.revival import check_victory, defeat_check, offer_end_of_aftermath, offer_immediate
+from gamehall.games.grimslingers.state import (
+    AFTERMATH,
+    C_PLAY,
+    P_EQUILIBRIUM,
+    P_GRIT,
+    P_REDIRECT,
+    P_TRANSMUTE,
+    PENDING,
+    R_EP,
+    R_HP,
+    REMOVED,
+    RESOLVED,
+    ST_APPLY,
+    ST_CHOOSE,
+    ST_EFFECT,
+    ST_GRIT,
+    ST_START,
+    STANDOFF,
+    Play,
+    Prompt,
+    State,
+)
+from gamehall.games.grimslingers.table import aimed_target, foes, fp_order, is_foe, living, next_living, seat_key, team
+
+END_PROMPTS = -2
+"""`cur_play` value once the end-of-Aftermath revival offers have been made."""
+
+
+def effective(p: Play) -> int:
+    return p.as_card if p.as_card >= 0 else p.card
+
+
+def build_plays(s: State, events: list[Event]) -> None:
+    """Reveal every committed card ("Draw!") with its RN, NV and DMG boosts."""
+    plays = []
+    for seat in fp_order(s):
+        x = s.seats[seat]
+        c = x.commit
+        if c is None or c.kind != C_PLAY:
+            continue
+        card = c.cards[0]
+        combine = c.cards[1] if len(c.cards) > 1 else -1
+        p = Play(seat, card, combine, aimed_target(s, seat), cat.RN[card])
+        if cat.IS_SPELL[card]:
+            if x.surged:
+                p.nv += 1
+            if x.flare:
+                p.nv += 1
+                p.rn -= 1
+        if combine >= 0:
+            for e in cat.CARDS[combine].effects:
+                if e.op == "nv_bonus":
+                    p.nv += e.n
+                elif e.op == "dmg_bonus":
+                    p.bonus += e.n
+                elif e.op == "rn_shift":
+                    p.rn += e.n
+        plays.append(p)
+        reveal_signature(s, seat, card)
+        events.append(
+            Event(
+                "revealed",
+                {
+                    "seat": seat,
+                    "card": cat.KEYS[card],
+                    "combine": cat.KEYS[combine] if combine >= 0 else None,
+                    "target": p.target,
+                    "rn": p.rn,
+                },
+            )
+        )
+    s.plays = plays
+    s.cur_play = -1
+    s.phase = AFTERMATH
+
+
+def _next_play(s: State) -> int:
+    best, best_key = -1, (99, 99, 99)
+    for i, p in enumerate(s.plays):
+        if p.status == PENDING:
+            key = (p.rn, seat_key(s, p.owner), i)
+            if key < best_key:
+                best, best_key = i, key
+    return best
+
+
+def _cards(p: Play) -> list[int]:
+    return [p.card] + ([p.combine] if p.combine >= 0 else [])
+
+
+def _remove(s: State, p: Play, *, deactivate: bool) -> None:
+    p.status = REMOVED
+    for card in _cards(p):
+        if deactivate:
+            deactivate_card(s, p.owner, card)
+        else:
+            discard_card(s, p.owner, card)
+
+
+def targets_of(s: State, p: Play, card: int) -> list[int]:
+    kind = cat.CARDS[card].target
+    if kind == "single":
+        return [p.target]
+    if kind == "self":
+        return [p.owner]
+    if kind == "team":
+        return team(s, p.owner)
+    if kind == "all":
+        return living(s)
+    if kind == "all_foes":
+        return foes(s, p.owner)
+    if kind == "ally":
+        return [p.target if p.target >= 0 and not is_foe(s, p.owner, p.target) and s.seats[p.target].alive else p.owner]
+    return []
+
+
+def run(s: State, events: list[Event], rng: Rng) -> None:
+    """Resolve plays until a prompt needs an answer or the turn is over."""
+    while not s.prompts and s.picking is None and s.phase == AFTERMATH:
+        if s.cur_play == END_PROMPTS:
+            _end_of_turn(s, events)
+            return
+        if s.cur_play < 0:
+            s.cur_play = _next_play(s)
+            s.stage = ST_START
+            if s.cur_play < 0:
+                _end_of_aftermath(s)
+                continue
+        p = s.plays[s.cur_play]
+        if s.stage == ST_START:
+            _start(s, p, events)
+        elif s.stage == ST_CHOOSE:
+            _choose(s, p)
+        elif s.stage == ST_EFFECT:
+            _effect(s, p, events, rng)
+        elif s.stage == ST_GRIT:
+            s.stage = ST_APPLY
+        elif s.stage == ST_APPLY:
+            _apply(s, p, events, rng)
+
+
+def _done(s: State) -> None:
+    s.cur_play = -1
+    s.stage = ST_START
+
+
+def _start(s: State, p: Play, events: list[Event]) -> None:
+    owner = s.seats[p.owner]
+    if p.status != PENDING:
+        _done(s)
+        return
+    if owner.hp <= 0:
+        _remove(s, p, deactivate=True)
+        events.append(Event("deactivated", {"seat": p.owner, "card": cat.KEYS[p.card], "why": "owner at 0 HP"}))
+        _done(s)
+        return
+    card = effective(p)
+    cost = cat.COST[card] if (p.as_card < 0 or s.flags.equilibrium_copy_cost) else cat.COST[p.card]
+    if cost:
+        if owner.ep < cost:
+            owner.ep = 0
+            _remove(s, p, deactivate=True)
+            events.append(Event("deactivated", {"seat": p.owner, "card": cat.KEYS[p.card], "why": "cannot pay"}))
+            _done(s)
+            return
+        owner.ep -= cost
+    if owner.bl_bonus and not p.consumed and cat.IS_SPELL[p.card] and cat.DAMAGING[card]:
+        p.bonus += owner.bl_bonus
+        owner.bl_bonus = 0
+        p.consumed = True
+    if cat.IS_ELEMENT[card]:
+        beats = cat.BEATS[s.flags.element_cycle]
+        for q in s.plays:
+            if q is p or q.owner != p.target or q.status != PENDING or not cat.IS_ELEMENT[effective(q)]:
+                continue
+            theirs = effective(q)
+            if beats.get(theirs) == card:
+                _remove(s, p, deactivate=False)
+                events.append(
+                    Event("element_weak", {"seat": p.owner, "card": cat.KEYS[card], "beaten_by": cat.KEYS[theirs]})
+                )
+                _done(s)
+                return
+            if beats.get(card) == theirs:
+                _remove(s, q, deactivate=False)
+                events.append(
+                    Event(
+                        "element_strong",
+                        {"seat": p.owner, "card": cat.KEYS[card], "beats": cat.KEYS[theirs], "of": q.owner},
+                    )
+                )
+    s.stage = ST_CHOOSE
+
+
+def _choose(s: State, p: Play) -> None:
+    card = effective(p)
+    ops = {e.op for e in cat.CARDS[card].effects}
+    s.stage = ST_EFFECT
+    if "equilibrium" in ops and p.as_card < 0:
+        options = [i for i, q in enumerate(s.plays) if q is not p and q.status == PENDING and cat.IS_SPELL[q.card]]
+        if options:
+            s.stage = ST_CHOOSE
+            s.prompts.append(Prompt(p.owner, P_EQUILIBRIUM, options, s.cur_play))
+    elif "redirect" in ops:
+        for i in _resolution_order(s):
+            q = s.plays[i]
+            if q is not p and cat.CARDS[effective(q)].target == "single":
+                s.prompts.append(Prompt(p.owner, P_REDIRECT, living(s), i))
+    elif "transmute" in ops:
+        s.prompts.append(Prompt(p.owner, P_TRANSMUTE, [0, 1], s.cur_play))
+
+
+def _resolution_order(s: State) -> list[int]:
+    pending = [i for i, q in enumerate(s.plays) if q.status == PENDING]
+    return sorted(pending, key=lambda i: (s.plays[i].rn, seat_key(s, s.plays[i].owner), i))
+
+
+def answer_choice(s: State, prompt: Prompt, option: int) -> None:
+    """Apply a Redirect / Equilibrium / Transmute / True Grit answer."""
+    if prompt.kind == P_REDIRECT:
+        s.plays[prompt.ref].target = option
+    elif prompt.kind == P_EQUILIBRIUM:
+        model = effective(s.plays[option])
+        for q in s.plays:
+            if q.status == PENDING and cat.IS_SPELL[q.card]:
+                q.as_card = model
+                q.rn = cat.RN[model]
+        s.stage = ST_CHOOSE  # the copy may itself need a choice (e.g. Redirect)
+    elif prompt.kind == P_TRANSMUTE:
+        owner = s.seats[s.plays[prompt.ref].owner]
+        owner.transmute = option
+        owner.transmute_phase = AFTERMATH
+    elif prompt.kind == P_GRIT and option > 0:
+        s.pending[:0] = [[prompt.seat, R_EP, -option], [prompt.seat, R_HP, option]]
+
+
+def _cast(s: State, p: Play, card: int) -> Cast:
+    return Cast(p.owner, targets_of(s, p, card), p.nv, p.bonus)
+
+
+def _effect(s: State, p: Play, events: list[Event], rng: Rng) -> None:
+    card = effective(p)
+    effects = cat.card_effects(card, s.flags.wind_water_damage)
+    extra = [e for e in cat.CARDS[p.combine].effects] if p.combine >= 0 else []
+    if s.advanced:
+        # AD: FX in written order; stop if the caster drops to 0 HP (targets dying do not stop it)
+        cast = _cast(s, p, card)
+        downed: list[int] = []
+        for effect in effects:
+            atoms = compute(s, cast, [effect], rng)
+            downed += apply_atoms(s, p.owner, atoms, rng, netting=False, action_card=True)
+            if s.seats[p.owner].hp <= 0:
+                events.append(Event("fx_stopped", {"seat": p.owner, "card": cat.KEYS[card]}))
+                break
+        _finish(s, p, events, card)
+        for seat in dict.fromkeys(downed):
+            offer_immediate(s, seat)
+        return
+    cast = _cast(s, p, card)
+    atoms = compute(s, cast, list(effects), rng)
+    if extra:
+        atoms += compute(s, Cast(p.owner, cast.targets, 0, 0), extra, rng)
+    s.pending = atoms
+    s.stage = ST_APPLY
+    for seat, amount in cast.absorbable.items():
+        x = s.seats[seat]
+        if x.archetype == cat.FORGOTTEN and x.ep > 0 and amount > 0:
+            s.prompts.append(Prompt(seat, P_GRIT, list(range(min(amount, x.ep) + 1)), s.cur_play))
+            s.stage = ST_GRIT
+
+
+def _apply(s: State, p: Play, events: list[Event], rng: Rng) -> None:
+    card = effective(p)
+    atoms, s.pending = s.pending, []
+    zeroed = apply_atoms(s, p.owner, atoms, rng, netting=s.flags.fx_netting, action_card=True)
+    _finish(s, p, events, card)
+    for seat in zeroed:
+        offer_immediate(s, seat)
+
+
+def _finish(s: State, p: Play, events: list[Event], card: int) -> None:
+    events.append(
+        Event("resolved", {"seat": p.owner, "card": cat.KEYS[p.card], "as": cat.KEYS[card], "target": p.target})
+    )
+    if p.status == PENDING:
+        p.status = RESOLVED
+        placed = p.card == cat.SCOURGE and s.scourge_owner == p.owner and s.scourge_on >= 0
+        if not placed:
+            finish_card(s, p.owner, p.card)
+        if p.combine >= 0:
+            finish_card(s, p.owner, p.combine)
+    _done(s)
+
+
+def _end_of_aftermath(s: State) -> None:
+    """Step 3-4 (surge flips back, target cards return), then end-of-Aftermath revival offers."""
+    s.cur_play = END_PROMPTS
+    for i in fp_order(s):
+        offer_end_of_aftermath(s, i)
+
+
+def _end_of_turn(s: State, events: list[Event]) -> None:
+    defeated = defeat_check(s)
+    for seat in defeated:
+        events.append(Event("defeated", {"seat": seat}))
+    if check_victory(s):
+        events.append(Event("match_over", {"ranks": list(s.ranks or [])}))
+        return
+    for x in s.seats:
+        if x.bl_on:
+            x.bl_bonus += x.bl_tally
+        x.bl_on, x.bl_tally = False, 0
+        x.aim, x.commit, x.acted, x.used, x.anima = -1, None, 0, 0, False
+        x.surged = x.flare = x.dark = x.exalt = x.zeroed = False
+        x.barrier, x.transmute, x.transmute_phase = 0, -1, -1
+        x.dealt = [0] * s.n
+    s.plays, s.pending = [], []
+    s.cur_play = -1
+    s.evert = False
+    s.turn += 1
+    s.fp = next_living(s, s.fp)
+    s.phase = STANDOFF
+    s.standoff_open = False
+    events.append(Event("turn", {"turn": s.turn, "first_player": s.fp}))

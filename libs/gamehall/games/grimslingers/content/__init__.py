@@ -1,0 +1,1 @@
+"""Grimslingers content pack: element, signature, item and archetype data (JSON) and its schema."""

@@ -1,0 +1,271 @@
+"""The effect interpreter: a card's effect list (content data) -> atoms -> state changes.
+
+`compute` turns effects into atoms `[seat, resource, amount]` against the state as it is before
+the card applies (core rule: all FX of a card happen simultaneously, AMB-36), running DMG through
+the protection pipeline. `apply_atoms` then nets and clamps them (or applies them one by one when
+netting is off), draws random discards/deactivations from the hand, and applies statuses.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from gamehall.engine.rng import Rng
+from gamehall.games.grimslingers import catalog as cat
+from gamehall.games.grimslingers.content.schema import Effect
+from gamehall.games.grimslingers.piles import deactivate_card, discard_card
+from gamehall.games.grimslingers.state import (
+    AFTERMATH,
+    K_RECALL,
+    PENDING,
+    R_DEACT,
+    R_DISCARD,
+    R_EP,
+    R_HP,
+    R_SET_HP,
+    REMOVED,
+    Picking,
+    State,
+)
+from gamehall.games.grimslingers.table import is_foe
+
+# status atoms (applied after the resource atoms of the same card)
+S_BARRIER, S_EXALT, S_EVERT, S_BLOODLUST, S_SCOURGE, S_PARALYZE, S_HUSH, S_RECALL_RANDOM, S_REACT_RANDOM, S_PICK = (
+    range(10, 20)
+)
+_STATUS_OPS = {
+    "barrier": S_BARRIER,
+    "exalt": S_EXALT,
+    "evert": S_EVERT,
+    "bloodlust": S_BLOODLUST,
+    "scourge": S_SCOURGE,
+    "paralyze": S_PARALYZE,
+    "hush": S_HUSH,
+    "recall_random": S_RECALL_RANDOM,
+    "reactivate_random": S_REACT_RANDOM,
+    "pick_discard": S_PICK,
+}
+CHOICE_OPS = frozenset({"redirect", "equilibrium", "transmute"})
+"""Ops resolved by a prompt before the other FX (see aftermath.py)."""
+MODIFIER_OPS = frozenset({"nv_bonus", "dmg_bonus", "rn_shift"})
+"""Combine-item ops that change the companion spell when it is revealed, not at resolution."""
+
+
+@dataclass
+class Cast:
+    """One application of effects: who casts, at whom, with which boosts."""
+
+    owner: int
+    targets: list[int]
+    nv: int = 0
+    bonus: int = 0
+    """Bonus DMG added once per target to the first DMG effect (combine items, Bloodlust)."""
+    no_dmg: bool = False
+    """Dirty Cheat: the spell does no DMG but applies its other FX."""
+    action_card: bool = True
+    absorbable: dict[int, int] = field(default_factory=dict)
+
+
+def boosted(effect: Effect, nv: int) -> int:
+    """An effect's number after +NV: numerals gain it, numbers written as words do not (C 'NV')."""
+    return effect.n if effect.word else max(0, effect.n + nv)
+
+
+def compute(s: State, cast: Cast, effects: list[Effect], rng: Rng) -> list[list[int]]:
+    atoms: list[list[int]] = []
+    bonus_left = {t: cast.bonus for t in cast.targets}
+    for effect in effects:
+        if effect.op in CHOICE_OPS or effect.op in MODIFIER_OPS:
+            continue
+        receivers = [cast.owner] if effect.who == "self" else cast.targets
+        for seat in receivers:
+            if seat != cast.owner and s.seats[seat].dark and cast.action_card:
+                continue  # Into Darkness: the Daemon ignores every FX aimed at him this turn
+            _atomize(s, cast, effect, seat, atoms, bonus_left, rng)
+    return atoms
+
+
+def _atomize(
+    s: State, cast: Cast, effect: Effect, seat: int, atoms: list[list[int]], bonus_left: dict[int, int], rng: Rng
+) -> None:
+    op, n = effect.op, boosted(effect, cast.nv)
+    target = s.seats[seat]
+    if op == "dmg":
+        if cast.no_dmg:
+            return
+        extra = bonus_left.get(seat, 0) if effect.who == "target" else 0
+        if extra:
+            bonus_left[seat] = 0
+        _damage(s, cast, seat, n + extra, effect.pierce, atoms)
+    elif op == "heal":
+        atoms.append([seat, R_HP, n])
+    elif op == "lose_hp":
+        atoms.append([seat, R_HP, -n])
+    elif op == "gain_ep":
+        atoms.append([seat, R_EP, n])
+    elif op == "lose_ep":
+        atoms.append([seat, R_EP, -n])
+    elif op == "steal_hp":
+        got = min(n, target.hp)
+        atoms += [[seat, R_HP, -got], [cast.owner, R_HP, got]]
+    elif op == "steal_ep":
+        got = min(n, target.ep)
+        atoms += [[seat, R_EP, -got], [cast.owner, R_EP, got]]
+    elif op == "set_hp":
+        atoms.append([seat, R_SET_HP, n])
+    elif op == "discard_random":
+        atoms.append([seat, R_DISCARD, n])
+    elif op == "deactivate_random":
+        atoms.append([seat, R_DEACT, n])
+    elif op == "amnesia":
+        atoms.append([seat, R_DEACT if s.flags.amnesia_pile == "deactivate" else R_DISCARD, n])
+    elif op == "roll":
+        face = rng.randint(1, 6)
+        for branch in effect.branches:
+            if face in branch.faces:
+                sub = Cast(cast.owner, [seat], cast.nv, 0, cast.no_dmg, cast.action_card, cast.absorbable)
+                for inner in branch.effects:
+                    receivers = [cast.owner] if inner.who == "self" else [seat]
+                    for r in receivers:
+                        _atomize(s, sub, inner, r, atoms, {}, rng)
+                atoms.append([seat, -1, face])
+    elif op in _STATUS_OPS:
+        atoms.append([seat, _STATUS_OPS[op], n])
+
+
+def _damage(s: State, cast: Cast, seat: int, amount: int, pierce: bool, atoms: list[list[int]]) -> None:
+    """DMG pipeline: Bloodlust tally, Evert, Exalt, Barrier, Transmute; True Grit is asked later."""
+    target = s.seats[seat]
+    if amount <= 0:
+        return
+    if target.bl_on and seat != cast.owner and (pierce or not s.evert):
+        target.bl_tally += amount  # potential DMG, even if prevented (not if converted by Evert)
+    if not pierce:
+        if s.evert:
+            atoms.append([seat, R_HP, amount])
+            return
+        if target.exalt:
+            return
+        amount = max(0, amount - target.barrier)
+        if amount and target.transmute >= 0 and target.transmute_phase == s.phase:
+            atoms.append([seat, R_HP if target.transmute == 0 else R_EP, amount])
+            return
+        if amount:
+            cast.absorbable[seat] = cast.absorbable.get(seat, 0) + amount
+    if amount:
+        atoms.append([seat, R_HP, -amount])
+
+
+def apply_atoms(
+    s: State, owner: int, atoms: list[list[int]], rng: Rng, *, netting: bool, action_card: bool
+) -> list[int]:
+    """Apply atoms; return the seats whose HP dropped to 0 here (for immediate revival triggers)."""
+    before = [seat.hp for seat in s.seats]
+    if netting:
+        hp_delta: dict[int, int] = {}
+        ep_delta: dict[int, int] = {}
+        for seat, res, amount in atoms:
+            if res == R_SET_HP:
+                s.seats[seat].hp = min(amount, s.seats[seat].max_hp)
+            elif res == R_HP:
+                hp_delta[seat] = hp_delta.get(seat, 0) + amount
+            elif res == R_EP:
+                ep_delta[seat] = ep_delta.get(seat, 0) + amount
+        for seat, d in hp_delta.items():
+            x = s.seats[seat]
+            x.hp = min(max(x.hp + d, 0), x.max_hp)
+        for seat, d in ep_delta.items():
+            x = s.seats[seat]
+            x.ep = min(max(x.ep + d, 0), x.max_ep)
+        piles: dict[int, list[int]] = {}
+        for seat, res, amount in atoms:
+            if res in (R_DISCARD, R_DEACT):
+                counts = piles.setdefault(seat, [0, 0])
+                counts[res - R_DISCARD] += amount
+        for seat, (n_discard, n_deact) in piles.items():
+            _random_piles(s, seat, n_discard, n_deact, rng)
+    else:
+        for seat, res, amount in atoms:
+            x = s.seats[seat]
+            if res == R_SET_HP:
+                x.hp = min(amount, x.max_hp)
+            elif res == R_HP:
+                x.hp = min(max(x.hp + amount, 0), x.max_hp)
+            elif res == R_EP:
+                x.ep = min(max(x.ep + amount, 0), x.max_ep)
+            elif res == R_DISCARD:
+                _random_piles(s, seat, amount, 0, rng)
+            elif res == R_DEACT:
+                _random_piles(s, seat, 0, amount, rng)
+    for seat, res, amount in atoms:
+        if res >= S_BARRIER:
+            _status(s, owner, seat, res, amount, rng)
+    zeroed = []
+    for i, x in enumerate(s.seats):
+        if x.hp > before[i] and s.scourge_on == i:
+            remove_scourge(s)
+        if i != owner and action_card and before[i] > x.hp:
+            s.seats[owner].dealt[i] += before[i] - x.hp
+        if before[i] > 0 and x.hp == 0 and x.alive:
+            zeroed.append(i)
+            if action_card and i != owner and is_foe(s, owner, i):
+                x.zeroed = True
+    return zeroed
+
+
+def _random_piles(s: State, seat: int, n_discard: int, n_deact: int, rng: Rng) -> None:
+    """Random discard/deactivation: shuffle the hand face down and draw (C glossary 'Discard')."""
+    hand = s.seats[seat].hand
+    picks = rng.shuffled(hand)[: n_discard + n_deact]
+    for k, card in enumerate(picks):
+        hand.remove(card)
+        if k < n_discard:
+            discard_card(s, seat, card)
+        else:
+            deactivate_card(s, seat, card)
+
+
+def remove_scourge(s: State) -> None:
+    """The Scourged seat gained HP (or left the duel): Scourge goes to its owner's discard."""
+    owner = s.scourge_owner
+    if owner >= 0 and s.seats[owner].alive:
+        s.seats[owner].discard.append(cat.SCOURGE)
+    s.scourge_on, s.scourge_owner, s.scourge_n = -1, -1, 0
+
+
+def _status(s: State, owner: int, seat: int, res: int, n: int, rng: Rng) -> None:
+    x = s.seats[seat]
+    if res == S_BARRIER:
+        x.barrier = max(x.barrier, n)
+    elif res == S_EXALT:
+        x.exalt = True
+    elif res == S_EVERT:
+        s.evert = True
+    elif res == S_BLOODLUST:
+        x.bl_on = True
+    elif res == S_SCOURGE:
+        if x.alive and s.scourge_on < 0:
+            s.scourge_on, s.scourge_owner, s.scourge_n = seat, owner, n
+    elif res in (S_PARALYZE, S_HUSH):
+        if s.phase != AFTERMATH:
+            return  # only face-up, unresolved cards can be touched (Dirty Cheat hits nothing)
+        for i, p in enumerate(s.plays):
+            if p.owner == seat and p.status == PENDING and i != s.cur_play:
+                p.status = REMOVED
+                cards = [p.card] + ([p.combine] if p.combine >= 0 else [])
+                for card in cards:
+                    if res == S_HUSH:
+                        s.seats[seat].hand.append(card)
+                    else:
+                        discard_card(s, seat, card)
+    elif res == S_RECALL_RANDOM:
+        spells = [c for c in x.discard if cat.IS_SPELL[c]]
+        for card in rng.shuffled(spells)[:n]:
+            x.discard.remove(card)
+            x.hand.append(card)
+    elif res == S_REACT_RANDOM:
+        for card in rng.shuffled(x.deact)[:n]:
+            x.deact.remove(card)
+            x.hand.append(card)
+    elif res == S_PICK and any(cat.IS_SPELL[c] for c in x.discard):
+        s.picking = Picking(seat, K_RECALL, n, 1)

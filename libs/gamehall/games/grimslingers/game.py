@@ -1,0 +1,82 @@
+"""The Grimslingers versus engine on the gamehall protocol (game id `grimslingers`)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from gamehall.engine.protocol import Action, Event, JsonDict, MatchConfig, Outcome, StructGame, action_id
+from gamehall.games.grimslingers import machine, views
+from gamehall.games.grimslingers.actions import ACTION_TYPES
+from gamehall.games.grimslingers.bots import default_action
+from gamehall.games.grimslingers.rules import FLAGS, MODES, OPTIONS
+from gamehall.games.grimslingers.setup import new_state
+from gamehall.games.grimslingers.state import State
+
+
+class Grimslingers(StructGame[State]):
+    id = "grimslingers"
+    name = "Grimslingers"
+    description = "Weird-west spell duels: Standoff, secret Draw, Aftermath in resolution-number order."
+    state_version = 1
+    modes = MODES
+    options = OPTIONS
+    flags = FLAGS
+    action_types = ACTION_TYPES
+    state_type = State
+    max_steps = 20_000
+
+    def teams(self, config: MatchConfig) -> tuple[tuple[int, ...], ...]:
+        if config.mode == "versus-teams":
+            return (tuple(range(0, config.seats, 2)), tuple(range(1, config.seats, 2)))
+        return super().teams(config)
+
+    def new_match(self, config: MatchConfig, seed: int) -> State:
+        return new_state(self.validate_config(config), seed)
+
+    def config_of(self, state: State) -> MatchConfig:
+        options = {}
+        if state.mode != "advanced-duels":
+            options = {
+                "items": state.items,
+                "archetypes": state.archetypes,
+                "draft": state.draft,
+                "light_and_dark": state.light_dark,
+            }
+        flags = {f.name: getattr(state.flags, f.name) for f in FLAGS if f.applies_to(state.mode)}
+        return self.configure(state.mode, state.n, options, flags)
+
+    def to_act(self, state: State) -> frozenset[int]:
+        return machine.to_act(state)
+
+    def legal_actions(self, state: State, seat: int) -> Sequence[Action]:
+        return machine.legal(state, seat)
+
+    def _apply(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
+        s = self.copy(state)
+        events: list[Event] = []
+        machine.step(s, seat, action, events)
+        return s, events
+
+    def outcome(self, state: State) -> Outcome | None:
+        if state.ranks is None:
+            return None
+        return Outcome(tuple(state.ranks), reason=state.reason)
+
+    def default_action(self, state: State, seat: int) -> Action | None:
+        return default_action(state, seat)
+
+    def view(self, state: State, seat: int | None) -> JsonDict:
+        return views.view(state, seat)
+
+    def determinize(self, view: JsonDict, seat: int, rng: random.Random) -> State:
+        return views.determinize(view, seat, rng)
+
+    def resample_hidden(self, state: State, seat: int | None, rng: random.Random) -> State:
+        return views.resample_hidden(self.copy(state), seat, rng)
+
+    def describe(self, state: State, action: Action) -> str:
+        return views.describe(state, action) or action_id(action)
+
+
+GAME = Grimslingers()

@@ -1,0 +1,33 @@
+"""A static evaluation for search bots: `evaluate(state, seat)` in [0, 1] (1 = winning).
+
+Finished matches score their outcome return; otherwise the seat's team strength against the
+strongest foe team, where strength weighs HP most, then EP, then cards available in hand.
+"""
+
+from __future__ import annotations
+
+from gamehall.engine.protocol import Outcome
+from gamehall.games.grimslingers.state import State
+from gamehall.games.grimslingers.table import team_of
+
+HP_WEIGHT, EP_WEIGHT, CARD_WEIGHT, PENDING_BONUS_WEIGHT = 1.0, 0.45, 0.25, 0.5
+
+
+def strength(s: State, seat: int) -> float:
+    x = s.seats[seat]
+    if not x.alive:
+        return 0.0
+    return HP_WEIGHT * x.hp + EP_WEIGHT * x.ep + CARD_WEIGHT * len(x.hand) + PENDING_BONUS_WEIGHT * x.bl_bonus
+
+
+def evaluate(s: State, seat: int) -> float:
+    if s.ranks is not None:
+        return Outcome(tuple(s.ranks)).returns()[seat]
+    teams: dict[int, float] = {}
+    for i in range(s.n):
+        teams[team_of(s, i)] = teams.get(team_of(s, i), 0.0) + strength(s, i)
+    mine = teams.pop(team_of(s, seat))
+    theirs = max(teams.values(), default=0.0)
+    if mine + theirs <= 0:
+        return 0.5
+    return mine / (mine + theirs)

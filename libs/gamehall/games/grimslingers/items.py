@@ -1,0 +1,56 @@
+"""Items in Versus: the scavenge field of three, the item deck and its shared discard pile.
+
+Scavenging costs 1 EP for Standard and Passive items (free for Combine, Standoff, Instant: the
+type when taken, AMB-21). An Instant resolves on the spot, before its slot is refilled; Unstable
+Dynamite rolls and either explodes or stays in hand as a Standard item.
+"""
+
+from __future__ import annotations
+
+from gamehall.engine.protocol import Event
+from gamehall.engine.rng import Rng
+from gamehall.games.grimslingers import catalog as cat
+from gamehall.games.grimslingers.effects import Cast, apply_atoms, compute
+from gamehall.games.grimslingers.revival import offer_immediate
+from gamehall.games.grimslingers.state import State
+
+FIELD_SIZE = 3
+
+
+def draw_item(s: State, rng: Rng) -> int:
+    """Top of the item deck; an empty deck is rebuilt from the shuffled discard (flag item_reshuffle)."""
+    if not s.item_deck and s.item_discard and s.flags.item_reshuffle:
+        s.item_deck = rng.shuffled(s.item_discard)
+        s.item_discard = []
+    return s.item_deck.pop() if s.item_deck else -1
+
+
+def scavenge(s: State, seat: int, slot: int, events: list[Event], rng: Rng) -> None:
+    x = s.seats[seat]
+    card = s.field[slot]
+    s.field[slot] = -1
+    x.ep -= cat.scavenge_cost(card)
+    events.append(Event("scavenged", {"seat": seat, "card": cat.KEYS[card]}))
+    definition = cat.CARDS[card]
+    if "instant" in definition.types:
+        atoms = compute(s, Cast(seat, [seat], action_card=False), definition.on_take, rng)
+        rolled = [a[2] for a in atoms if a[1] == -1]
+        keep = any(rolled and rolled[0] in b.faces and b.keep for e in definition.on_take for b in e.branches)
+        zeroed = apply_atoms(s, seat, atoms, rng, netting=s.flags.fx_netting, action_card=False)
+        if rolled:
+            events.append(Event("rolled", {"seat": seat, "card": cat.KEYS[card], "face": rolled[0]}))
+        if keep:
+            x.hand.append(card)
+            s.defused.append(card)
+        else:
+            s.item_discard.append(card)
+        for z in zeroed:
+            offer_immediate(s, z)
+    else:
+        x.hand.append(card)
+    s.field[slot] = draw_item(s, rng)
+
+
+def playable_item(s: State, card: int) -> bool:
+    """Standard items are played in the Draw phase instead of a spell (Dynamite once kept)."""
+    return cat.PLAYABLE_IN_DRAW[card] or (card in cat.DYNAMITE and card in s.defused)

@@ -1,0 +1,131 @@
+"""The phase machine: who acts now, what they may do, and how an action moves the match on.
+
+`step` applies one action to a (copied) state, then `advance` runs every automatic part of the
+turn (Standoff start, reveal, resolution, end of turn) until some seat must answer again.
+"""
+
+from __future__ import annotations
+
+from gamehall.engine.errors import IllegalAction
+from gamehall.engine.protocol import Action, Event
+from gamehall.engine.rng import Rng
+from gamehall.games.grimslingers import aftermath, draw, setup, standoff
+from gamehall.games.grimslingers.actions import Aim, Cheat, Choose, Keep, Pick, PickArchetype, StopPicking
+from gamehall.games.grimslingers.revival import answer as answer_revival
+from gamehall.games.grimslingers.state import (
+    AFTERMATH,
+    AIM,
+    ARCHETYPE,
+    CHEAT,
+    DRAFT,
+    FIRE,
+    OVER,
+    P_CHEAT,
+    P_EQUILIBRIUM,
+    P_GRIT,
+    P_REDIRECT,
+    P_SPECTER,
+    P_TRANSMUTE,
+    STANDOFF,
+    State,
+)
+
+_CHOICES = (P_REDIRECT, P_EQUILIBRIUM, P_TRANSMUTE, P_GRIT)
+
+
+def to_act(s: State) -> frozenset[int]:
+    if s.phase == OVER:
+        return frozenset()
+    if s.prompts:
+        return frozenset((s.prompts[0].seat,))
+    if s.picking is not None:
+        return frozenset((s.picking.seat,))
+    if s.phase in (ARCHETYPE, STANDOFF):
+        return frozenset((s.cur,)) if s.cur >= 0 else frozenset()
+    if s.phase == DRAFT:
+        return frozenset(i for i, x in enumerate(s.seats) if x.acted == 0)
+    if s.phase == AIM:
+        return frozenset(i for i, x in enumerate(s.seats) if x.alive and x.aim < 0)
+    if s.phase == FIRE:
+        return frozenset(i for i, x in enumerate(s.seats) if x.alive and x.commit is None)
+    return frozenset()
+
+
+def legal(s: State, seat: int) -> list[Action]:
+    if seat not in to_act(s):
+        return []
+    if s.prompts:
+        prompt = s.prompts[0]
+        if prompt.kind == P_CHEAT:
+            return draw.cheat_legal(s, seat)
+        return [Choose(o) for o in prompt.options]
+    if s.picking is not None:
+        return standoff.legal_picks(s)
+    if s.phase == STANDOFF:
+        return standoff.legal(s, seat)
+    if s.phase == FIRE:
+        return draw.fire_legal(s, seat)
+    if s.phase == AIM:
+        return draw.aim_legal(s, seat)
+    if s.phase == DRAFT:
+        return setup.keep_options(s, seat)
+    if s.phase == ARCHETYPE:
+        return setup.archetype_legal(s, seat)
+    return []
+
+
+def step(s: State, seat: int, action: Action, events: list[Event]) -> None:
+    """Apply `action` of `seat` to `s` in place (the caller passes a copy), then advance."""
+    rng = Rng(s.rng)
+    if s.prompts:
+        prompt = s.prompts.pop(0)
+        if prompt.kind == P_CHEAT:
+            if isinstance(action, Cheat):
+                draw.apply_cheat(s, seat, action, events, rng)
+        elif not isinstance(action, Choose):
+            raise IllegalAction("answer the prompt with a choose action")
+        elif prompt.kind in _CHOICES:
+            aftermath.answer_choice(s, prompt, action.option)
+        else:
+            answer_revival(s, prompt, action.option, end_check=s.phase == AFTERMATH and s.cur_play < -1)
+            events.append(
+                Event("revival" if prompt.kind != P_SPECTER else "specter", {"seat": seat, "option": action.option})
+            )
+    elif s.picking is not None:
+        if not isinstance(action, (Pick, StopPicking)):
+            raise IllegalAction("finish picking first")
+        standoff.apply_pick(s, action, events)
+    elif s.phase == STANDOFF:
+        standoff.apply(s, seat, action, events, rng)
+    elif s.phase == FIRE:
+        draw.apply_fire(s, seat, action, events)
+    elif s.phase == AIM:
+        assert isinstance(action, Aim)
+        draw.apply_aim(s, seat, action, events)
+    elif s.phase == DRAFT:
+        assert isinstance(action, Keep)
+        setup.apply_keep(s, seat, action, events, rng)
+    elif s.phase == ARCHETYPE:
+        assert isinstance(action, PickArchetype)
+        setup.apply_archetype(s, seat, action, events)
+    advance(s, events, rng)
+    s.rng = rng.state
+
+
+def advance(s: State, events: list[Event], rng: Rng) -> None:
+    while True:
+        standoff.close_stuck_picking(s)
+        if s.prompts or s.picking is not None or s.phase == OVER:
+            return
+        if s.phase == STANDOFF and not s.standoff_open:
+            standoff.open_standoff(s, events)
+        elif s.phase == CHEAT:
+            draw.run_reveal(s, events, rng)
+            if s.phase == CHEAT:
+                return
+        elif s.phase == AFTERMATH:
+            aftermath.run(s, events, rng)
+            if s.phase == AFTERMATH:
+                return
+        else:
+            return

@@ -1,0 +1,154 @@
+"""Coming back from 0 HP, defeat and victory (C 'Defeat', 'Versus Duel'; R-146..R-150).
+
+Resurrect and Revive Juju trigger immediately when HP hits 0 (optional, never later); the
+Revenant ability may be used then or at the end-of-Aftermath check (AMB-12, flag
+`revenant_immediate`); Specter only at the end of the Aftermath. Seats still at 0 HP at that
+check are defeated; a failed Specter expires "at the very end", after them.
+"""
+
+from __future__ import annotations
+
+from gamehall.games.grimslingers import catalog as cat
+from gamehall.games.grimslingers.effects import remove_scourge
+from gamehall.games.grimslingers.piles import discard_card
+from gamehall.games.grimslingers.state import (
+    OVER,
+    P_JUJU,
+    P_RESURRECT,
+    P_REVENANT,
+    P_SPECTER,
+    Prompt,
+    State,
+)
+from gamehall.games.grimslingers.table import living, team_of
+
+SPECTER_HP = 4
+SPECTER_COST = 2
+SPECTER_MUST_DEAL = 3
+
+
+def offer_immediate(s: State, seat: int, after: int = -1) -> None:
+    """Queue the next immediate revival offer for a seat at 0 HP (chain: Resurrect, Juju, Revenant)."""
+    x = s.seats[seat]
+    if not x.alive or x.hp > 0:
+        return
+    chain = (P_RESURRECT, P_JUJU, P_REVENANT)
+    start = chain.index(after) + 1 if after in chain else 0
+    for kind in chain[start:]:
+        if kind == P_RESURRECT and cat.RESURRECT in x.hand and x.ep > 0:
+            s.prompts.append(Prompt(seat, kind, list(range(x.ep + 1))))
+            return
+        if kind == P_JUJU and any(c in cat.JUJUS for c in x.hand):
+            s.prompts.append(Prompt(seat, kind, [0, 1]))
+            return
+        if kind == P_REVENANT and s.flags.revenant_immediate and x.archetype == cat.REVENANT and x.ep > 0:
+            s.prompts.append(Prompt(seat, kind, list(range(x.ep + 1))))
+            return
+
+
+def offer_end_of_aftermath(s: State, seat: int) -> None:
+    x = s.seats[seat]
+    if not x.alive or x.hp > 0:
+        return
+    if x.archetype == cat.REVENANT and x.ep > 0:
+        s.prompts.append(Prompt(seat, P_REVENANT, list(range(x.ep + 1))))
+    elif cat.SPECTER in x.hand and x.zeroed and x.ep >= SPECTER_COST:
+        s.prompts.append(Prompt(seat, P_SPECTER, [0, 1]))
+
+
+def answer(s: State, prompt: Prompt, option: int, *, end_check: bool) -> None:
+    """Apply a revival answer (option 0 declines)."""
+    seat = prompt.seat
+    x = s.seats[seat]
+    option = min(option, x.ep) if prompt.kind in (P_RESURRECT, P_REVENANT) else option
+    if prompt.kind == P_RESURRECT and cat.RESURRECT not in x.hand:
+        option = 0  # the card left the hand before the offer was answered
+    if prompt.kind == P_JUJU and not any(c in cat.JUJUS for c in x.hand):
+        option = 0
+    if prompt.kind == P_RESURRECT:
+        if option > 0:
+            x.ep -= option
+            x.hp = min(option, x.max_hp)
+            x.hand.remove(cat.RESURRECT)
+            discard_card(s, seat, cat.RESURRECT)
+        else:
+            offer_immediate(s, seat, P_RESURRECT)
+    elif prompt.kind == P_JUJU:
+        if option:
+            juju = next(c for c in x.hand if c in cat.JUJUS)
+            x.hand.remove(juju)
+            s.item_discard.append(juju)
+            x.hp = min(1, x.max_hp)
+        else:
+            offer_immediate(s, seat, P_JUJU)
+    elif prompt.kind == P_REVENANT:
+        if option > 0:
+            x.ep -= option
+            x.hp = min(option, x.max_hp)
+        elif end_check and cat.SPECTER in x.hand and x.zeroed and x.ep >= SPECTER_COST:
+            s.prompts.append(Prompt(seat, P_SPECTER, [0, 1]))
+    elif prompt.kind == P_SPECTER and option:
+        x.ep -= SPECTER_COST
+        x.hp = min(SPECTER_HP, x.max_hp)
+        x.hand.remove(cat.SPECTER)
+        discard_card(s, seat, cat.SPECTER)
+        x.specter_turn = s.turn + 1
+
+
+def defeat_check(s: State) -> list[int]:
+    """End of Aftermath: seats at 0 HP are defeated; then failed Specters expire. Returns the defeated."""
+    out = []
+    step = s.out_steps
+    for i in living(s):
+        if s.seats[i].hp <= 0:
+            _eliminate(s, i, step)
+            out.append(i)
+    if out:
+        s.out_steps += 1
+    expired = []
+    for i in living(s):
+        x = s.seats[i]
+        if x.specter_turn == s.turn:
+            x.specter_turn = -1
+            if max(x.dealt, default=0) < SPECTER_MUST_DEAL:
+                x.hp = 0
+                expired.append(i)
+    for i in expired:
+        _eliminate(s, i, s.out_steps)
+    if expired:
+        s.out_steps += 1
+    return out + expired
+
+
+def _eliminate(s: State, seat: int, step: int) -> None:
+    x = s.seats[seat]
+    x.alive = False
+    x.out_step = step
+    if s.scourge_on == seat:
+        remove_scourge(s)
+    if s.scourge_owner == seat:  # the owner left the duel: Scourge leaves the target's space (AMB-18)
+        x.discard.append(cat.SCOURGE)
+        s.scourge_on, s.scourge_owner, s.scourge_n = -1, -1, 0
+
+
+def check_victory(s: State) -> bool:
+    """Over when at most one team has a living seat; ranks follow elimination order."""
+    teams_alive = {team_of(s, i) for i in living(s)}
+    if len(teams_alive) > 1:
+        return False
+    big = s.out_steps + 1
+    if s.mode == "versus-teams":
+        last = {}
+        for i, x in enumerate(s.seats):
+            t = team_of(s, i)
+            last[t] = max(last.get(t, -1), big if x.alive else x.out_step)
+        ranks = [1 + sum(1 for v in last.values() if v > last[team_of(s, i)]) for i in range(s.n)]
+    else:
+        score = [big if x.alive else x.out_step for x in s.seats]
+        ranks = [1 + sum(1 for v in score if v > mine) for mine in score]
+    s.ranks = ranks
+    s.reason = "last team standing" if teams_alive else "no one left standing"
+    s.phase = OVER
+    s.prompts = []
+    s.picking = None
+    return True

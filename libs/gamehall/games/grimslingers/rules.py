@@ -1,0 +1,97 @@
+"""Modes, match options (modules) and rule flags (readings of ambiguous rules, AMB-nn)."""
+
+from __future__ import annotations
+
+from gamehall.engine.protocol import Mode, Option
+
+VERSUS = ("versus-1v1", "versus-ffa", "versus-teams")
+
+MODES = (
+    Mode("versus-1v1", "Versus 1v1", (2,), "Core Versus duel for two Grimslingers."),
+    Mode(
+        "versus-ffa",
+        "Versus free-for-all",
+        tuple(range(2, 9)),
+        "Every Grimslinger for themselves; target cards from 3 seats.",
+    ),
+    Mode(
+        "versus-teams",
+        "Versus teams",
+        (4, 6),
+        "2v2 or 3v3, teammates seated alternately; one survivor wins for the team.",
+    ),
+    Mode(
+        "advanced-duels",
+        "Advanced Duels",
+        (2,),
+        "Two Standoff actions, reactivate 6, 3-choose-2 draft, FX in written order.",
+    ),
+)
+
+OPTIONS = (
+    Option(
+        "items",
+        False,
+        "Item module: 40 regular items, scavenge field of 3 (C 'Item Deck & Scavenge Field').",
+        modes=VERSUS,
+    ),
+    Option(
+        "archetypes", False, "Archetype module: Daemon, Forgotten, Outlaw, Revenant, Vampyre, Witchborn.", modes=VERSUS
+    ),
+    Option(
+        "draft",
+        "hidden",
+        "Signature draft: hidden (deal 4, keep 2) or pass (3, keep 1, pass 2 left, keep 1).",
+        choices=("hidden", "pass"),
+        modes=VERSUS,
+    ),
+    Option("light_and_dark", False, "Shuffle LIGHT and DARK into the signature deck before the draft.", modes=VERSUS),
+)
+
+FLAGS = (
+    Option(
+        "element_cycle",
+        "A",
+        "AMB-01: A = FIRE>ICE>WIND>FIRE, WATER>EARTH>LIGHTNING>WATER; "
+        "B = WATER>ICE>WIND>WATER, FIRE>EARTH>LIGHTNING>FIRE.",
+        choices=("A", "B"),
+    ),
+    Option("wind_water_damage", "1/2", "AMB-02: DMG of WIND/WATER (sum 3 is certain).", choices=("1/2", "2/1")),
+    Option("amnesia_pile", "deactivate", "AMB-06: where Amnesia's lost cards go.", choices=("deactivate", "discard")),
+    Option("blood_feast_pass_bonus", True, "AMB-10: Blood Feast also gains the +2 EP of passing."),
+    Option("sacrifice_to_zero", False, "AMB-22: Sacrifice Health may take HP to 0."),
+    Option(
+        "reactivate_up_to", True, "AMB-42: Reactivate returns up to 5/6 cards (False: as many as possible, up to 5/6)."
+    ),
+    Option(
+        "revenant_immediate",
+        True,
+        "AMB-12: the Revenant may revive as soon as HP hits 0 (False: only at the end-of-Aftermath check).",
+    ),
+    Option(
+        "fx_netting",
+        True,
+        "AMB-36: simultaneous FX are netted per resource before clamping "
+        "(False: applied in written order, clamped each step).",
+        modes=VERSUS,
+    ),
+    Option(
+        "equilibrium_copy_cost",
+        True,
+        "AMB-14: Equilibrium's copies pay the copied card's EP cost (False: their own card's).",
+    ),
+    Option("cheat_after_pass", True, "AMB-19: an Outlaw who passed may still Dirty Cheat.", modes=VERSUS),
+    Option(
+        "cheat_pays_spell_cost",
+        True,
+        "Reading: a Dirty-Cheated spell also costs its own EP (besides the 2 EP).",
+        modes=VERSUS,
+    ),
+    Option(
+        "ad_repeat_actions",
+        True,
+        "AMB-09: Advanced Duels allows repeating a non-Anima Standoff action.",
+        modes=("advanced-duels",),
+    ),
+    Option("item_reshuffle", True, "AMB-21: an empty Versus item deck is rebuilt from the item discard.", modes=VERSUS),
+)

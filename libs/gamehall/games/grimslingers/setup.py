@@ -1,0 +1,141 @@
+"""Match setup: seats, first player, archetype picks and the signature draft.
+
+Versus (C 'Versus Setup'): 8 HP / 8 EP (max 10) or the archetype's values; six elements each;
+hidden draft (deal 4, keep 2, the rest back to the deck) or pass draft (3, keep 1, pass 2 left,
+keep 1, return 1); LIGHT and DARK optionally shuffled into the signature deck; items: a shuffled
+deck of the 40 regular items and a face-up scavenge field of 3. Advanced Duels: deal 3, keep 2,
+the third goes to the box. The first player is random (the roll-off).
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+from gamehall.engine.errors import IllegalAction
+from gamehall.engine.protocol import Action, Event, MatchConfig
+from gamehall.engine.rng import Rng, derive_seed
+from gamehall.games.grimslingers import catalog as cat
+from gamehall.games.grimslingers.actions import Keep, PickArchetype
+from gamehall.games.grimslingers.items import FIELD_SIZE, draw_item
+from gamehall.games.grimslingers.state import ARCHETYPE, DRAFT, STANDOFF, Flags, Seat, State
+
+START_HP = START_EP = 8
+MAX_HP = MAX_EP = 10
+MAX_PER_ARCHETYPE = 2
+
+
+def new_state(config: MatchConfig, seed: int) -> State:
+    rng = Rng(derive_seed(seed, "grimslingers"))
+    n = config.seats
+    opts = config.options
+    flags = Flags(**{k: v for k, v in config.flags.items() if k in Flags.__struct_fields__})
+    advanced = config.mode == "advanced-duels"
+    seats = [Seat(START_HP, START_EP, MAX_HP, MAX_EP, hand=list(cat.BASIC_ELEMENTS), dealt=[0] * n) for _ in range(n)]
+    s = State(
+        mode=config.mode,
+        n=n,
+        items=bool(opts.get("items", False)) and not advanced,
+        archetypes=bool(opts.get("archetypes", False)) and not advanced,
+        draft="advanced" if advanced else str(opts.get("draft", "hidden")),
+        light_dark=bool(opts.get("light_and_dark", False)) and not advanced,
+        flags=flags,
+        rng=0,
+        seats=seats,
+    )
+    s.fp = rng.below(n)
+    deck = list(cat.SIGNATURES) + ([cat.LIGHT, cat.DARK] if s.light_dark else [])
+    s.sig_deck = rng.shuffled(deck)
+    if s.items:
+        s.item_deck = rng.shuffled(list(cat.ITEMS))
+        s.field = [draw_item(s, rng) for _ in range(FIELD_SIZE)]
+    if s.archetypes:
+        s.phase = ARCHETYPE
+        s.order = rng.shuffled(list(range(n)))  # the roll-off: highest picks first, then clockwise
+        first = s.order[0]
+        s.order = [(first + k) % n for k in range(n)]
+        s.cur = s.order[0]
+    else:
+        _deal(s)
+    s.rng = rng.state
+    return s
+
+
+def deal_size(s: State) -> tuple[int, int]:
+    """(cards dealt, cards kept) per seat for this draft; a deck too small for 4 each deals fewer."""
+    if s.draft == "advanced":
+        return 3, 2
+    if s.draft == "pass":
+        return 3, 1
+    dealt = min(4, len(s.sig_deck) // s.n)
+    return dealt, min(2, dealt)
+
+
+def _deal(s: State) -> None:
+    s.phase = DRAFT
+    s.draft_round = 1
+    dealt, _ = deal_size(s)
+    for x in s.seats:
+        x.offer = [s.sig_deck.pop() for _ in range(dealt)]
+        x.draft_seen = list(x.offer)
+
+
+def archetype_legal(s: State, seat: int) -> list[Action]:
+    taken = [x.archetype for x in s.seats]
+    return [PickArchetype(a.key) for i, a in enumerate(cat.ARCHETYPES) if taken.count(i) < MAX_PER_ARCHETYPE]
+
+
+def apply_archetype(s: State, seat: int, action: PickArchetype, events: list[Event]) -> None:
+    idx = cat.ARCHETYPE_ID[action.archetype]
+    a = cat.ARCHETYPES[idx]
+    x = s.seats[seat]
+    x.archetype = idx
+    x.hp = x.max_hp = a.hp
+    x.ep = x.max_ep = a.ep
+    events.append(Event("archetype", {"seat": seat, "archetype": a.key}))
+    s.order.pop(0)
+    if s.order:
+        s.cur = s.order[0]
+    else:
+        s.cur = -1
+        _deal(s)
+
+
+def keep_options(s: State, seat: int) -> list[Action]:
+    offer = sorted(s.seats[seat].offer, key=lambda c: cat.KEYS[c])
+    _, keep = deal_size(s)
+    if s.draft == "pass" and s.draft_round == 2:
+        keep = 1
+    keep = min(keep, len(offer))
+    return [Keep(tuple(cat.KEYS[c] for c in combo)) for combo in combinations(offer, keep)]
+
+
+def apply_keep(s: State, seat: int, action: Keep, events: list[Event], rng: Rng) -> None:
+    x = s.seats[seat]
+    kept = [cat.ID[k] for k in action.cards]
+    if len(set(kept)) != len(kept) or any(c not in x.offer for c in kept):
+        raise IllegalAction("you can only keep cards you were dealt")
+    for c in kept:
+        x.offer.remove(c)
+        x.hand.append(c)
+    x.acted = 1  # decided (the choice stays hidden until everyone has kept)
+    events.append(Event("kept", {"seat": seat}))
+    if any(y.acted == 0 for y in s.seats):
+        return
+    rest = [list(y.offer) for y in s.seats]
+    for y in s.seats:
+        y.acted = 0
+    if s.draft == "pass" and s.draft_round == 1:
+        s.draft_round = 2
+        for i, y in enumerate(s.seats):
+            y.offer = rest[(i - 1) % s.n]  # passed to the left
+            y.draft_seen += y.offer
+        return
+    for y, leftover in zip(s.seats, rest, strict=True):
+        y.offer = []
+        if s.draft != "advanced":
+            s.sig_deck += leftover  # returned to the deck (Advanced Duels: to the box)
+    rng.shuffle(s.sig_deck)
+    s.phase = STANDOFF
+    s.standoff_open = False
+    s.draft_round = 0
+    events.append(Event("duel_starts", {"first_player": s.fp}))

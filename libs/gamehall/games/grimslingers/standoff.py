@@ -1,0 +1,274 @@
+"""The Standoff phase: one action per seat (Advanced Duels: two, one Anima ability), FP first.
+
+Multi-card choices (Reload, Purge, Surge, Reactivate, Recall) open a `Picking`: the seat picks
+cards one at a time, then stops, which keeps every action list short.
+"""
+
+from __future__ import annotations
+
+from gamehall.engine.errors import IllegalAction
+from gamehall.engine.protocol import Action, Event
+from gamehall.engine.rng import Rng
+from gamehall.games.grimslingers import catalog as cat
+from gamehall.games.grimslingers.actions import (
+    EndStandoff,
+    Pick,
+    Purge,
+    Reactivate,
+    Reload,
+    Sacrifice,
+    Scavenge,
+    SpellFlare,
+    StopPicking,
+    Surge,
+    UseCard,
+)
+from gamehall.games.grimslingers.effects import Cast, apply_atoms, compute
+from gamehall.games.grimslingers.items import scavenge
+from gamehall.games.grimslingers.piles import deactivate_card, discard_card, finish_card, reveal_signature
+from gamehall.games.grimslingers.revival import offer_immediate
+from gamehall.games.grimslingers.state import (
+    AIM,
+    FIRE,
+    K_PURGE,
+    K_REACTIVATE,
+    K_RECALL,
+    K_RELOAD,
+    K_SURGE,
+    Picking,
+    State,
+)
+from gamehall.games.grimslingers.table import fp_order, uses_target_cards
+
+RELOAD_COST, RELOAD_TAKE = 3, 4
+PURGE_MAX = 2
+SURGE_CARDS = 3
+REACTIVATE_COST = 3
+
+U_SACRIFICE, U_RELOAD, U_PURGE, U_SURGE, U_REACTIVATE, U_SCAVENGE, U_CARD, U_FLARE = (1 << k for k in range(8))
+ANIMA = U_RELOAD | U_PURGE | U_SURGE
+
+
+def max_actions(s: State) -> int:
+    return 2 if s.advanced else 1
+
+
+def reactivate_take(s: State) -> int:
+    return 6 if s.advanced else 5
+
+
+def open_standoff(s: State, events: list[Event]) -> None:
+    """Start of the Standoff: Scourge bites (HP loss), then the first player acts."""
+    s.standoff_open = True
+    for x in s.seats:
+        x.dealt = [0] * s.n
+    if s.scourge_on >= 0:
+        victim = s.seats[s.scourge_on]
+        before = victim.hp
+        victim.hp = max(0, victim.hp - s.scourge_n)
+        events.append(Event("scourge", {"seat": s.scourge_on, "lost": before - victim.hp}))
+        if before > 0 and victim.hp == 0:
+            offer_immediate(s, s.scourge_on)
+    order = fp_order(s)
+    s.cur = order[0]
+
+
+def end_turn_of(s: State) -> None:
+    """The current seat is done with the Standoff: next seat clockwise, or on to the Draw phase."""
+    order = fp_order(s)
+    idx = order.index(s.cur) if s.cur in order else len(order)
+    if idx + 1 < len(order):
+        s.cur = order[idx + 1]
+    else:
+        s.cur = -1
+        s.phase = AIM if uses_target_cards(s) else FIRE
+
+
+def _spells(cards: list[int]) -> list[int]:
+    return [c for c in cards if cat.IS_SPELL[c]]
+
+
+def _allowed(s: State, seat: int, kind: int) -> bool:
+    x = s.seats[seat]
+    if kind & ANIMA and x.anima:
+        return False
+    return not (s.advanced and not s.flags.ad_repeat_actions and x.used & kind)
+
+
+def legal(s: State, seat: int) -> list[Action]:
+    x = s.seats[seat]
+    out: list[Action] = [EndStandoff()]
+    top = x.hp if s.flags.sacrifice_to_zero else x.hp - 1
+    if _allowed(s, seat, U_SACRIFICE):
+        out += [Sacrifice(k) for k in range(1, top + 1)]
+    if _allowed(s, seat, U_RELOAD) and x.ep >= RELOAD_COST and _spells(x.discard):
+        out.append(Reload())
+    if _allowed(s, seat, U_PURGE) and _spells(x.hand):
+        out.append(Purge())
+    if _allowed(s, seat, U_SURGE) and len(_spells(x.hand)) >= SURGE_CARDS:
+        out.append(Surge())
+    if _allowed(s, seat, U_REACTIVATE) and x.ep >= REACTIVATE_COST and x.deact:
+        out.append(Reactivate())
+    if s.items and _allowed(s, seat, U_SCAVENGE):
+        out += [Scavenge(i) for i, c in enumerate(s.field) if c >= 0 and cat.scavenge_cost(c) <= x.ep]
+    if _allowed(s, seat, U_CARD):
+        for c in x.hand:
+            if cat.IS_STANDOFF_CARD[c] and x.ep >= cat.COST[c]:
+                out.append(UseCard(cat.KEYS[c]))
+    if (
+        x.archetype == cat.WITCHBORN
+        and not x.flare
+        and _allowed(s, seat, U_FLARE)
+        and x.ep >= cat.ARCHETYPES[cat.WITCHBORN].ability_cost
+    ):
+        out.append(SpellFlare())
+    return out
+
+
+def legal_picks(s: State) -> list[Action]:
+    pk = s.picking
+    assert pk is not None
+    out: list[Action] = [StopPicking()] if pk.taken >= pk.minimum else []
+    return out + [Pick(cat.KEYS[c]) for c in _pick_source(s, pk)]
+
+
+def _pick_source(s: State, pk: Picking) -> list[int]:
+    x = s.seats[pk.seat]
+    if pk.kind in (K_RELOAD, K_RECALL):
+        return sorted(set(_spells(x.discard)))
+    if pk.kind in (K_PURGE, K_SURGE):
+        return sorted(set(_spells(x.hand)))
+    return sorted(set(x.deact))
+
+
+def apply(s: State, seat: int, action: Action, events: list[Event], rng: Rng) -> None:
+    x = s.seats[seat]
+    kind = 0
+    if isinstance(action, EndStandoff):
+        end_turn_of(s)
+        return
+    if isinstance(action, Sacrifice):
+        kind = U_SACRIFICE
+        x.hp -= action.hp
+        x.ep = min(x.max_ep, x.ep + action.hp)
+        events.append(Event("sacrifice", {"seat": seat, "hp": action.hp}))
+        if x.hp == 0:
+            offer_immediate(s, seat)
+    elif isinstance(action, Reload):
+        kind = U_RELOAD
+        x.ep -= RELOAD_COST
+        s.picking = Picking(seat, K_RELOAD, RELOAD_TAKE, 1)
+    elif isinstance(action, Purge):
+        kind = U_PURGE
+        s.picking = Picking(seat, K_PURGE, PURGE_MAX, 1)
+    elif isinstance(action, Surge):
+        kind = U_SURGE
+        s.picking = Picking(seat, K_SURGE, SURGE_CARDS, SURGE_CARDS)
+        x.surged = True
+    elif isinstance(action, Reactivate):
+        kind = U_REACTIVATE
+        x.ep -= REACTIVATE_COST
+        take = reactivate_take(s)
+        minimum = 1 if s.flags.reactivate_up_to else min(take, len(x.deact))
+        s.picking = Picking(seat, K_REACTIVATE, take, minimum)
+    elif isinstance(action, Scavenge):
+        kind = U_SCAVENGE
+        scavenge(s, seat, action.slot, events, rng)
+    elif isinstance(action, UseCard):
+        kind = U_CARD
+        _use_card(s, seat, cat.ID[action.card], events, rng)
+    elif isinstance(action, SpellFlare):
+        kind = U_FLARE
+        x.ep -= cat.ARCHETYPES[cat.WITCHBORN].ability_cost
+        x.flare = True
+        events.append(Event("spell_flare", {"seat": seat}))
+    else:
+        raise IllegalAction(f"{type(action).__name__} is not a Standoff action")
+    if kind & ANIMA:
+        x.anima = True
+    x.used |= kind
+    x.acted += 1
+    if s.picking is None:
+        _maybe_done(s, seat)
+
+
+def _maybe_done(s: State, seat: int) -> None:
+    if s.cur == seat and s.seats[seat].acted >= max_actions(s):
+        end_turn_of(s)
+
+
+def _use_card(s: State, seat: int, card: int, events: list[Event], rng: Rng) -> None:
+    """Play and resolve a Standoff-type card now (its EP cost first)."""
+    x = s.seats[seat]
+    x.hand.remove(card)
+    x.ep -= cat.COST[card]
+    reveal_signature(s, seat, card)
+    events.append(Event("standoff_card", {"seat": seat, "card": cat.KEYS[card]}))
+    atoms = compute(s, Cast(seat, [seat]), cat.CARDS[card].effects, rng)
+    zeroed = apply_atoms(s, seat, atoms, rng, netting=s.flags.fx_netting, action_card=True)
+    for z in zeroed:
+        offer_immediate(s, z)
+    if s.picking is not None and s.picking.seat == seat and s.picking.card < 0:
+        s.picking.card = card  # Recall waits aside until its picks are done
+    else:
+        finish_card(s, seat, card)
+
+
+def apply_pick(s: State, action: Action, events: list[Event]) -> None:
+    pk = s.picking
+    assert pk is not None
+    x = s.seats[pk.seat]
+    if isinstance(action, Pick):
+        card = cat.ID[action.card]
+        if pk.kind in (K_RELOAD, K_RECALL):
+            x.discard.remove(card)
+            x.hand.append(card)
+        elif pk.kind == K_PURGE:
+            x.hand.remove(card)
+            discard_card(s, pk.seat, card)
+            x.ep = min(x.max_ep, x.ep + 1)
+        elif pk.kind == K_SURGE:
+            x.hand.remove(card)
+            deactivate_card(s, pk.seat, card)
+        else:
+            x.deact.remove(card)
+            x.hand.append(card)
+        public = pk.kind in (K_RELOAD, K_RECALL, K_PURGE)
+        events.append(
+            Event("picked", {"seat": pk.seat, "for": pk.kind, "card": action.card})
+            if public
+            else Event("picked", {"seat": pk.seat, "for": pk.kind, "card": action.card}, frozenset({pk.seat}))
+        )
+        pk.taken += 1
+        pk.left -= 1
+        if pk.left > 0 and _pick_source(s, pk):
+            return
+        if pk.taken < pk.minimum:
+            return
+    elif pk.taken < pk.minimum:
+        raise IllegalAction(f"pick at least {pk.minimum} card(s) first")
+    _close_picking(s)
+
+
+def _close_picking(s: State) -> None:
+    pk = s.picking
+    assert pk is not None
+    s.picking = None
+    if pk.card >= 0:
+        finish_card(s, pk.seat, pk.card)
+    if s.phase in (AIM, FIRE) or s.cur != pk.seat:
+        return
+    _maybe_done(s, pk.seat)
+
+
+def picking_stuck(s: State) -> bool:
+    """A picking whose minimum cannot be met any more (e.g. too few spells) closes by itself."""
+    pk = s.picking
+    return pk is not None and pk.taken < pk.minimum and not _pick_source(s, pk)
+
+
+def close_stuck_picking(s: State) -> None:
+    if picking_stuck(s):
+        assert s.picking is not None
+        s.picking.minimum = s.picking.taken
+        _close_picking(s)

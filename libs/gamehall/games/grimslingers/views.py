@@ -1,0 +1,393 @@
+"""What each seat may see, and the reverse: a full state consistent with a view.
+
+A view carries the public state (HP/EP, statuses, discard piles, which entered face up in public,
+revealed cards, the scavenge field, prompts) plus the seat's own hand, deactivated pile, draft
+offer, target card and commitment. Never another seat's hand, face-down choices, deactivated
+cards, deck order or the RNG. `rebuild` samples everything hidden consistently with a view; it
+serves `determinize` (bots) and `resample_hidden` (the game's declaration of its secrets).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from gamehall.engine.protocol import Action, JsonDict
+from gamehall.games.grimslingers import catalog as cat
+from gamehall.games.grimslingers.actions import Choose
+from gamehall.games.grimslingers.state import (
+    AIM,
+    C_PLAY,
+    CHEAT,
+    COMMIT_NAMES,
+    DRAFT,
+    FIRE,
+    PHASE_NAMES,
+    PICK_NAMES,
+    PROMPT_NAMES,
+    Commit,
+    Flags,
+    Picking,
+    Play,
+    Prompt,
+    Seat,
+    State,
+)
+
+_COMMIT_IDS = {v: k for k, v in COMMIT_NAMES.items()}
+_SEAT_PUBLIC = (
+    "hp",
+    "ep",
+    "max_hp",
+    "max_ep",
+    "alive",
+    "acted",
+    "used",
+    "anima",
+    "surged",
+    "flare",
+    "bl_bonus",
+    "bl_on",
+    "bl_tally",
+    "dark",
+    "barrier",
+    "exalt",
+    "transmute",
+    "transmute_phase",
+    "specter_turn",
+    "zeroed",
+    "out_step",
+)
+
+
+def _keys(cards: list[int]) -> list[str]:
+    return [cat.KEYS[c] for c in cards]
+
+
+def _ids(keys: list[str]) -> list[int]:
+    return [cat.ID[k] for k in keys]
+
+
+def _commit_hidden(s: State) -> bool:
+    """Committed cards stay face down (and counted in the hand size) until the reveal."""
+    return s.phase in (FIRE, CHEAT)
+
+
+def _held_items(s: State, x: Seat) -> list[int]:
+    pool = x.hand + x.deact
+    if x.commit is not None and s.phase in (FIRE, CHEAT):
+        pool = pool + x.commit.cards
+    return sorted(c for c in pool if cat.IS_ITEM[c])
+
+
+def _hand_size(s: State, x: Seat) -> int:
+    extra = len(x.commit.cards) if x.commit is not None and _commit_hidden(s) else 0
+    return len(x.hand) + extra
+
+
+def view(s: State, seat: int | None) -> JsonDict:
+    players = []
+    for i, x in enumerate(s.seats):
+        p: dict[str, Any] = {k: getattr(x, k) for k in _SEAT_PUBLIC}
+        p["archetype"] = cat.ARCHETYPES[x.archetype].key if x.archetype >= 0 else None
+        p["hand_size"] = _hand_size(s, x)
+        p["deactivated_size"] = len(x.deact)
+        p["discard"] = _keys(x.discard)
+        p["discard_top"] = cat.KEYS[x.discard[-1]] if x.discard else None
+        p["signatures_revealed"] = _keys(x.sigs_seen)
+        p["items_held"] = _keys(_held_items(s, x))
+        p["offer_size"] = len(x.offer)
+        p["dealt"] = list(x.dealt)
+        p["decided"] = _decided(s, x)
+        p["aim"] = x.aim if (s.phase != AIM or i == seat) else None
+        if x.commit is None or (s.phase == FIRE and i != seat):
+            p["commit"] = None
+        else:
+            p["commit"] = COMMIT_NAMES[x.commit.kind]
+        players.append(p)
+    out: JsonDict = {
+        "game": "grimslingers",
+        "mode": s.mode,
+        "seat": seat,
+        "seats": s.n,
+        "options": {"items": s.items, "archetypes": s.archetypes, "draft": s.draft, "light_and_dark": s.light_dark},
+        "flags": {k: getattr(s.flags, k) for k in Flags.__struct_fields__},
+        "phase": PHASE_NAMES[s.phase],
+        "turn": s.turn,
+        "first_player": s.fp,
+        "current": s.cur,
+        "order": list(s.order),
+        "draft_round": s.draft_round,
+        "standoff_open": s.standoff_open,
+        "players": players,
+        "plays": [_play_json(p) for p in s.plays],
+        "cur_play": s.cur_play,
+        "stage": s.stage,
+        "pending": [list(a) for a in s.pending],
+        "prompts": [
+            {"seat": p.seat, "kind": PROMPT_NAMES[p.kind], "options": list(p.options), "ref": p.ref} for p in s.prompts
+        ],
+        "picking": None
+        if s.picking is None
+        else {
+            "seat": s.picking.seat,
+            "kind": PICK_NAMES[s.picking.kind],
+            "left": s.picking.left,
+            "minimum": s.picking.minimum,
+            "taken": s.picking.taken,
+            "card": cat.KEYS[s.picking.card] if s.picking.card >= 0 else None,
+        },
+        "field": [cat.KEYS[c] if c >= 0 else None for c in s.field],
+        "item_deck_size": len(s.item_deck),
+        "item_discard": _keys(s.item_discard),
+        "defused": _keys(s.defused),
+        "scourge": None if s.scourge_on < 0 else {"on": s.scourge_on, "owner": s.scourge_owner, "loss": s.scourge_n},
+        "evert": s.evert,
+        "out_steps": s.out_steps,
+        "outcome": None if s.ranks is None else {"ranks": list(s.ranks), "reason": s.reason},
+    }
+    if seat is not None:
+        x = s.seats[seat]
+        out["hand"] = _keys(x.hand)
+        out["deactivated"] = _keys(x.deact)
+        out["offer"] = _keys(x.offer)
+        out["draft_seen"] = _keys(x.draft_seen)
+        out["my_commit"] = (
+            None if x.commit is None else {"kind": COMMIT_NAMES[x.commit.kind], "cards": _keys(x.commit.cards)}
+        )
+    return out
+
+
+def _decided(s: State, x: Seat) -> bool:
+    if s.phase == DRAFT:
+        return x.acted > 0
+    if s.phase == AIM:
+        return x.aim >= 0
+    if s.phase == FIRE:
+        return x.commit is not None
+    return False
+
+
+def _play_json(p: Play) -> dict[str, Any]:
+    return {
+        "owner": p.owner,
+        "card": cat.KEYS[p.card],
+        "combine": cat.KEYS[p.combine] if p.combine >= 0 else None,
+        "target": p.target,
+        "rn": p.rn,
+        "nv": p.nv,
+        "bonus": p.bonus,
+        "as": cat.KEYS[p.as_card] if p.as_card >= 0 else None,
+        "status": p.status,
+        "consumed": p.consumed,
+    }
+
+
+def _play_from(d: dict[str, Any]) -> Play:
+    return Play(
+        d["owner"],
+        cat.ID[d["card"]],
+        cat.ID[d["combine"]] if d["combine"] else -1,
+        d["target"],
+        d["rn"],
+        d["nv"],
+        d["bonus"],
+        cat.ID[d["as"]] if d["as"] else -1,
+        d["status"],
+        d["consumed"],
+    )
+
+
+# ------------------------------------------------------------------ rebuilding a state from a view
+
+
+def rebuild(v: JsonDict, seat: int | None, rng: random.Random) -> State:
+    """A full state whose view for `seat` is `v`: every hidden card, choice and deck order sampled."""
+    phase = PHASE_NAMES.index(v["phase"])
+    flags = Flags(**v["flags"])
+    seats = []
+    for p in v["players"]:
+        x = Seat(p["hp"], p["ep"], p["max_hp"], p["max_ep"])
+        for k in _SEAT_PUBLIC:
+            setattr(x, k, p[k])
+        x.archetype = cat.ARCHETYPE_ID[p["archetype"]] if p["archetype"] else -1
+        x.discard = _ids(p["discard"])
+        x.sigs_seen = _ids(p["signatures_revealed"])
+        x.dealt = list(p["dealt"])
+        x.aim = p["aim"] if p["aim"] is not None else -1
+        if phase == AIM and p["decided"] and p["aim"] is None:
+            x.aim = rng.choice([t for t, q in enumerate(v["players"]) if q["alive"] and t != len(seats)])
+        if p["commit"] is not None:
+            x.commit = Commit(_COMMIT_IDS[p["commit"]], [])
+        seats.append(x)
+    opts = v["options"]
+    s = State(
+        mode=v["mode"],
+        n=v["seats"],
+        items=opts["items"],
+        archetypes=opts["archetypes"],
+        draft=opts["draft"],
+        light_dark=opts["light_and_dark"],
+        flags=flags,
+        rng=rng.getrandbits(64),
+        seats=seats,
+        phase=phase,
+        turn=v["turn"],
+        fp=v["first_player"],
+        cur=v["current"],
+        order=list(v["order"]),
+        draft_round=v["draft_round"],
+        standoff_open=v["standoff_open"],
+        plays=[_play_from(p) for p in v["plays"]],
+        cur_play=v["cur_play"],
+        stage=v["stage"],
+        pending=[list(a) for a in v["pending"]],
+        prompts=[Prompt(p["seat"], PROMPT_NAMES.index(p["kind"]), list(p["options"]), p["ref"]) for p in v["prompts"]],
+        field=[cat.ID[k] if k else -1 for k in v["field"]],
+        item_discard=_ids(v["item_discard"]),
+        defused=_ids(v["defused"]),
+        evert=v["evert"],
+        out_steps=v["out_steps"],
+    )
+    if v["picking"] is not None:
+        pk = v["picking"]
+        s.picking = Picking(
+            pk["seat"],
+            PICK_NAMES.index(pk["kind"]),
+            pk["left"],
+            pk["minimum"],
+            pk["taken"],
+            cat.ID[pk["card"]] if pk["card"] else -1,
+        )
+    if v["scourge"] is not None:
+        s.scourge_on, s.scourge_owner, s.scourge_n = v["scourge"]["on"], v["scourge"]["owner"], v["scourge"]["loss"]
+    if v["outcome"] is not None:
+        s.ranks, s.reason = list(v["outcome"]["ranks"]), v["outcome"]["reason"]
+    if seat is not None:
+        me = s.seats[seat]
+        me.hand = _ids(v["hand"])
+        me.deact = _ids(v["deactivated"])
+        me.offer = _ids(v["offer"])
+        me.draft_seen = _ids(v["draft_seen"])
+        mine = v["my_commit"]
+        me.commit = None if mine is None else Commit(_COMMIT_IDS[mine["kind"]], _ids(mine["cards"]))
+    _sample_hidden(s, v, seat, rng)
+    return s
+
+
+def _located_sigs(s: State) -> set[int]:
+    """Signatures whose place everyone knows: discard piles, face-up plays, Scourge in play."""
+    out = set()
+    for x in s.seats:
+        out.update(c for c in x.discard if not cat.IS_ITEM[c])
+    for p in s.plays:
+        out.update(c for c in (p.card, p.combine) if c >= 0)
+    if s.scourge_on >= 0:
+        out.add(cat.SCOURGE)
+    if s.picking is not None and s.picking.card >= 0:
+        out.add(s.picking.card)
+    return out
+
+
+def _sample_hidden(s: State, v: JsonDict, seat: int | None, rng: random.Random) -> None:
+    universe = list(cat.SIGNATURES) + ([cat.LIGHT, cat.DARK] if s.light_dark else [])
+    located = _located_sigs(s)
+    known: set[int] = set(located)
+    if seat is not None:
+        me = s.seats[seat]
+        mine = set(me.hand) | set(me.deact) | set(me.offer) | set(me.commit.cards if me.commit else [])
+        known |= mine
+        if s.draft != "pass":
+            known |= set(me.draft_seen)
+    for x in s.seats:
+        known |= set(x.sigs_seen)
+    unseen = [c for c in universe if c not in known]
+    rng.shuffle(unseen)
+    held_items: set[int] = set()
+    for i, x in enumerate(s.seats):
+        if i == seat:
+            continue
+        p = v["players"][i]
+        elements = [c for c in cat.BASIC_ELEMENTS if c not in x.discard and not _in_plays(s, i, c)]
+        sigs = [c for c in x.sigs_seen if c not in located]
+        items = _ids(p["items_held"])
+        held_items.update(items)
+        pool_size = p["hand_size"] + p["deactivated_size"]
+        missing = pool_size - len(elements) - len(sigs) - len(items)
+        take = max(0, min(missing, len(unseen)))
+        pool = elements + sigs + items + unseen[:take]
+        del unseen[:take]
+        rng.shuffle(pool)
+        x.offer = [unseen.pop() for _ in range(min(p["offer_size"], len(unseen)))]
+        x.draft_seen = list(x.offer)
+        _deal_pool(s, i, x, p, pool, rng)
+    s.sig_deck = unseen
+    if s.items:
+        in_view = set(s.item_discard) | {c for c in s.field if c >= 0} | held_items
+        if seat is not None:
+            in_view |= {c for c in s.seats[seat].hand + s.seats[seat].deact if cat.IS_ITEM[c]}
+            if s.seats[seat].commit:
+                in_view |= {c for c in s.seats[seat].commit.cards if cat.IS_ITEM[c]}
+        for p in s.plays:
+            in_view |= {c for c in (p.card, p.combine) if c >= 0 and cat.IS_ITEM[c]}
+        deck = [c for c in cat.ITEMS if c not in in_view]
+        rng.shuffle(deck)
+        s.item_deck = deck[: v["item_deck_size"]]
+
+
+def _in_plays(s: State, owner: int, card: int) -> bool:
+    return any(p.owner == owner and card in (p.card, p.combine) for p in s.plays)
+
+
+def _deal_pool(s: State, i: int, x: Seat, p: dict[str, Any], pool: list[int], rng: random.Random) -> None:
+    """Split a seat's hidden cards into deactivated pile, commitment and hand."""
+    n_deact = p["deactivated_size"]
+    x.deact = pool[:n_deact]
+    rest = pool[n_deact:]
+    if s.phase == FIRE and p["decided"]:
+        x.hand = rest
+        x.commit = _sample_commit(s, i, rng)
+        for c in x.commit.cards:
+            x.hand.remove(c)
+    elif x.commit is not None and s.phase == CHEAT and x.commit.kind == C_PLAY:
+        x.hand = rest
+        x.commit = _sample_commit(s, i, rng, plays_only=True)
+        for c in x.commit.cards:
+            x.hand.remove(c)
+    else:
+        x.hand = rest
+
+
+def _sample_commit(s: State, seat: int, rng: random.Random, plays_only: bool = False) -> Commit:
+    """A random legal Draw Step Two choice from the seat's (sampled) hand."""
+    from gamehall.games.grimslingers.actions import BloodFeast, IntoDarkness, Pass
+    from gamehall.games.grimslingers.actions import Play as PlayAction
+    from gamehall.games.grimslingers.draw import fire_legal
+    from gamehall.games.grimslingers.state import C_DARK, C_FEAST, C_PASS
+
+    options = fire_legal(s, seat)
+    if plays_only:
+        options = [a for a in options if isinstance(a, PlayAction)]
+    action = rng.choice(options) if options else PlayAction(cat.KEYS[s.seats[seat].hand[0]])
+    if isinstance(action, PlayAction):
+        return Commit(C_PLAY, [cat.ID[action.card]] + ([cat.ID[action.combine]] if action.combine else []))
+    if isinstance(action, IntoDarkness):
+        return Commit(C_DARK)
+    if isinstance(action, BloodFeast):
+        return Commit(C_FEAST)
+    assert isinstance(action, Pass)
+    return Commit(C_PASS)
+
+
+def determinize(v: JsonDict, seat: int, rng: random.Random) -> State:
+    return rebuild(v, seat, rng)
+
+
+def resample_hidden(s: State, seat: int | None, rng: random.Random) -> State:
+    return rebuild(view(s, seat), seat, rng)
+
+
+def describe(s: State, action: Action) -> str:
+    if isinstance(action, Choose) and s.prompts:
+        return f"{PROMPT_NAMES[s.prompts[0].kind]}: {action.option}"
+    return ""

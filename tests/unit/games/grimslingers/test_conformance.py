@@ -1,0 +1,95 @@
+"""The conformance kit over every mode and seat count: 2,100 random matches in total."""
+
+from __future__ import annotations
+
+import pytest
+
+from gamehall.engine.conformance import assert_conforms
+from gamehall.engine.protocol import MatchConfig
+from gamehall.games.grimslingers import GAME
+
+ALL = {"items": True, "archetypes": True}
+
+CONFIGS: list[tuple[str, list[MatchConfig], int, int]] = [
+    (
+        "1v1",
+        [
+            GAME.configure("versus-1v1", 2),
+            GAME.configure("versus-1v1", 2, options={**ALL, "draft": "pass"}),
+            GAME.configure("versus-1v1", 2, options={**ALL, "light_and_dark": True}),
+        ],
+        600,
+        25,
+    ),
+    (
+        "advanced",
+        [GAME.configure("advanced-duels", 2), GAME.configure("advanced-duels", 2, flags={"ad_repeat_actions": False})],
+        400,
+        25,
+    ),
+    (
+        "ffa",
+        [GAME.configure("versus-ffa", n, options=ALL if n % 2 else {"draft": "pass"}) for n in range(2, 9)],
+        560,
+        40,
+    ),
+    (
+        "teams",
+        [
+            GAME.configure("versus-teams", 4, options=ALL),
+            GAME.configure("versus-teams", 6, options=ALL),
+            GAME.configure("versus-teams", 4, options={"draft": "pass", "light_and_dark": True}),
+        ],
+        300,
+        40,
+    ),
+    (
+        "flags",
+        [
+            GAME.configure(
+                "versus-ffa",
+                3,
+                options=ALL,
+                flags={
+                    "element_cycle": "B",
+                    "wind_water_damage": "2/1",
+                    "amnesia_pile": "discard",
+                    "blood_feast_pass_bonus": False,
+                    "sacrifice_to_zero": True,
+                    "reactivate_up_to": False,
+                    "revenant_immediate": False,
+                    "fx_netting": False,
+                    "equilibrium_copy_cost": False,
+                    "cheat_after_pass": False,
+                    "cheat_pays_spell_cost": False,
+                    "item_reshuffle": False,
+                },
+            )
+        ],
+        240,
+        30,
+    ),
+]
+
+
+@pytest.mark.parametrize(("name", "configs", "matches", "deep_every"), CONFIGS, ids=[c[0] for c in CONFIGS])
+def test_conforms(name: str, configs: list[MatchConfig], matches: int, deep_every: int) -> None:
+    report = assert_conforms(GAME, matches=matches, configs=configs, deep_every=deep_every, seed=len(name))
+    assert report.matches == matches and report.hidden_differs > 0
+    assert sum(report.outcomes.values()) == matches
+
+
+def test_deep_checks_every_step() -> None:
+    configs = [
+        GAME.configure("versus-1v1", 2, options=ALL),
+        GAME.configure("versus-ffa", 3, options=ALL),
+        GAME.configure("advanced-duels", 2),
+        GAME.configure("versus-teams", 4, options=ALL),
+    ]
+    assert_conforms(GAME, matches=24, configs=configs, deep_every=1, seed=7)
+
+
+def test_teams_and_modes() -> None:
+    assert GAME.teams(GAME.configure("versus-teams", 6)) == ((0, 2, 4), (1, 3, 5))
+    assert GAME.teams(GAME.configure("versus-ffa", 3)) == ((0,), (1,), (2,))
+    assert {m.id for m in GAME.modes} == {"versus-1v1", "versus-ffa", "versus-teams", "advanced-duels"}
