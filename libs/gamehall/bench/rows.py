@@ -37,9 +37,21 @@ def print_rows(rows: list[Row], console: Console | None = None) -> None:
         base = by_name.get(r.baseline)
         if r.is_baseline:
             ratio = "baseline"
+        elif base and base.value and _is_time(r.unit) and not _is_time(base.unit):
+            # A duration against a rate: how many baseline units of work fit in it (machine-neutral cost).
+            ratio = f"{_seconds(r) * base.value:,.0f} {base.unit.split('/')[0]} of {r.baseline}"
         elif base and base.value:
-            ratio = f"{r.value / base.value:.4f} × {r.baseline}"
+            ratio = f"{r.value / base.value:.3g} × {r.baseline}"
         else:
             ratio = "-"
         table.add_row(r.name, f"{r.value:,.1f}", r.unit, ratio, r.goal, r.extra)
     console.print(table)
+
+
+def _is_time(unit: str) -> bool:
+    return unit.split()[0] in ("ms", "µs", "s")
+
+
+def _seconds(row: Row) -> float:
+    scale = {"ms": 1e-3, "µs": 1e-6, "s": 1.0}[row.unit.split()[0]]
+    return row.value * scale

@@ -44,7 +44,7 @@ def run(
         table.add_row("nats-server", platform.nats_url, "-")
         for s in platform.services:
             table.add_row(s.definition.name, s.address, f"http://127.0.0.1:{s.metrics_port}/metrics")
-        Console().print(table)
+        Console(width=None if Console().is_terminal else 160).print(table)
         dead = platform.wait_until_dead()
         console.print(f"[red]stopped unexpectedly: {', '.join(dead)}; shutting down[/red]")
         code = 1
