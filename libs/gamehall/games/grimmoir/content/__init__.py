@@ -1,0 +1,1 @@
+"""GrimmoiR content pack: characters.json and its schema."""

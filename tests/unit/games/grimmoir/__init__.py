@@ -1,0 +1,1 @@
+"""Tests of the GrimmoiR engine (gamehall.games.grimmoir)."""
