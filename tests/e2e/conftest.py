@@ -6,6 +6,7 @@ import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import grpc
 import pytest
@@ -14,6 +15,7 @@ from gamehall.engine import all_games
 from gamehall.launcher.platform import Platform
 from tests.e2e.client import Client
 from tests.support.processes import repo_env
+from tests.support.stack import Stack, running_stack
 
 FIXTURE_GAME = "tests.fixtures.high_card:GAME"
 if FIXTURE_GAME not in os.environ.get("GAMEHALL_GAME_MODULES", ""):  # the fixture game, plus any installed games
@@ -35,9 +37,16 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 @dataclass
 class Running:
-    platform: Platform
+    stack: Stack
     address: str
     data_dir: Path
+
+    @property
+    def platform(self) -> Platform:
+        """The local launcher (crash tests kill and restart its processes); skips on the container backend."""
+        if self.stack.platform is None:
+            pytest.skip("needs the local-process backend (it restarts processes and reads the SQLite file)")
+        return self.stack.platform
 
     def client(self) -> Client:
         return Client(grpc.insecure_channel(self.address))
@@ -51,25 +60,22 @@ def game_ids() -> list[str]:
 
 
 @pytest.fixture(scope="session")
-def platform(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Running]:
+def platform(tmp_path_factory: pytest.TempPathFactory, record_testsuite_property: Any) -> Iterator[Running]:
+    """The whole platform: containers where a Docker engine answers, local processes otherwise."""
     mp = pytest.MonkeyPatch()
     for key, value in repo_env().items():
         mp.setenv(key, value)
     data_dir = tmp_path_factory.mktemp("platform")
-    running = Platform(
-        data_dir=data_dir,
-        games=game_ids(),
-        fixed_ports=False,
-        extra_env={
-            "GAMEHALL_TOKEN_KEY": TOKEN_KEY,
-            "GAMEHALL_OPERATOR_PASSWORD": OPERATOR_PASSWORD,
-            "GAMEHALL_LOG_LEVEL": "warning",
-            "GAMEHALL_AI_ACK_WAIT_SECONDS": "3",
-        },
-    )
-    running.start()
+    extra_env = {
+        "GAMEHALL_TOKEN_KEY": TOKEN_KEY,
+        "GAMEHALL_OPERATOR_PASSWORD": OPERATOR_PASSWORD,
+        "GAMEHALL_LOG_LEVEL": "warning",
+        "GAMEHALL_AI_ACK_WAIT_SECONDS": "3",
+    }
     try:
-        yield Running(running, running.service("gateway").address, data_dir)
+        with running_stack(data_dir, game_ids(), "sqlite", extra_env) as stack:
+            record_testsuite_property("e2e_backend", stack.describe())
+            print(f"\n[e2e] platform {stack.describe()}")
+            yield Running(stack, stack.gateway, data_dir)
     finally:
-        running.stop()
         mp.undo()

@@ -30,6 +30,7 @@ def _wait_finished(running: Running, match_id: str, timeout: float = 90.0) -> ga
 
 
 def _logged(running: Running, match_id: str) -> list[tuple[int, str]]:
+    running.platform  # noqa: B018 - reads the SQLite file: local backend only
     with sqlite3.connect(running.data_dir / "gamehall.db") as db:
         return db.execute(
             "SELECT version, request_id FROM action_log WHERE match_id = ? ORDER BY version", (match_id,)

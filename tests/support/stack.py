@@ -48,12 +48,15 @@ class Stack:
 
 
 @contextlib.contextmanager
-def running_stack(tmp: Path, games: list[str], database: Database = "sqlite") -> Iterator[Stack]:
+def running_stack(
+    tmp: Path, games: list[str], database: Database = "sqlite", extra_env: dict[str, str] | None = None
+) -> Iterator[Stack]:
+    """The stack on the best backend here; `extra_env` is given to every service."""
     if docker_available():
-        with _docker_stack(tmp, games, database) as stack:
+        with _docker_stack(tmp, games, database, extra_env or {}) as stack:
             yield stack
     else:
-        with _local_stack(tmp, games, database) as stack:
+        with _local_stack(tmp, games, database, extra_env or {}) as stack:
             yield stack
 
 
@@ -67,7 +70,7 @@ def _database_url(tmp: Path, database: Database) -> Iterator[str]:
 
 
 @contextlib.contextmanager
-def _local_stack(tmp: Path, games: list[str], database: Database) -> Iterator[Stack]:
+def _local_stack(tmp: Path, games: list[str], database: Database, extra_env: dict[str, str]) -> Iterator[Stack]:
     for key, value in repo_env().items():
         os.environ.setdefault(key, value)
     with _database_url(tmp, database) as dsn:
@@ -75,7 +78,11 @@ def _local_stack(tmp: Path, games: list[str], database: Database) -> Iterator[St
             data_dir=tmp,
             games=games,
             fixed_ports=False,
-            extra_env={"GAMEHALL_DATABASE_URL": dsn, "GAMEHALL_OPERATOR_PASSWORD": "operator-test-password"},
+            extra_env={
+                "GAMEHALL_DATABASE_URL": dsn,
+                "GAMEHALL_OPERATOR_PASSWORD": "operator-test-password",
+                **extra_env,
+            },
         )
         platform.start()
         try:
@@ -94,7 +101,9 @@ def _local_stack(tmp: Path, games: list[str], database: Database) -> Iterator[St
 
 
 @contextlib.contextmanager
-def _docker_stack(tmp: Path, games: list[str], database: Database) -> Iterator[Stack]:  # pragma: no cover
+def _docker_stack(  # pragma: no cover - needs a Docker engine
+    tmp: Path, games: list[str], database: Database, extra_env: dict[str, str]
+) -> Iterator[Stack]:
     import docker
     from testcontainers.core.container import DockerContainer
     from testcontainers.core.network import Network
@@ -132,6 +141,7 @@ def _docker_stack(tmp: Path, games: list[str], database: Database) -> Iterator[S
             # The fixture game lives in tests/: mounted read-only and loaded by reference.
             "PYTHONPATH": "/opt/gamehall-tests",
             "GAMEHALL_GAME_MODULES": repo_env()["GAMEHALL_GAME_MODULES"],
+            **extra_env,
         }
         commands = {f"rules-{g}": ["python", "-m", "gamehall_services.rules", "--game", g] for g in games}
         for name in ("persistence", "matchmaking", "gateway", "ai"):
