@@ -28,7 +28,7 @@ from gamehall_services.ai.identity import BotIdentity
 log = structlog.get_logger("gamehall.ai")
 
 # Thinking budget per level (ms), capped by the seat's clock.
-THINK_MS = {"random": 0.0, "easy": 0.0, "normal": 0.0, "hard": 1500.0, "expert": 4000.0}
+THINK_MS = {"random": 0.0, "easy": 300.0, "normal": 800.0, "hard": 1500.0, "expert": 4000.0}
 CLOCK_MARGIN_MS = 1500.0
 STALE = {grpc.StatusCode.ABORTED, grpc.StatusCode.FAILED_PRECONDITION}
 
