@@ -6,6 +6,7 @@ response, so any replica of `rules-<game>` serves any request.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 from typing import Any
@@ -14,6 +15,7 @@ import grpc
 
 from gamehall.engine import Game
 from gamehall.engine.lookup import action_from_json, legal_by_id
+from gamehall.engine.schema import infer_view_schema
 from gamehall.internal.v1 import rules_pb2, rules_pb2_grpc
 from gamehall.runtime import metrics
 from gamehall.runtime.errors import ClientError
@@ -59,6 +61,9 @@ class RulesServicer(rules_pb2_grpc.RulesServiceServicer):  # type: ignore[misc]
 
     # -- RPCs ---------------------------------------------------------------------
     async def DescribeGame(self, request: Any, context: Any) -> rules_pb2.DescribeGameResponse:
+        if not self.descriptor.view_schema_json:  # derived once, off the event loop (it plays sample matches)
+            schema = await asyncio.to_thread(infer_view_schema, self.game)
+            self.descriptor.view_schema_json = json.dumps(schema, separators=(",", ":"), sort_keys=True)
         return rules_pb2.DescribeGameResponse(game=self.descriptor)
 
     async def NewMatch(self, request: rules_pb2.NewMatchRequest, context: Any) -> rules_pb2.NewMatchResponse:

@@ -9,7 +9,14 @@ from gamehall.ai.arena import MatchResult, bot_rng, play_match, round_robin
 from gamehall.ai.bench import ismcts_rate, playout_rate
 from gamehall.ai.bot import Bot, RandomBot
 from gamehall.ai.greedy import GreedyBot
-from gamehall.ai.heuristic import Evaluator, HeuristicFn, find_heuristic, register_heuristic, unregister_heuristic
+from gamehall.ai.heuristic import (
+    Evaluator,
+    HeuristicFn,
+    find_heuristic,
+    find_rollout_depth,
+    register_heuristic,
+    unregister_heuristic,
+)
 from gamehall.ai.ismcts import ISMCTSBot, SearchResult, ismcts
 from gamehall.ai.levels import LEVELS, make_bot
 from gamehall.ai.stats import wilson_interval
@@ -26,6 +33,7 @@ __all__ = [
     "SearchResult",
     "bot_rng",
     "find_heuristic",
+    "find_rollout_depth",
     "ismcts",
     "ismcts_rate",
     "make_bot",

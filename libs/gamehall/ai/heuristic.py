@@ -8,6 +8,10 @@ heuristic may read the whole state without making a bot unfair. It is found, in 
 2. shipped by the game: the function `evaluate` in `<game package>.heuristic`, where the
    package is the one holding `type(game)` (or the nearest base class that has one);
 3. the generic fallback: the mean return of a few random rollouts to the end.
+
+A shipped heuristic module may also declare ``ROLLOUT_DEPTH = n``: the game's statement
+that its evaluator values a position well after `n` random actions. Search then cuts its
+rollouts there (`find_rollout_depth`), which is what makes long games searchable.
 """
 
 from __future__ import annotations
@@ -25,7 +29,7 @@ from gamehall.engine import Game, StructGame
 HeuristicFn = Callable[[Any, int], float]
 
 _registered: dict[str, HeuristicFn] = {}
-_discovered: dict[type, HeuristicFn | None] = {}
+_discovered: dict[type, tuple[HeuristicFn, int | None] | None] = {}
 _BASES = frozenset({Game, StructGame, object})
 
 
@@ -45,8 +49,8 @@ def _package_of(module_name: str) -> str:
     return module.__package__ or module_name.rpartition(".")[0]
 
 
-def _shipped(cls: type) -> HeuristicFn | None:
-    """`evaluate` from `<package of cls>.heuristic`, or None when that module does not exist."""
+def _shipped(cls: type) -> tuple[HeuristicFn, int | None] | None:
+    """`evaluate` (and `ROLLOUT_DEPTH`) from `<package of cls>.heuristic`, or None when it does not exist."""
     package = _package_of(cls.__module__)
     if not package:
         return None
@@ -62,16 +66,16 @@ def _shipped(cls: type) -> HeuristicFn | None:
     fn = getattr(module, "evaluate", None)
     if not callable(fn):
         raise TypeError(f"{target} must define a function evaluate(state, seat) -> float")
-    return fn  # type: ignore[no-any-return]
+    depth = getattr(module, "ROLLOUT_DEPTH", None)
+    if depth is not None and (not isinstance(depth, int) or depth < 1):
+        raise TypeError(f"{target}.ROLLOUT_DEPTH must be a positive int")
+    return fn, depth
 
 
-def find_heuristic(game: Game[Any]) -> HeuristicFn | None:
-    """The game's evaluator (registered, then shipped), or None if it has none."""
-    if game.id in _registered:
-        return _registered[game.id]
+def _discover(game: Game[Any]) -> tuple[HeuristicFn, int | None] | None:
     cls = type(game)
     if cls not in _discovered:
-        found: HeuristicFn | None = None
+        found: tuple[HeuristicFn, int | None] | None = None
         for base in cls.__mro__:
             if base in _BASES or base.__module__ == "abc" or base.__module__ == "typing":
                 continue
@@ -80,6 +84,20 @@ def find_heuristic(game: Game[Any]) -> HeuristicFn | None:
                 break
         _discovered[cls] = found
     return _discovered[cls]
+
+
+def find_heuristic(game: Game[Any]) -> HeuristicFn | None:
+    """The game's evaluator (registered, then shipped), or None if it has none."""
+    if game.id in _registered:
+        return _registered[game.id]
+    found = _discover(game)
+    return None if found is None else found[0]
+
+
+def find_rollout_depth(game: Game[Any]) -> int | None:
+    """The rollout length the game's shipped heuristic declares it can be trusted at, if any."""
+    found = _discover(game)
+    return None if found is None else found[1]
 
 
 class Evaluator:

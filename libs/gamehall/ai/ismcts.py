@@ -36,7 +36,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from gamehall.ai.heuristic import Evaluator, find_heuristic
+from gamehall.ai.heuristic import Evaluator, find_heuristic, find_rollout_depth
 from gamehall.ai.playout import random_playout
 from gamehall.engine import Action, Game, JsonDict, action_id
 
@@ -197,8 +197,9 @@ def ismcts(
 class ISMCTSBot:
     """A bot that runs `ismcts` on its view with an iteration and/or millisecond budget.
 
-    With `heuristic_depth`, rollouts stop after that many actions and are valued by the
-    game's heuristic, when the game has one (else they run to the end as usual).
+    Rollouts stop after the depth the game's heuristic declares (`ROLLOUT_DEPTH`), else after
+    `heuristic_depth` actions when given, and are then valued by the game's heuristic; with
+    neither, or no heuristic, they run to the end.
     """
 
     def __init__(
@@ -230,11 +231,13 @@ class ISMCTSBot:
             return SearchResult(legal[0], 0, {action_id(legal[0]): (0, 0.0)})
         deadline = None if self.time_ms is None else self.clock() + self.time_ms / 1000.0
         evaluator = None
-        depth = None
-        if self.heuristic_depth is not None:
+        depth = find_rollout_depth(game) or self.heuristic_depth
+        if depth is not None:
             heuristic = find_heuristic(game)
             if heuristic is not None:
-                evaluator, depth = Evaluator(game, heuristic), self.heuristic_depth
+                evaluator = Evaluator(game, heuristic)
+            else:
+                depth = None
         return ismcts(
             game,
             view,

@@ -69,7 +69,7 @@ class ModeDescriptor(_message.Message):
     def __init__(self, id: _Optional[str] = ..., name: _Optional[str] = ..., seats: _Optional[_Iterable[int]] = ..., description: _Optional[str] = ..., team_size: _Optional[int] = ...) -> None: ...
 
 class GameDescriptor(_message.Message):
-    __slots__ = ("id", "name", "description", "modes", "options", "flags", "action_schema_json", "has_hidden_information", "state_version")
+    __slots__ = ("id", "name", "description", "modes", "options", "flags", "action_schema_json", "has_hidden_information", "state_version", "view_schema_json")
     ID_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
     DESCRIPTION_FIELD_NUMBER: _ClassVar[int]
@@ -79,6 +79,7 @@ class GameDescriptor(_message.Message):
     ACTION_SCHEMA_JSON_FIELD_NUMBER: _ClassVar[int]
     HAS_HIDDEN_INFORMATION_FIELD_NUMBER: _ClassVar[int]
     STATE_VERSION_FIELD_NUMBER: _ClassVar[int]
+    VIEW_SCHEMA_JSON_FIELD_NUMBER: _ClassVar[int]
     id: str
     name: str
     description: str
@@ -88,7 +89,8 @@ class GameDescriptor(_message.Message):
     action_schema_json: str
     has_hidden_information: bool
     state_version: int
-    def __init__(self, id: _Optional[str] = ..., name: _Optional[str] = ..., description: _Optional[str] = ..., modes: _Optional[_Iterable[_Union[ModeDescriptor, _Mapping]]] = ..., options: _Optional[_Iterable[_Union[OptionDescriptor, _Mapping]]] = ..., flags: _Optional[_Iterable[_Union[OptionDescriptor, _Mapping]]] = ..., action_schema_json: _Optional[str] = ..., has_hidden_information: _Optional[bool] = ..., state_version: _Optional[int] = ...) -> None: ...
+    view_schema_json: str
+    def __init__(self, id: _Optional[str] = ..., name: _Optional[str] = ..., description: _Optional[str] = ..., modes: _Optional[_Iterable[_Union[ModeDescriptor, _Mapping]]] = ..., options: _Optional[_Iterable[_Union[OptionDescriptor, _Mapping]]] = ..., flags: _Optional[_Iterable[_Union[OptionDescriptor, _Mapping]]] = ..., action_schema_json: _Optional[str] = ..., has_hidden_information: _Optional[bool] = ..., state_version: _Optional[int] = ..., view_schema_json: _Optional[str] = ...) -> None: ...
 
 class MatchConfig(_message.Message):
     __slots__ = ("mode", "seats", "options_json", "flags_json")

@@ -167,20 +167,22 @@ class Match(_message.Message):
     def __init__(self, id: _Optional[str] = ..., game: _Optional[str] = ..., config: _Optional[_Union[_common_pb2.MatchConfig, _Mapping]] = ..., status: _Optional[_Union[MatchStatus, str]] = ..., seats: _Optional[_Iterable[_Union[Seat, _Mapping]]] = ..., version: _Optional[int] = ..., to_act: _Optional[_Iterable[int]] = ..., outcome: _Optional[_Union[_common_pb2.Outcome, _Mapping]] = ..., seed_commitment: _Optional[str] = ..., seed: _Optional[int] = ..., public: _Optional[bool] = ..., clock: _Optional[_Union[ClockSpec, _Mapping]] = ..., created_by: _Optional[str] = ..., created_unix: _Optional[int] = ...) -> None: ...
 
 class CreateMatchRequest(_message.Message):
-    __slots__ = ("game", "config", "seats", "clock", "public", "join_seat")
+    __slots__ = ("game", "config", "seats", "clock", "public", "join_seat", "request_id")
     GAME_FIELD_NUMBER: _ClassVar[int]
     CONFIG_FIELD_NUMBER: _ClassVar[int]
     SEATS_FIELD_NUMBER: _ClassVar[int]
     CLOCK_FIELD_NUMBER: _ClassVar[int]
     PUBLIC_FIELD_NUMBER: _ClassVar[int]
     JOIN_SEAT_FIELD_NUMBER: _ClassVar[int]
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     game: str
     config: _common_pb2.MatchConfig
     seats: _containers.RepeatedCompositeFieldContainer[SeatSpec]
     clock: ClockSpec
     public: bool
     join_seat: int
-    def __init__(self, game: _Optional[str] = ..., config: _Optional[_Union[_common_pb2.MatchConfig, _Mapping]] = ..., seats: _Optional[_Iterable[_Union[SeatSpec, _Mapping]]] = ..., clock: _Optional[_Union[ClockSpec, _Mapping]] = ..., public: _Optional[bool] = ..., join_seat: _Optional[int] = ...) -> None: ...
+    request_id: str
+    def __init__(self, game: _Optional[str] = ..., config: _Optional[_Union[_common_pb2.MatchConfig, _Mapping]] = ..., seats: _Optional[_Iterable[_Union[SeatSpec, _Mapping]]] = ..., clock: _Optional[_Union[ClockSpec, _Mapping]] = ..., public: _Optional[bool] = ..., join_seat: _Optional[int] = ..., request_id: _Optional[str] = ...) -> None: ...
 
 class CreateMatchResponse(_message.Message):
     __slots__ = ("match",)

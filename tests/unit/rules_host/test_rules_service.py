@@ -37,6 +37,8 @@ async def test_describe_lists_modes_flags_and_action_schema(rules: rules_pb2_grp
     game = (await rules.DescribeGame(rules_pb2.DescribeGameRequest())).game
     assert game.id == "high-card" and [m.id for m in game.modes] == ["duel"]
     assert [f.name for f in game.flags] == ["ties_score"]
+    views = json.loads(game.view_schema_json)
+    assert {"scores", "hand", "revealed"} <= set(views["properties"])
     schema = json.loads(game.action_schema_json)
     assert {"play", "resign"} <= set(json.dumps(schema).replace('"', " ").split())
 

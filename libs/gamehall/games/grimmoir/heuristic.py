@@ -43,6 +43,11 @@ def side_material(state: State, seat: int) -> float:
     return total + COIN_WEIGHT * state.coins[seat]
 
 
+ROLLOUT_DEPTH = 6
+"""Search may stop random rollouts after this many actions and trust `evaluate`:
+six random actions past a node, material and board still say who is ahead."""
+
+
 def evaluate(state: State, seat: int) -> float:
     """The heuristic value of `state` for `seat`, in [0, 1]."""
     if state.phase == OVER:

@@ -77,6 +77,11 @@ def potential(s: State, seat: int) -> float:
     return vp + extra
 
 
+ROLLOUT_DEPTH = 10
+"""Search may stop random rollouts after this many actions and trust `evaluate`:
+about one day turn or night roll of every seat, after which VP progress still guides."""
+
+
 def evaluate(state: State, seat: int) -> float:
     """Win-likelihood proxy in [0, 1] for `seat`."""
     mine = potential(state, seat)
