@@ -5,11 +5,13 @@ rises with the level on every game, whatever the quality of its heuristic (a one
 greedy bot over a weak heuristic lost to random play in Grimslingers):
 
 - ``random``: uniform over legal actions (a baseline, not offered to players as a level).
-- ``easy``: ISMCTS, 20 iterations, random rollouts to the end.
+- ``easy``: ISMCTS, 20 iterations.
 - ``normal``: ISMCTS, 80 iterations.
 - ``hard``: ISMCTS, 300 iterations.
-- ``expert``: ISMCTS, 1200 iterations, rollouts cut after 6 actions and valued by the game's
-  heuristic when it ships one (else random rollouts to the end).
+- ``expert``: ISMCTS, 1200 iterations.
+
+Rollouts run to the end unless the game's heuristic declares the depth it can be trusted at
+(`ROLLOUT_DEPTH` in its heuristic module): then every level cuts them there.
 
 Iteration budgets keep a level deterministic for a seed; a service may add a time cap
 (`time_ms`), which bounds the thinking time whatever the game's speed. `GreedyBot` and
@@ -26,8 +28,6 @@ LEVELS: tuple[str, ...] = ("random", "easy", "normal", "hard", "expert")
 
 BUDGETS: dict[str, int] = {"easy": 20, "normal": 80, "hard": 300, "expert": 1200}
 """ISMCTS iterations per level."""
-HEURISTIC_DEPTH: dict[str, int] = {"expert": 6}
-"""Rollout length after which the game's heuristic values the position, per level."""
 
 
 def make_bot(level: str, *, iterations: int | None = None, time_ms: float | None = None) -> Bot:
@@ -40,5 +40,5 @@ def make_bot(level: str, *, iterations: int | None = None, time_ms: float | None
         return RandomBot()
     if level in BUDGETS:
         budget = iterations if iterations is not None else BUDGETS[level]
-        return ISMCTSBot(iterations=budget, time_ms=time_ms, heuristic_depth=HEURISTIC_DEPTH.get(level), name=level)
+        return ISMCTSBot(iterations=budget, time_ms=time_ms, name=level)
     raise ValueError(f"unknown bot level {level!r}; levels: {list(LEVELS)}")
