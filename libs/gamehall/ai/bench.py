@@ -7,7 +7,7 @@ import time
 from typing import Any
 
 from gamehall.ai.arena import bot_rng
-from gamehall.ai.ismcts import ismcts
+from gamehall.ai.ismcts import ISMCTSBot
 from gamehall.ai.playout import random_playout
 from gamehall.engine import Game, JsonDict, MatchConfig
 
@@ -15,7 +15,10 @@ from gamehall.engine import Game, JsonDict, MatchConfig
 def ismcts_rate(
     game: Game[Any], config: MatchConfig, *, iterations: int = 300, positions: int = 3, seed: int = 0
 ) -> JsonDict:
-    """Run `iterations` ISMCTS iterations from `positions` positions (reached by random play) and time them."""
+    """Run `iterations` ISMCTS iterations from `positions` positions (reached by random play) and time them.
+
+    The search is configured as the bot levels use it (rollouts cut at the game's ROLLOUT_DEPTH, if declared).
+    """
     rng = random.Random(seed)
     elapsed = 0.0
     ran = 0
@@ -27,7 +30,7 @@ def ismcts_rate(
         seat = min(game.to_act(state))
         view, legal = game.view(state, seat), list(game.legal_actions(state, seat))
         start = time.perf_counter()
-        result = ismcts(game, view, seat, legal, bot_rng(seed + p, seat), iterations=iterations)
+        result = ISMCTSBot(iterations=iterations).search(game, view, seat, legal, bot_rng(seed + p, seat))
         elapsed += time.perf_counter() - start
         ran += result.iterations
     return {
