@@ -38,6 +38,11 @@ def _types(node: JsonDict) -> set[str]:
     return set(t) if isinstance(t, list) else {t}
 
 
+def _required(node: JsonDict) -> list[str]:
+    required = node.get("required")
+    return list(node.get("properties", {})) if required is None else list(required)
+
+
 def _merge(a: JsonDict, b: JsonDict) -> JsonDict:
     """The least schema accepting whatever `a` or `b` accepts (as far as this small vocabulary goes)."""
     if not a:
@@ -51,8 +56,8 @@ def _merge(a: JsonDict, b: JsonDict) -> JsonDict:
     if "object" in types:
         props_a, props_b = a.get("properties", {}), b.get("properties", {})
         props = {k: _merge(props_a.get(k, {}), props_b.get(k, {})) for k in sorted(set(props_a) | set(props_b))}
-        req_a = set(a.get("required", props_a)) if "object" in _types(a) else set(props_b)
-        req_b = set(b.get("required", props_b)) if "object" in _types(b) else set(props_a)
+        req_a = set(_required(a)) if "object" in _types(a) else set(props_b)
+        req_b = set(_required(b)) if "object" in _types(b) else set(props_a)
         out["properties"] = props
         out["required"] = sorted(req_a & req_b)
     if "array" in types:

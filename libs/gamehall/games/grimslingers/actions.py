@@ -5,103 +5,103 @@ from __future__ import annotations
 from gamehall.engine.protocol import Action
 
 
-class PickArchetype(Action, tag="pick_archetype"):
+class PickArchetype(Action, frozen=True, tag="pick_archetype"):
     """Versus with archetypes: choose yours, in roll order (at most two seats per archetype)."""
 
     archetype: str
 
 
-class Keep(Action, tag="keep"):
+class Keep(Action, frozen=True, tag="keep"):
     """Signature draft: the signature spells you keep from the cards you were dealt or passed."""
 
     cards: tuple[str, ...]
 
 
-class Sacrifice(Action, tag="sacrifice"):
+class Sacrifice(Action, frozen=True, tag="sacrifice"):
     """Standoff: convert `hp` HP into as much EP."""
 
     hp: int
 
 
-class Reload(Action, tag="reload"):
+class Reload(Action, frozen=True, tag="reload"):
     """Standoff (Anima): pay 3 EP, then pick up to 4 spells from your discard pile."""
 
 
-class Purge(Action, tag="purge"):
+class Purge(Action, frozen=True, tag="purge"):
     """Standoff (Anima): pick up to 2 spells to discard, +1 EP each."""
 
 
-class Surge(Action, tag="surge"):
+class Surge(Action, frozen=True, tag="surge"):
     """Standoff (Anima): pick 3 spells to deactivate; your next spell this turn gets +1 NV."""
 
 
-class Reactivate(Action, tag="reactivate"):
+class Reactivate(Action, frozen=True, tag="reactivate"):
     """Standoff: pay 3 EP, then pick up to 5 (Advanced Duels: 6) deactivated cards back to hand."""
 
 
-class Scavenge(Action, tag="scavenge"):
+class Scavenge(Action, frozen=True, tag="scavenge"):
     """Standoff: take the item in scavenge-field slot `slot`."""
 
     slot: int
 
 
-class UseCard(Action, tag="use_card"):
+class UseCard(Action, frozen=True, tag="use_card"):
     """Standoff: play and resolve a Standoff-type card (Standoff item, or the Recall spell)."""
 
     card: str
 
 
-class SpellFlare(Action, tag="spell_flare"):
+class SpellFlare(Action, frozen=True, tag="spell_flare"):
     """Standoff (Witchborn): your spell this turn gets RN -1 and +1 NV."""
 
 
-class EndStandoff(Action, tag="end_standoff"):
+class EndStandoff(Action, frozen=True, tag="end_standoff"):
     """Standoff: take no (further) action."""
 
 
-class Pick(Action, tag="pick"):
+class Pick(Action, frozen=True, tag="pick"):
     """While picking for Reload, Purge, Surge, Reactivate or Recall: select one card."""
 
     card: str
 
 
-class StopPicking(Action, tag="stop_picking"):
+class StopPicking(Action, frozen=True, tag="stop_picking"):
     """While picking: stop here (allowed once the minimum is reached)."""
 
 
-class Aim(Action, tag="aim"):
+class Aim(Action, frozen=True, tag="aim"):
     """Draw Step One (3+ seats): play your target card for `target` face down."""
 
     target: int
 
 
-class Play(Action, tag="play"):
+class Play(Action, frozen=True, tag="play"):
     """Draw Step Two: commit an action card face down, optionally with one Combine item."""
 
     card: str
     combine: str | None = None
 
 
-class Pass(Action, tag="pass"):
+class Pass(Action, frozen=True, tag="pass"):
     """Draw Step Two: play nothing; gain 2 EP at the reveal."""
 
 
-class IntoDarkness(Action, tag="into_darkness"):
+class IntoDarkness(Action, frozen=True, tag="into_darkness"):
     """Draw Step Two (Daemon), instead of passing: lose 2 HP, gain 2 EP, ignore FX aimed at you."""
 
 
-class BloodFeast(Action, tag="blood_feast"):
+class BloodFeast(Action, frozen=True, tag="blood_feast"):
     """Draw Step Two (Vampyre), instead of passing: pay 3 EP, steal 2 HP and 1 EP from your target."""
 
 
-class Cheat(Action, tag="cheat"):
+class Cheat(Action, frozen=True, tag="cheat"):
     """Outlaw, after every seat committed: pay 2 EP and play `card` (no DMG) at `target`."""
 
     card: str
     target: int
 
 
-class Choose(Action, tag="choose"):
+class Choose(Action, frozen=True, tag="choose"):
     """Answer the current prompt (redirect target, copy choice, absorb amount, revive amount...)."""
 
     option: int

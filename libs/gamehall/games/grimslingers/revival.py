@@ -138,7 +138,7 @@ def check_victory(s: State) -> bool:
         return False
     big = s.out_steps + 1
     if s.mode == "versus-teams":
-        last = {}
+        last: dict[int, int] = {}
         for i, x in enumerate(s.seats):
             t = team_of(s, i)
             last[t] = max(last.get(t, -1), big if x.alive else x.out_step)

@@ -28,7 +28,8 @@ def new_state(config: MatchConfig, seed: int) -> State:
     rng = Rng(derive_seed(seed, "grimslingers"))
     n = config.seats
     opts = config.options
-    flags = Flags(**{k: v for k, v in config.flags.items() if k in Flags.__struct_fields__})
+    # Values were checked against the declared flags by `validate_config`.
+    flags = Flags(**{k: v for k, v in config.flags.items() if k in Flags.__struct_fields__})  # type: ignore[arg-type]
     advanced = config.mode == "advanced-duels"
     seats = [Seat(START_HP, START_EP, MAX_HP, MAX_EP, hand=list(cat.BASIC_ELEMENTS), dealt=[0] * n) for _ in range(n)]
     s = State(

@@ -205,7 +205,7 @@ def rebuild(v: JsonDict, seat: int | None, rng: random.Random) -> State:
     """A full state whose view for `seat` is `v`: every hidden card, choice and deck order sampled."""
     phase = PHASE_NAMES.index(v["phase"])
     flags = Flags(**v["flags"])
-    seats = []
+    seats: list[Seat] = []
     for p in v["players"]:
         x = Seat(p["hp"], p["ep"], p["max_hp"], p["max_ep"])
         for k in _SEAT_PUBLIC:
@@ -277,7 +277,7 @@ def rebuild(v: JsonDict, seat: int | None, rng: random.Random) -> State:
 
 def _located_sigs(s: State) -> set[int]:
     """Signatures whose place everyone knows: discard piles, face-up plays, Scourge in play."""
-    out = set()
+    out: set[int] = set()
     for x in s.seats:
         out.update(c for c in x.discard if not cat.IS_ITEM[c])
     for p in s.plays:
@@ -326,8 +326,9 @@ def _sample_hidden(s: State, v: JsonDict, seat: int | None, rng: random.Random) 
         in_view = set(s.item_discard) | {c for c in s.field if c >= 0} | held_items
         if seat is not None:
             in_view |= {c for c in s.seats[seat].hand + s.seats[seat].deact if cat.IS_ITEM[c]}
-            if s.seats[seat].commit:
-                in_view |= {c for c in s.seats[seat].commit.cards if cat.IS_ITEM[c]}
+            commit = s.seats[seat].commit
+            if commit:
+                in_view |= {c for c in commit.cards if cat.IS_ITEM[c]}
         for p in s.plays:
             in_view |= {c for c in (p.card, p.combine) if c >= 0 and cat.IS_ITEM[c]}
         deck = [c for c in cat.ITEMS if c not in in_view]
