@@ -28,10 +28,15 @@ class Provenance(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
     source: Source
     ref: str
+    designed: tuple[str, ...] = ()
+    """Fields of the entry whose values are our own design although the entry itself comes from
+    the rulebook or an example (e.g. a stated spell whose EP cost the book never prints)."""
 
     def __post_init__(self) -> None:
         if not self.ref.strip():
             raise ValueError("provenance needs a ref: the rulebook section, the example, or the design note")
+        if self.source == "designed" and self.designed:
+            raise ValueError("a designed entry needs no list of designed fields: all of it is ours")
 
 
 class ContentError(ValueError):
