@@ -25,7 +25,7 @@ from gamehall.runtime.errors import ClientError
 from gamehall.v1 import common_pb2
 from gamehall_services.gateway import clocks, events
 from gamehall_services.gateway.records import dumps, loads, now_ms, outcome_from_json
-from gamehall_services.gateway.state import Loaded, load, public_action
+from gamehall_services.gateway.state import Loaded, StateCache, load, public_action
 from gamehall_services.gateway.upstream import Upstream, call
 
 log = structlog.get_logger("gamehall.gateway.play")
@@ -69,8 +69,9 @@ def bot_seats(match: ppb.MatchRecord) -> dict[int, str]:
 
 
 class Player:
-    def __init__(self, upstream: Upstream) -> None:
+    def __init__(self, upstream: Upstream, cache: StateCache | None = None) -> None:
         self.upstream = upstream
+        self.cache = cache or StateCache()
 
     def _replayed(self, prior: ppb.ActionEntry, match: ppb.MatchRecord) -> Played:
         return Played(
@@ -91,7 +92,10 @@ class Player:
     ) -> Played:
         """Play `move` for the seat `resolve_seat(match)` names; see the module docstring."""
         for attempt in range(MAX_ATTEMPTS):
-            loaded = await load(self.upstream, match_id, request_id=request_id)
+            cached = self.cache.get(match_id) if attempt == 0 else None
+            if cached is not None and expected_version is not None and expected_version != cached.version:
+                cached = None  # let persistence say whether the client or this replica is behind
+            loaded = cached or await load(self.upstream, match_id, request_id=request_id)
             seat = resolve_seat(loaded.match)
             if loaded.prior is not None:
                 if loaded.prior.seat != seat:
@@ -111,6 +115,9 @@ class Player:
             try:
                 return await self._apply_and_append(loaded, seat, move, request_id)
             except ClientError as exc:
+                self.cache.drop(match_id)
+                if cached is not None and exc.code in (grpc.StatusCode.ABORTED, grpc.StatusCode.FAILED_PRECONDITION):
+                    continue  # the guess was stale: judge the move again on the stored state
                 if exc.code != grpc.StatusCode.ABORTED or expected_version is not None:
                     raise
             await asyncio.sleep(random.uniform(0, 0.002 * (attempt + 1)))
@@ -160,8 +167,23 @@ class Player:
             )
         appended = await call(self.upstream.persistence.AppendAction(request))
         if appended.replayed:
+            self.cache.drop(match.id)
+            if appended.action.seat != seat:
+                raise ClientError(
+                    grpc.StatusCode.ALREADY_EXISTS,
+                    f"request id {request_id!r} was already used by another seat of this match",
+                    common_pb2.ERROR_REASON_ALREADY_EXISTS,
+                )
             refreshed = await call(self.upstream.persistence.GetMatch(ppb.GetMatchRequest(match_id=match.id)))
             return self._replayed(appended.action, refreshed.match)
+        if finished:
+            self.cache.drop(match.id)
+        else:
+            after = ppb.MatchRecord()
+            after.CopyFrom(match)
+            after.version = version
+            after.clock_state_json = request.clock_state_json
+            self.cache.put(Loaded(after, applied.state, version))
         return Played(
             version=version,
             action=action,
@@ -172,6 +194,7 @@ class Player:
 
     async def forfeit(self, match: ppb.MatchRecord, seat: int, why: str) -> ppb.MatchRecord:
         """End a running match with `seat` ranked last, guarded by the version it was seen at."""
+        self.cache.drop(match.id)
         outcome = forfeit_outcome(len(match.seats), seat, why)
         finished = events.finished(match.id, match.game, match.version, outcome_from_json(outcome), match.seed)
         closed = await call(

@@ -30,6 +30,32 @@ class Loaded:
     prior: ppb.ActionEntry | None = None
 
 
+class StateCache:
+    """The last state this replica appended per running match, to skip a load before the next move.
+
+    Only the move path uses it, and only as a first guess: the append is a compare-and-swap on
+    the version, so a stale entry (another replica moved, a clock, a forfeit) just fails the
+    append, is dropped, and the move is retried from persistence. Reads never use it.
+    """
+
+    def __init__(self, capacity: int = 20_000) -> None:
+        self.capacity = capacity
+        self._entries: dict[str, Loaded] = {}
+
+    def get(self, match_id: str) -> Loaded | None:
+        return self._entries.get(match_id)
+
+    def put(self, loaded: Loaded) -> None:
+        entries = self._entries
+        entries.pop(loaded.match.id, None)
+        entries[loaded.match.id] = loaded
+        if len(entries) > self.capacity:
+            del entries[next(iter(entries))]  # the least recently written
+
+    def drop(self, match_id: str) -> None:
+        self._entries.pop(match_id, None)
+
+
 def stored_action(entry: ppb.ActionEntry) -> dict[str, Any]:
     """The logged form: {"id", "label", "action"}."""
     data: dict[str, Any] = json.loads(entry.action_json)
