@@ -16,6 +16,7 @@ from gamehall_services.gateway.auth import Authenticator, AuthServicer, bootstra
 from gamehall_services.gateway.catalog import CatalogServicer
 from gamehall_services.gateway.limits import RateLimiter
 from gamehall_services.gateway.matches import MatchServicer
+from gamehall_services.gateway.matchmaking_proxy import Forwarder, add_matchmaking_services
 from gamehall_services.gateway.sweeper import ClockSweeper
 from gamehall_services.gateway.upstream import Upstream
 from gamehall_services.gateway.watch import Watcher
@@ -44,10 +45,13 @@ def build_app(settings: Settings) -> ServiceApp:
         SERVICES["CatalogService"].full_name,
     )
     app.add_servicer(gateway_pb2_grpc.add_MatchServiceServicer_to_server, matches, SERVICES["MatchService"].full_name)
+    forwarder = Forwarder(settings.matchmaking_addr, auth, matches.limiter)
+    add_matchmaking_services(app, forwarder)
 
     @app.on_start
     async def connect() -> None:
         upstream.connect()
+        forwarder.connect()
         await bootstrap_operator(upstream, settings.operator_password.get_secret_value(), passwords)
         try:
             watcher.bus = await Bus.connect(settings.nats_url, settings.service)
@@ -61,6 +65,7 @@ def build_app(settings: Settings) -> ServiceApp:
         if watcher.bus is not None:
             await watcher.bus.close()
         await upstream.close()
+        await forwarder.close()
 
     return app
 

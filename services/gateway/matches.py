@@ -26,6 +26,8 @@ from gamehall_services.gateway.upstream import Upstream, call
 from gamehall_services.gateway.watch import Watcher
 
 MAX_PAGE = 200
+REQUEST_NAMESPACE = uuid.UUID("6f1d4c1e-8a4b-4f55-9d0e-3c2a7b9e5d10")
+"""Match ids of idempotent CreateMatch requests are uuid5(namespace, caller:request_id)."""
 BOT_DIFFICULTIES = ("random", "easy", "normal", "hard", "expert")
 
 
@@ -64,13 +66,18 @@ class MatchServicer(gateway_pb2_grpc.MatchServiceServicer):
     ) -> gateway_pb2.CreateMatchResponse:
         claims = self._caller(context)
         rules = self.upstream.rules(request.game)
+        match_id = str(uuid.uuid4())
+        if request.request_id:  # idempotent: the match id follows from (caller, request id)
+            match_id = str(uuid.uuid5(REQUEST_NAMESPACE, f"{claims.account_id}:{request.request_id}"))
+            earlier = await self._created_before(match_id, claims)
+            if earlier is not None:
+                return gateway_pb2.CreateMatchResponse(match=public_match(earlier))
         spec = clocks.ClockSpec.from_proto(request.clock)
         seed = secrets.randbits(63)
         wanted = await self._defaults(request.game, request.config)
         created = await call(rules.NewMatch(rules_pb2.NewMatchRequest(config=wanted, seed=seed)))
         config = created.config
         seats = self._seats(request, claims, config.seats)
-        match_id = str(uuid.uuid4())
         full = all(s.kind in ("human", "bot") for s in seats)
         config_json = {
             "mode": config.mode,
@@ -91,7 +98,7 @@ class MatchServicer(gateway_pb2_grpc.MatchServiceServicer):
             bots = {s.seat: s.bot_difficulty for s in seats if s.kind == "bot"}
             deadlines = {s: clocks.deadline_ms(spec, clock_state, s) for s in created.summary.to_act}
             outbox += events.turns_for_bots(match_id, request.game, 0, created.summary.to_act, bots, deadlines)
-        stored = await call(
+        create = call(
             self.upstream.persistence.CreateMatch(
                 ppb.CreateMatchRequest(
                     match_id=match_id,
@@ -108,7 +115,26 @@ class MatchServicer(gateway_pb2_grpc.MatchServiceServicer):
                 )
             )
         )
-        return gateway_pb2.CreateMatchResponse(match=public_match(stored.match))
+        try:
+            stored = (await create).match
+        except ClientError as exc:
+            earlier = await self._created_before(match_id, claims) if request.request_id else None
+            if exc.code != grpc.StatusCode.ALREADY_EXISTS or earlier is None:
+                raise
+            stored = earlier  # a concurrent retry of the same request won
+        return gateway_pb2.CreateMatchResponse(match=public_match(stored))
+
+    async def _created_before(self, match_id: str, claims: Claims) -> ppb.MatchRecord | None:
+        """The match a previous try of this idempotent request created, if any (the caller's own only)."""
+        try:
+            match = await self._record(match_id)
+        except ClientError as exc:
+            if exc.code == grpc.StatusCode.NOT_FOUND:
+                return None
+            raise
+        if match.created_by != claims.account_id:
+            raise _bad("request_id already used by another account")
+        return match
 
     async def _defaults(self, game: str, config: common_pb2.MatchConfig) -> common_pb2.MatchConfig:
         """The config with the game's first mode and that mode's first seat count when left unset."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from gamehall.cli import arena_cmd, games_cmd, replay_cmd, run_cmd, simulate_cmd, verify_cmd
+from gamehall.cli import arena_cmd, games_cmd, replay_cmd, run_cmd, simulate_cmd, tournament_cmd, verify_cmd
 
 app = typer.Typer(
     name="gamehall",
@@ -19,6 +19,7 @@ app.command("simulate")(simulate_cmd.simulate)
 app.command("arena")(arena_cmd.arena)
 app.command("replay")(replay_cmd.replay)
 app.command("verify")(verify_cmd.verify)
+app.command("tournament")(tournament_cmd.tournament)
 
 if __name__ == "__main__":
     app()

@@ -29,6 +29,12 @@ QUEUE_DEPTH = Gauge("gamehall_queue_depth", "Tickets waiting in a matchmaking qu
 QUEUE_WAIT = Histogram(
     "gamehall_queue_wait_seconds", "Time from ticket to match.", ["game", "mode"], buckets=WAIT_BUCKETS
 )
+MATCHES_MADE = Counter(
+    "gamehall_matchmaking_matches_made", "Matches made from queued tickets, by why.", ["game", "mode", "reason"]
+)
+RATINGS_APPLIED = Counter("gamehall_ratings_applied", "Finished matches rated (once each).", ["game", "mode"])
+TOURNAMENTS_ACTIVE = Gauge("gamehall_tournaments_active", "Tournaments running or paused.", [])
+TOURNAMENT_ROUNDS = Counter("gamehall_tournament_rounds", "Tournament rounds paired after the first.", ["format"])
 BOT_THINK = Histogram(
     "gamehall_bot_think_seconds", "Time a bot took to decide.", ["game", "difficulty"], buckets=THINK_BUCKETS
 )
@@ -52,6 +58,10 @@ CATALOG: dict[str, MetricWrapperBase] = {
         MATCHES_FINISHED,
         QUEUE_DEPTH,
         QUEUE_WAIT,
+        MATCHES_MADE,
+        RATINGS_APPLIED,
+        TOURNAMENTS_ACTIVE,
+        TOURNAMENT_ROUNDS,
         BOT_THINK,
         BOT_DECISIONS,
         JETSTREAM_PUBLISHED,

@@ -58,6 +58,12 @@ class Settings(BaseSettings):
     ai_ack_wait_seconds: float = Field(
         30.0, gt=0, description="ai service: how long a turn may be thought about before it is redelivered."
     )
+    matchmaking_bot_fill_seconds: float = Field(
+        10.0, ge=0, description="matchmaking: a ticket that allows bots gets bot seats after waiting this long."
+    )
+    matchmaking_pass_seconds: float = Field(
+        0.5, gt=0, description="matchmaking: how often each queue is matched and each tournament driven."
+    )
     grace_seconds: float = Field(10.0, gt=0, description="How long SIGTERM waits for in-flight RPCs to finish.")
     max_message_bytes: int = Field(4 * 1024 * 1024, gt=1024, description="Largest gRPC message accepted.")
 

@@ -49,7 +49,9 @@ def test_round_robin_returns_plain_data() -> None:
     result = round_robin(DICE_NIM, DICE_NIM.configure(), levels, 6, seed=1)
     assert json.loads(json.dumps(result)) == result
     assert [(row["a"], row["b"]) for row in result["pairs"]] == [
-        ("random", "easy"), ("random", "normal"), ("easy", "normal")
+        ("random", "easy"),
+        ("random", "normal"),
+        ("easy", "normal"),
     ]
     for row in result["pairs"]:
         assert row["low"] <= row["rate"] <= row["high"]

@@ -13,9 +13,7 @@ VALUE_SETS = ["default", *sorted(path.stem for path in CI_VALUES_DIR.glob("*.yam
 
 def find(manifests: Sequence[chart.Manifest], kind: str, component: str) -> chart.Manifest:
     """The one manifest of `kind` labelled with `component`."""
-    matches = [
-        m for m in manifests if m.kind == kind and m.labels.get("app.kubernetes.io/component") == component
-    ]
+    matches = [m for m in manifests if m.kind == kind and m.labels.get("app.kubernetes.io/component") == component]
     assert len(matches) == 1, f"{len(matches)} {kind} for {component}"
     return matches[0]
 

@@ -31,9 +31,11 @@ def test_all_features_turns_every_option_on(rendered: dict) -> None:
     kinds = {m.kind for m in manifests}
     assert {"ServiceMonitor", "PrometheusRule", "StatefulSet", "HorizontalPodAutoscaler", "ConfigMap"} <= kinds
     assert find(manifests, "Service", "gateway-external").doc["spec"]["type"] == "LoadBalancer"
-    assert find(manifests, "Deployment", "rules-grimm-world").doc["spec"]["template"]["spec"]["containers"][0][
-        "image"
-    ].endswith(":0.2.0-rc1")
+    assert (
+        find(manifests, "Deployment", "rules-grimm-world")
+        .doc["spec"]["template"]["spec"]["containers"][0]["image"]
+        .endswith(":0.2.0-rc1")
+    )
     configmaps = [m for m in manifests if m.kind == "ConfigMap"]
     assert configmaps[0].labels["grafana_dashboard"] == "1"
     assert json.loads(configmaps[0].doc["data"]["gamehall.json"])["uid"] == "gamehall-overview"

@@ -36,10 +36,14 @@ def _mutated(tmp_path: Path, change: object) -> Path:
         (lambda s: [s["ai"].pop(key) for key in ("image", "build")], "ai: neither image nor build"),
         (lambda s: s["gateway"]["environment"].update(GAMEHALL_GRPC_PORT="50099"), "GAMEHALL_GRPC_PORT='50099'"),
         (lambda s: s["nats"].update(command=["--http_port", "8222"]), "nats: JetStream is not enabled"),
-        (lambda s: s["grafana"].update(volumes=["./grafana/provisioning:/etc/grafana/provisioning:ro"]),
-         "grafana: does not mount"),
-        (lambda s: s["persistence"]["depends_on"].update(queue={"condition": "service_started"}),
-         "depends on unknown service 'queue'"),
+        (
+            lambda s: s["grafana"].update(volumes=["./grafana/provisioning:/etc/grafana/provisioning:ro"]),
+            "grafana: does not mount",
+        ),
+        (
+            lambda s: s["persistence"]["depends_on"].update(queue={"condition": "service_started"}),
+            "depends on unknown service 'queue'",
+        ),
     ],
 )
 def test_compose_mistakes_are_caught(tmp_path: Path, games: list[str], change: object, expected: str) -> None:

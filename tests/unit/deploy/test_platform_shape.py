@@ -24,9 +24,9 @@ def test_defaults_run_every_service_and_game(merged: dict) -> None:
 
 @pytest.mark.parametrize("game", GAMES)
 def test_rules_host_runs_its_game_with_grpc_probes(rendered: dict, game: str) -> None:
-    container = find(rendered["default"], "Deployment", f"rules-{game}").doc["spec"]["template"]["spec"][
-        "containers"
-    ][0]
+    container = find(rendered["default"], "Deployment", f"rules-{game}").doc["spec"]["template"]["spec"]["containers"][
+        0
+    ]
     assert container["command"] == ["python", "-m", "gamehall_services.rules", "--game", game]
     for probe in platform.PROBES:
         assert container[probe]["grpc"]["port"] == 50051

@@ -84,8 +84,11 @@ def put(s: State, seat: int, hero: int, slot: int, kind: str, prog: int = 0) -> 
 
 def at_home(s: State, h: int) -> bool:
     seat = h // HEROES
-    return s.hslot[h] == s.home[seat] and s.hreg[h] == s.home_reg[seat] and REGIONS[s.side][
-        s.cards[s.hslot[h]]][s.hreg[h]][0] == CASTLE
+    return (
+        s.hslot[h] == s.home[seat]
+        and s.hreg[h] == s.home_reg[seat]
+        and REGIONS[s.side][s.cards[s.hslot[h]]][s.hreg[h]][0] == CASTLE
+    )
 
 
 def all_passive(s: State) -> None:

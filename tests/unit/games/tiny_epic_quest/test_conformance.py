@@ -20,8 +20,15 @@ def test_conformance_bulk(chunk: int) -> None:
     ]
     report = assert_conforms(GAME, matches=504, configs=configs, seed=chunk, deep_every=40)
     assert report.matches == 504 and report.hidden_differs > 0
-    assert set(report.by_config) == {"standard/2", "standard/3", "standard/4", "gloomfall/2", "gloomfall/3",
-                                     "gloomfall/4", "solo/1"}
+    assert set(report.by_config) == {
+        "standard/2",
+        "standard/3",
+        "standard/4",
+        "gloomfall/2",
+        "gloomfall/3",
+        "gloomfall/4",
+        "solo/1",
+    }
 
 
 def test_conformance_deep() -> None:

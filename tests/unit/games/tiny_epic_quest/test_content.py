@@ -65,8 +65,18 @@ def test_inferred_constraints() -> None:
 
 
 def test_provenance_tags() -> None:
-    entries = [PACK.layout, *PACK.cards, *PACK.temples, *PACK.grottos, *PACK.items, *PACK.quests, *PACK.players,
-               PACK.table.magic_multi, PACK.table.magic_solo, *PACK.table.difficulties]
+    entries = [
+        PACK.layout,
+        *PACK.cards,
+        *PACK.temples,
+        *PACK.grottos,
+        *PACK.items,
+        *PACK.quests,
+        *PACK.players,
+        PACK.table.magic_multi,
+        PACK.table.magic_solo,
+        *PACK.table.difficulties,
+    ]
     for e in entries:
         assert e.provenance is not None and e.provenance.ref.strip()  # type: ignore[union-attr]
     sources = Counter(e.provenance.source for e in entries)  # type: ignore[union-attr]
@@ -85,5 +95,9 @@ def test_schema_rejects_a_bad_pack() -> None:
     with pytest.raises(ContentError):
         decode_pack(b'[{"id": "x", "castle": null}]', list[MapCard], "cards.json")
     with pytest.raises(ContentError):
-        decode_pack(b'{"slots": [], "roads": [], "rivers": [], "diagonals": [], "coast_ring": [], '
-                    b'"provenance": {"source": "guessed", "ref": "x"}}', Layout, "layout.json")
+        decode_pack(
+            b'{"slots": [], "roads": [], "rivers": [], "diagonals": [], "coast_ring": [], '
+            b'"provenance": {"source": "guessed", "ref": "x"}}',
+            Layout,
+            "layout.json",
+        )

@@ -30,9 +30,17 @@ from .builders import (
 def test_every_flag_is_declared_with_the_spec_default() -> None:
     names = {o.name for o in GAME.flags}
     assert names == {
-        "foot_diagonal", "quest_rule_every_refill", "night_quest_limit", "conjure_damage_last_space",
-        "exhausted_skipped", "defend_any_damage", "legendary_strict_order", "single_learn_per_rest",
-        "gloom_setup_aggressive", "treasure_return_bonus", "end_card_flips_goblin",
+        "foot_diagonal",
+        "quest_rule_every_refill",
+        "night_quest_limit",
+        "conjure_damage_last_space",
+        "exhausted_skipped",
+        "defend_any_damage",
+        "legendary_strict_order",
+        "single_learn_per_rest",
+        "gloom_setup_aggressive",
+        "treasure_return_bonus",
+        "end_card_flips_goblin",
     }
     defaults = {o.name: o.default for o in GAME.flags}
     assert defaults["foot_diagonal"] and not defaults["single_learn_per_rest"] and not defaults["night_quest_limit"]

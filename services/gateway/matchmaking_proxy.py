@@ -1,0 +1,103 @@
+"""The public MatchmakingService and TournamentService: authenticate, rate-limit, forward to matchmaking.
+
+The gateway keeps no matchmaking logic: each call is checked here (bearer token, per-account
+rate) and forwarded unchanged, with the caller's token, to the matchmaking service, which
+serves the same `gamehall.v1` services on its internal port and verifies the token again.
+Upstream statuses reach the client as they are (see upstream.translate).
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+import grpc
+from google.protobuf.descriptor import ServiceDescriptor
+
+from gamehall.v1 import matchmaking_pb2, matchmaking_pb2_grpc
+from gamehall_services.gateway.auth import Authenticator
+from gamehall_services.gateway.limits import RateLimiter
+from gamehall_services.gateway.upstream import CHANNEL_OPTIONS, call, translate
+
+SERVICES = matchmaking_pb2.DESCRIPTOR.services_by_name
+
+
+class Forwarder:
+    """One channel to the matchmaking service, and the checks every forwarded call passes."""
+
+    def __init__(self, address: str, auth: Authenticator, limiter: RateLimiter) -> None:
+        self.address = address
+        self.auth = auth
+        self.limiter = limiter
+        self.channel: grpc.aio.Channel | None = None
+        self.stubs: dict[str, Any] = {}
+
+    def connect(self) -> None:
+        self.channel = grpc.aio.insecure_channel(self.address, options=CHANNEL_OPTIONS)
+        self.stubs = {
+            "MatchmakingService": matchmaking_pb2_grpc.MatchmakingServiceStub(self.channel),
+            "TournamentService": matchmaking_pb2_grpc.TournamentServiceStub(self.channel),
+        }
+
+    async def close(self) -> None:
+        if self.channel is not None:
+            await self.channel.close()
+
+    def metadata(self, context: grpc.aio.ServicerContext) -> tuple[tuple[str, str], ...]:
+        """The caller's token, after checking it and the caller's rate."""
+        claims = self.auth.claims(context)
+        self.limiter.take(claims.account_id)
+        for key, value in context.invocation_metadata() or ():
+            if key == "authorization":
+                return ((key, str(value)),)
+        return ()
+
+
+def _unary(forwarder: Forwarder, service: str, method: str) -> Callable[..., Any]:
+    async def handler(self: Any, request: Any, context: grpc.aio.ServicerContext) -> Any:
+        metadata = forwarder.metadata(context)
+        return await call(getattr(forwarder.stubs[service], method)(request, metadata=metadata))
+
+    return handler
+
+
+def _stream(forwarder: Forwarder, service: str, method: str) -> Callable[..., Any]:
+    async def handler(self: Any, request: Any, context: grpc.aio.ServicerContext) -> AsyncIterator[Any]:
+        metadata = forwarder.metadata(context)
+        upstream = getattr(forwarder.stubs[service], method)(request, metadata=metadata)
+        try:
+            async for message in upstream:
+                yield message
+        except grpc.aio.AioRpcError as exc:
+            raise translate(exc) from exc
+        finally:
+            upstream.cancel()
+
+    return handler
+
+
+def forwarding_servicer(forwarder: Forwarder, service: ServiceDescriptor, base: type) -> Any:
+    """An instance of `base` (a generated servicer) whose every method forwards to matchmaking."""
+    methods = {
+        m.name: (_stream if m.server_streaming else _unary)(forwarder, service.name, m.name) for m in service.methods
+    }
+    return type(f"Forwarding{service.name}", (base,), methods)()
+
+
+def add_matchmaking_services(app: Any, forwarder: Forwarder) -> None:
+    """Serve both public services on the gateway's `ServiceApp`."""
+    pairs = (
+        (
+            "MatchmakingService",
+            matchmaking_pb2_grpc.MatchmakingServiceServicer,
+            matchmaking_pb2_grpc.add_MatchmakingServiceServicer_to_server,
+        ),
+        (
+            "TournamentService",
+            matchmaking_pb2_grpc.TournamentServiceServicer,
+            matchmaking_pb2_grpc.add_TournamentServiceServicer_to_server,
+        ),
+    )
+    for name, base, add in pairs:
+        descriptor = SERVICES[name]
+        app.add_servicer(add, forwarding_servicer(forwarder, descriptor, base), descriptor.full_name)

@@ -1,0 +1,128 @@
+"""Assemble the matchmaking service: the KV bucket, queues, ratings, tournaments, their loops and consumer.
+
+State lives in a JetStream key-value bucket (see kv.py for why: one CAS per document gives the
+exactly-once claims and rating updates without a new persistence API); finished matches arrive
+on a durable JetStream consumer shared by the replicas, acked only after they were applied.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+from typing import Any
+
+import structlog
+from nats.aio.msg import Msg
+
+import gamehall_services.matchmaking.errors  # noqa: F401 - registers the library errors
+from gamehall.auth import Tokens
+from gamehall.events.v1 import match_pb2
+from gamehall.matchmaking import Ledger, MatchPolicy
+from gamehall.runtime.bus import SUBJECT_ROOT, Bus
+from gamehall.runtime.service import ServiceApp
+from gamehall.runtime.settings import Settings
+from gamehall.v1 import matchmaking_pb2, matchmaking_pb2_grpc
+from gamehall_services.matchmaking.creator import MatchCreator
+from gamehall_services.matchmaking.documents import MatchLink, QueueDoc, TicketEntry, TournamentDoc
+from gamehall_services.matchmaking.kv import TICKET_RECORD_AGE_S, TICKETS_BUCKET, Documents, open_bucket
+from gamehall_services.matchmaking.queues import Queues
+from gamehall_services.matchmaking.ratings import Ratings
+from gamehall_services.matchmaking.tickets_servicer import MatchmakingServicer
+from gamehall_services.matchmaking.tournament_servicer import TournamentServicer
+from gamehall_services.matchmaking.tournaments import Tournaments
+
+log = structlog.get_logger("gamehall.matchmaking")
+SERVICES = matchmaking_pb2.DESCRIPTOR.services_by_name
+FINISHED = f"{SUBJECT_ROOT}.match.*.finished"
+CONSUMER = "matchmaking-finished"
+
+
+def build_app(settings: Settings) -> ServiceApp:
+    app = ServiceApp(settings, default_timeout=None)  # the watch streams live long
+    tokens = Tokens(settings.token_key.get_secret_value())
+    creator = MatchCreator(tokens, settings.gateway_addr, settings.persistence_addr)
+    held: dict[str, Any] = {}
+    tickets_servicer = _LateMatchmaking()
+    tournament_servicer = _LateTournaments()
+    app.add_servicer(
+        matchmaking_pb2_grpc.add_MatchmakingServiceServicer_to_server,
+        tickets_servicer,
+        SERVICES["MatchmakingService"].full_name,
+    )
+    app.add_servicer(
+        matchmaking_pb2_grpc.add_TournamentServiceServicer_to_server,
+        tournament_servicer,
+        SERVICES["TournamentService"].full_name,
+    )
+
+    @app.on_start
+    async def start() -> None:
+        bus = await Bus.connect(settings.nats_url, settings.service)
+        await bus.ensure_streams()
+        kv = await open_bucket(bus.js)
+        records = await open_bucket(bus.js, TICKETS_BUCKET, TICKET_RECORD_AGE_S)
+        await creator.connect()
+        ratings = Ratings(Documents(kv, "ledger", Ledger))
+        policy = MatchPolicy(bot_fill_after=settings.matchmaking_bot_fill_seconds)
+        closed = Documents(records, "ticket", TicketEntry)
+        queues = Queues(Documents(kv, "queue", QueueDoc), closed, ratings, creator, policy, bus)
+        book = Tournaments(Documents(kv, "tournament", TournamentDoc), Documents(kv, "link", MatchLink), creator, bus)
+        tickets_servicer.bind(queues, ratings, tokens)
+        tournament_servicer.bind(book, ratings, tokens)
+
+        async def on_finished(msg: Msg) -> None:
+            event = match_pb2.MatchEvent.FromString(msg.data)
+            if event.WhichOneof("payload") != "finished":
+                return
+            match = await creator.record(event.match_id)
+            outcome = event.finished.outcome
+            changes = await ratings.apply(match, list(outcome.ranks))
+            recorded = await book.on_match_closed(match, list(outcome.ranks), outcome.reason)
+            log.info("match finished", match_id=match.id, rated=changes is not None, tournament=recorded)
+
+        sub = await bus.durable("GAMEHALL_MATCHES", CONSUMER, FINISHED, ack_wait=30.0)
+        bus.consume(sub, on_finished, batch=16, heartbeat=10.0)
+        interval = settings.matchmaking_pass_seconds
+        held["tasks"] = [
+            asyncio.create_task(queues.run(interval)),
+            asyncio.create_task(book.run(interval)),
+        ]
+        held["bus"] = bus
+
+    @app.on_stop
+    async def stop() -> None:
+        for task in held.get("tasks", []):
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        if "bus" in held:
+            await held["bus"].close()
+        await creator.close()
+
+    return app
+
+
+class _LateMatchmaking(MatchmakingServicer):
+    """The matchmaking servicer, bound to its parts by the start hook."""
+
+    def __init__(self) -> None:
+        pass
+
+    def bind(self, queues: Queues, ratings: Ratings, tokens: Tokens) -> None:
+        MatchmakingServicer.__init__(self, queues, ratings, tokens)
+
+
+class _LateTournaments(TournamentServicer):
+    """The tournament servicer, bound to its parts by the start hook."""
+
+    def __init__(self) -> None:
+        pass
+
+    def bind(self, book: Tournaments, ratings: Ratings, tokens: Tokens) -> None:
+        TournamentServicer.__init__(self, book, ratings, tokens)
+
+
+def main() -> None:
+    settings = Settings() if "GAMEHALL_SERVICE" in os.environ else Settings(service="matchmaking")
+    build_app(settings).main()

@@ -1,0 +1,125 @@
+"""gamehall.v1.MatchmakingService: tickets, their watch stream, ratings and leaderboards."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator
+from typing import Any
+
+import grpc
+import nats.errors
+
+from gamehall.auth import Tokens
+from gamehall.engine import get_game
+from gamehall.v1 import matchmaking_pb2 as pb
+from gamehall.v1 import matchmaking_pb2_grpc
+from gamehall_services.matchmaking.caller import claims_of, invalid, is_operator, require_operator
+from gamehall_services.matchmaking.convert import rating_to_proto, ticket_to_proto
+from gamehall_services.matchmaking.documents import TicketEntry
+from gamehall_services.matchmaking.queues import Queues
+from gamehall_services.matchmaking.ratings import Ratings
+
+WATCH_POLL_S = 0.25
+MAX_LEADERBOARD = 1000
+
+
+class MatchmakingServicer(matchmaking_pb2_grpc.MatchmakingServiceServicer):
+    def __init__(self, queues: Queues, ratings: Ratings, tokens: Tokens) -> None:
+        self.queues = queues
+        self.ratings = ratings
+        self.tokens = tokens
+
+    async def EnqueueTicket(self, request: pb.EnqueueTicketRequest, context: Any) -> pb.EnqueueTicketResponse:
+        claims = claims_of(context, self.tokens)
+        players = list(request.players) or [claims.account_id]
+        if players != [claims.account_id]:
+            require_operator(claims, "queue other players or a party")
+            for player in players:
+                await self.queues.creator.require_account(player)
+        if claims.role == "bot":
+            raise invalid("bot identities do not queue")
+        entry = await self.queues.enqueue(
+            request.game,
+            request.mode,
+            players,
+            claims.account_id,
+            allow_bots=not request.no_bots,
+            pool=request.pool,
+        )
+        return pb.EnqueueTicketResponse(ticket=ticket_to_proto(entry))
+
+    async def CancelTicket(self, request: pb.CancelTicketRequest, context: Any) -> pb.CancelTicketResponse:
+        claims = claims_of(context, self.tokens)
+        entry = await self.queues.cancel(request.ticket_id, lambda e: _may_see(e, claims.account_id, claims.role))
+        return pb.CancelTicketResponse(ticket=ticket_to_proto(entry))
+
+    async def GetTicket(self, request: pb.GetTicketRequest, context: Any) -> pb.GetTicketResponse:
+        claims = claims_of(context, self.tokens)
+        entry = await self.queues.get(request.ticket_id)
+        if not _may_see(entry, claims.account_id, claims.role):
+            raise invalid(f"no ticket {request.ticket_id!r} of yours")
+        return pb.GetTicketResponse(ticket=ticket_to_proto(entry))
+
+    async def WatchTickets(
+        self, request: pb.WatchTicketsRequest, context: grpc.aio.ServicerContext
+    ) -> AsyncIterator[pb.WatchTicketsResponse]:
+        """Each of the caller's tickets when first seen and whenever its state changes."""
+        claims = claims_of(context, self.tokens)
+        records = await self.queues.mine.kv.watch(f"mine.{claims.account_id}.*")
+        sent: dict[str, str] = {}
+
+        def fresh(entry: TicketEntry) -> bool:
+            state = "queued" if entry.state == "matching" else entry.state
+            if (request.game and entry.ticket.game != request.game) or sent.get(entry.ticket.id) == state:
+                return False
+            sent[entry.ticket.id] = state
+            return True
+
+        try:
+            while True:
+                for entry in await self.queues.open_tickets_of(claims.account_id, request.game):
+                    if entry.ticket.id not in sent and fresh(entry):
+                        yield pb.WatchTicketsResponse(ticket=ticket_to_proto(entry))
+                try:  # closed tickets (matched, cancelled) arrive on the KV watch, their history first
+                    update = await records.updates(timeout=WATCH_POLL_S)
+                except nats.errors.TimeoutError:
+                    continue
+                if update is not None and update.value:
+                    closed = self.queues.mine.decode(update.value)
+                    if fresh(closed):
+                        yield pb.WatchTicketsResponse(ticket=ticket_to_proto(closed))
+        finally:
+            with contextlib.suppress(Exception):
+                await records.stop()
+
+    async def GetLeaderboard(self, request: pb.GetLeaderboardRequest, context: Any) -> pb.GetLeaderboardResponse:
+        claims_of(context, self.tokens)
+        mode = _mode(request.game, request.mode)
+        limit = min(request.limit or 100, MAX_LEADERBOARD)
+        rows = await self.ratings.leaderboard(request.game, mode, limit)
+        return pb.GetLeaderboardResponse(
+            entries=[rating_to_proto(request.game, mode, r.player, r.rating, r.rank) for r in rows]
+        )
+
+    async def GetRating(self, request: pb.GetRatingRequest, context: Any) -> pb.GetRatingResponse:
+        claims = claims_of(context, self.tokens)
+        mode = _mode(request.game, request.mode)
+        player = request.account_id or claims.account_id
+        rating = await self.ratings.rating(request.game, mode, player)
+        return pb.GetRatingResponse(rating=rating_to_proto(request.game, mode, player, rating))
+
+
+def _may_see(entry: TicketEntry, account_id: str, role: str) -> bool:
+    return role == "operator" or entry.submitted_by == account_id or account_id in entry.ticket.players()
+
+
+def _mode(game: str, mode: str) -> str:
+    engine = get_game(game)
+    if not mode:
+        return engine.modes[0].id
+    if all(m.id != mode for m in engine.modes):
+        raise invalid(f"{game} has no mode {mode!r}")
+    return mode
+
+
+__all__ = ["MatchmakingServicer", "is_operator"]

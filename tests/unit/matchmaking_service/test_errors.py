@@ -1,0 +1,29 @@
+"""Every named error of the matchmaking and tournament libraries maps to the status it declares."""
+
+from __future__ import annotations
+
+import grpc
+
+from gamehall.matchmaking import errors as mm
+from gamehall.runtime.errors import lookup
+from gamehall.tournaments import errors as tn
+from gamehall_services.matchmaking.errors import REGISTERED
+
+
+def test_each_library_error_gets_its_declared_status() -> None:
+    expected = {
+        mm.InvalidTicket: grpc.StatusCode.INVALID_ARGUMENT,
+        mm.AlreadyQueued: grpc.StatusCode.ALREADY_EXISTS,
+        mm.UnknownTicket: grpc.StatusCode.NOT_FOUND,
+        tn.RegistrationClosed: grpc.StatusCode.FAILED_PRECONDITION,
+        tn.AlreadyRegistered: grpc.StatusCode.ALREADY_EXISTS,
+        tn.NotRegistered: grpc.StatusCode.NOT_FOUND,
+        tn.InvalidResult: grpc.StatusCode.INVALID_ARGUMENT,
+        tn.TooFewPlayers: grpc.StatusCode.FAILED_PRECONDITION,
+    }
+    assert set(expected) <= set(REGISTERED)
+    for klass in REGISTERED:
+        found = lookup(klass.__new__(klass))
+        assert found is not None and found.code == grpc.StatusCode[klass.grpc_status]  # type: ignore[attr-defined]
+    for klass, code in expected.items():
+        assert lookup(klass.__new__(klass)).code == code  # type: ignore[union-attr]
