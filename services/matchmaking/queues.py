@@ -40,14 +40,22 @@ CREATE_CONCURRENCY = 16
 BOT_DIFFICULTY = "normal"
 
 
-def shapes_of(game: Game[Any]) -> dict[str, MatchShape]:
-    """One queue per multiplayer mode, at its smallest seat count of two or more (solo modes have no queue)."""
-    shapes = {}
+def layouts_of(game: Game[Any]) -> dict[str, tuple[tuple[int, ...], ...]]:
+    """One queue per multiplayer mode, at its smallest seat count of two or more (solo modes have no
+    queue), with the engine's own seating of teams (`Game.teams`: e.g. Grimslingers teams alternate)."""
+    layouts = {}
     for mode in game.modes:
-        counts = sorted(n for n in mode.seats if n >= 2 and n % (mode.team_size or 1) == 0)
-        if counts:
-            shapes[mode.id] = MatchShape.from_mode(mode, counts[0])
-    return shapes
+        for seats in sorted(n for n in mode.seats if n >= 2):
+            teams = game.teams(game.configure(mode.id, seats))
+            if len({len(t) for t in teams}) == 1:  # matchmaking fills equal teams only
+                layouts[mode.id] = teams
+                break
+    return layouts
+
+
+def shapes_of(game: Game[Any]) -> dict[str, MatchShape]:
+    """The shape (teams x team size) of each queue, from `layouts_of`."""
+    return {mode: MatchShape(teams=len(t), team_size=len(t[0])) for mode, t in layouts_of(game).items()}
 
 
 def request_id_of(match: Match) -> str:
@@ -56,18 +64,20 @@ def request_id_of(match: Match) -> str:
     return f"mm-{digest}"
 
 
-def seat_plan(match: Match) -> tuple[list[gateway_pb2.SeatSpec], dict[str, list[int]]]:
-    """Seats in team order (team 0 takes the first seats), and each ticket's seats in member order."""
-    specs: list[gateway_pb2.SeatSpec] = []
+def seat_plan(
+    match: Match, layout: tuple[tuple[int, ...], ...]
+) -> tuple[list[gateway_pb2.SeatSpec], dict[str, list[int]]]:
+    """Seat specs with team k of the match in the engine's seats `layout[k]`, and each ticket's seats."""
+    specs: list[gateway_pb2.SeatSpec | None] = [None] * sum(len(t) for t in layout)
     seats_of: dict[str, list[int]] = {}
-    for team in match.teams:
-        for seat in team:
-            if seat.player is None:
-                specs.append(gateway_pb2.SeatSpec(bot=BOT_DIFFICULTY))
+    for team, seats in zip(match.teams, layout, strict=True):
+        for member, index in zip(team, seats, strict=True):
+            if member.player is None:
+                specs[index] = gateway_pb2.SeatSpec(bot=BOT_DIFFICULTY)
             else:
-                specs.append(gateway_pb2.SeatSpec(reserved_for=seat.player))
-                seats_of.setdefault(seat.ticket or "", []).append(len(specs) - 1)
-    return specs, seats_of
+                specs[index] = gateway_pb2.SeatSpec(reserved_for=member.player)
+                seats_of.setdefault(member.ticket or "", []).append(index)
+    return [s for s in specs if s is not None], seats_of
 
 
 class Queues:
@@ -241,9 +251,10 @@ class Queues:
     async def _create_all(self, game_id: str, doc: QueueDoc) -> None:
         """Create the pending matches (a few at a time), write the tickets' records, then settle in one CAS."""
         gate = asyncio.Semaphore(CREATE_CONCURRENCY)
+        layouts = layouts_of(get_game(game_id))
 
         async def create(pending: PendingMatch) -> tuple[PendingMatch, str | None]:
-            specs, _ = seat_plan(pending.match)
+            specs, _ = seat_plan(pending.match, layouts[pending.mode])
             async with gate:
                 try:
                     match = await self.creator.create(game_id, pending.mode, specs, pending.request_id)
@@ -264,7 +275,7 @@ class Queues:
         now = self.clock()
         records: dict[str, TicketEntry] = {}
         for pending, match_id in done:
-            _, seats_of = seat_plan(pending.match)
+            _, seats_of = seat_plan(pending.match, layouts[pending.mode])
             for ticket_id in pending.match.tickets:
                 entry = doc.tickets.get(ticket_id)
                 if entry is None:

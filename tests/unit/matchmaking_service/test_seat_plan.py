@@ -1,0 +1,31 @@
+"""Matched teams sit where the engine seats teams (Grimslingers 2v2 alternates seats)."""
+
+from __future__ import annotations
+
+from gamehall.engine import get_game
+from gamehall.matchmaking import Match, Rating
+from gamehall.matchmaking.tickets import Seat
+from gamehall_services.matchmaking.queues import layouts_of, seat_plan, shapes_of
+
+
+def test_team_modes_take_the_engine_layout() -> None:
+    game = get_game("grimslingers")
+    assert layouts_of(game)["versus-teams"] == ((0, 2), (1, 3))
+    assert shapes_of(game)["versus-teams"].team_size == 2
+
+
+def test_partners_sit_on_their_team_seats() -> None:
+    r = Rating()
+    match = Match(
+        tickets=("party", "solo-c", "solo-d"),
+        teams=(
+            (Seat("alice", "party", r), Seat("bob", "party", r)),
+            (Seat("carol", "solo-c", r), Seat(None, None, r)),
+        ),
+        quality=0.5,
+        reason="window",
+    )
+    specs, seats_of = seat_plan(match, ((0, 2), (1, 3)))
+    assert [s.WhichOneof("kind") for s in specs] == ["reserved_for", "reserved_for", "reserved_for", "bot"]
+    assert [specs[i].reserved_for for i in (0, 2, 1)] == ["alice", "bob", "carol"]
+    assert seats_of == {"party": [0, 2], "solo-c": [1]}
