@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
@@ -85,6 +86,7 @@ class Bus:
         self.nc = nc
         self.js = js
         self._tasks: list[asyncio.Task[None]] = []
+        self._subscriptions: list[JetStreamContext.PullSubscription] = []
         self._closing = asyncio.Event()
 
     @classmethod
@@ -172,7 +174,9 @@ class Bus:
             max_deliver=max_deliver,
             filter_subject=filter_subject,
         )
-        return await self.js.pull_subscribe(filter_subject, durable=durable, stream=stream, config=config)
+        sub = await self.js.pull_subscribe(filter_subject, durable=durable, stream=stream, config=config)
+        self._subscriptions.append(sub)
+        return sub
 
     def consume(
         self,
@@ -252,6 +256,9 @@ class Bus:
                 await asyncio.wait_for(task, timeout=5.0)
             except (TimeoutError, asyncio.CancelledError):
                 task.cancel()
+        for sub in self._subscriptions:  # an open pull subscription makes drain wait out its timeout
+            with contextlib.suppress(Exception):
+                await sub.unsubscribe()
         if not self.nc.is_closed:
             try:
                 await self.nc.drain()
