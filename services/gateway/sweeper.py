@@ -7,11 +7,11 @@ version it was seen at (and its request id `clock:<version>:<seat>` is idempoten
 from __future__ import annotations
 
 import asyncio
-import contextlib
 
 import structlog
 
 from gamehall.internal.v1 import persistence_pb2 as ppb
+from gamehall.runtime.background import BackgroundLoop
 from gamehall_services.gateway import clocks
 from gamehall_services.gateway.play import Player
 from gamehall_services.gateway.records import loads, now_ms
@@ -20,22 +20,11 @@ from gamehall_services.gateway.upstream import Upstream, call
 log = structlog.get_logger("gamehall.gateway.clocks")
 
 
-class ClockSweeper:
+class ClockSweeper(BackgroundLoop):
     def __init__(self, upstream: Upstream, player: Player, interval_seconds: float = 0.25) -> None:
         self.upstream = upstream
         self.player = player
         self.interval = interval_seconds
-        self._task: asyncio.Task[None] | None = None
-
-    def start(self) -> None:
-        self._task = asyncio.create_task(self._run())
-
-    async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
 
     async def sweep(self) -> int:
         """One pass over running clocked matches; returns how many timeouts were handled."""

@@ -14,6 +14,7 @@ from datetime import timedelta
 import structlog
 
 from gamehall.runtime import metrics
+from gamehall.runtime.background import BackgroundLoop
 from gamehall.runtime.bus import Bus
 from gamehall.store import Store
 from gamehall.store.core import utc_now
@@ -24,29 +25,18 @@ PURGE_AFTER = timedelta(hours=1)
 PURGE_EVERY_SECONDS = 60.0
 
 
-class OutboxRelay:
+class OutboxRelay(BackgroundLoop):
     def __init__(self, store: Store, bus: Bus, *, batch: int = 256, poll_seconds: float = 1.0) -> None:
         self.store = store
         self.bus = bus
         self.batch = batch
         self.poll_seconds = poll_seconds
         self._wake = asyncio.Event()
-        self._task: asyncio.Task[None] | None = None
         self.published = 0
 
     def poke(self) -> None:
         """Something was committed with events: publish soon."""
         self._wake.set()
-
-    def start(self) -> None:
-        self._task = asyncio.create_task(self._run())
-
-    async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
 
     async def drain(self) -> int:
         """Publish every pending row (in commit order, a batch at a time); returns how many."""

@@ -7,11 +7,11 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
 from gamehall.ai.arena import round_robin
 from gamehall.ai.levels import LEVELS
+from gamehall.cli.ui import progress_bar
 from gamehall.engine import GameError, get_game
 
 
@@ -38,14 +38,7 @@ def arena(
     except (GameError, ValueError) as exc:
         console.print(f"[red]{exc}[/red]")
         raise typer.Exit(2) from exc
-    with Progress(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=console,
-        disable=as_json,
-    ) as progress:
+    with progress_bar(console, disable=as_json) as progress:
         task = progress.add_task(f"arena {engine.id} {config.mode}/{config.seats}", total=None)
 
         def advance(done: int, total: int) -> None:

@@ -9,13 +9,12 @@ from typing import Annotated, Any
 import typer
 
 from gamehall.cli.match_audit import AuditError, audit, default_dsn, views
+from gamehall.cli.ui import DatabaseUrl
 
 
 def replay(
     match_id: Annotated[str, typer.Argument(help="The match id.")],
-    database_url: Annotated[
-        str, typer.Option("--database-url", help="Store DSN (default: the embedded SQLite in the data dir).")
-    ] = "",
+    database_url: DatabaseUrl = "",
     seat: Annotated[
         int | None, typer.Option("--seat", help="Show this seat's view (default: the spectator's).")
     ] = None,

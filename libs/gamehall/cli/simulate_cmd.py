@@ -10,11 +10,11 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
 from gamehall.ai.arena import play_match
 from gamehall.ai.levels import LEVELS, make_bot
+from gamehall.cli.ui import progress_bar
 from gamehall.engine import ConfigError, GameError, derive_seed, get_game
 from gamehall.engine.conformance import ConformanceError, check_game
 
@@ -51,14 +51,7 @@ def simulate(
     errors: list[dict[str, Any]] = []
     steps = 0
     started = time.perf_counter()
-    with Progress(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=console,
-        disable=as_json,
-    ) as progress:
+    with progress_bar(console, disable=as_json) as progress:
         task = progress.add_task(f"{engine.id} {config.mode}/{config.seats}", total=matches)
         for i in range(matches):
             match_seed = derive_seed(seed, "simulate", i)

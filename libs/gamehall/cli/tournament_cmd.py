@@ -20,10 +20,10 @@ from typing import Annotated, Any
 import grpc
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from gamehall.ai.levels import LEVELS
+from gamehall.cli.ui import progress_bar
 from gamehall.launcher.platform import Platform
 from gamehall.launcher.processes import LaunchError
 from gamehall.v1 import gateway_pb2, gateway_pb2_grpc, matchmaking_pb2, matchmaking_pb2_grpc
@@ -121,14 +121,7 @@ def _run(
     started = time.perf_counter()
     stub.StartTournament(pb.StartTournamentRequest(tournament_id=created.id), metadata=meta, timeout=30)
     last = None
-    with Progress(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=console,
-        disable=quiet,
-    ) as progress:
+    with progress_bar(console, disable=quiet, elapsed=True) as progress:
         task = progress.add_task("round 1", total=None)
         watch = stub.WatchStandings(pb.WatchStandingsRequest(tournament_id=created.id), metadata=meta, timeout=timeout)
         for message in watch:

@@ -10,13 +10,12 @@ import typer
 from rich.console import Console
 
 from gamehall.cli.match_audit import AuditError, audit, default_dsn
+from gamehall.cli.ui import DatabaseUrl
 
 
 def verify(
     match_id: Annotated[str, typer.Argument(help="The match id.")],
-    database_url: Annotated[
-        str, typer.Option("--database-url", help="Store DSN (default: the embedded SQLite in the data dir).")
-    ] = "",
+    database_url: DatabaseUrl = "",
     as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
 ) -> None:
     """Check the seed commitment, every state digest and snapshot, and the outcome. Exits 1 on any mismatch."""

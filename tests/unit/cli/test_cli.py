@@ -9,7 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 from gamehall.cli.main import app
-from gamehall.engine import register, unregister
+from gamehall.engine import all_games, register, unregister
 from tests.fixtures.dice_nim import GAME as DICE_NIM
 from tests.fixtures.high_card import GAME as HIGH_CARD
 
@@ -18,11 +18,14 @@ runner = CliRunner()
 
 @pytest.fixture(autouse=True)
 def fixture_games() -> Iterator[None]:
+    """Register the fixture games for a test, leaving the registry as it was found."""
+    already = {g.id for g in all_games()}
     register(HIGH_CARD, replace=True)
     register(DICE_NIM, replace=True)
     yield
-    unregister(HIGH_CARD.id)
-    unregister(DICE_NIM.id)
+    for game in (HIGH_CARD, DICE_NIM):
+        if game.id not in already:
+            unregister(game.id)
 
 
 def test_help_lists_the_commands() -> None:
