@@ -27,7 +27,7 @@ from gamehall_services.ai.identity import BotIdentity
 from gamehall_services.ai.worker import Turn, TurnWorker
 
 log = structlog.get_logger("gamehall.ai")
-WORKERS_PER_GAME = 4
+WORKERS_PER_GAME = 16
 """Turns of one game handled at once by a replica (thinking runs in threads)."""
 
 
