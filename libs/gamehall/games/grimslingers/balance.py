@@ -1,10 +1,12 @@
-"""Balance runs: simple bots play 1v1 matches; report each signature spell's win-rate swing.
+"""Balance runs: simple bots play 1v1 matches; report each signature spell's (and item's) win-rate swing.
 
     python -m gamehall.games.grimslingers.balance [--matches N] [--seed S] [--items]
 
 The swing of a card is P(win | the seat drafted it) - P(win | it did not), over greedy-vs-greedy
-matches (both seats the same bot, so seat strength cancels out). Designed cards are held to
-|swing| <= BAND; rulebook cards are reported but not tuned (their FX are the publisher's).
+matches (both seats the same bot, so seat strength cancels out). With `--items` the items module
+is on and each item design gets the same measure, "held" meaning it was in the seat's hand at
+some point. Designed cards are held to |swing| <= BAND; rulebook cards are reported but not tuned
+(their FX are the publisher's).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from gamehall.engine.protocol import Action
 from gamehall.games.grimslingers import GAME, machine
 from gamehall.games.grimslingers import catalog as cat
 from gamehall.games.grimslingers.bots import default_action
+from gamehall.games.grimslingers.content.schema import CardDef
 from gamehall.games.grimslingers.heuristic import evaluate
 from gamehall.games.grimslingers.state import DRAFT, OVER, State
 
@@ -53,13 +56,19 @@ def greedy_action(s: State, seat: int, rng: random.Random) -> Action:
     return best
 
 
-def play_match(seed: int, bots: tuple[str, str], options: dict[str, object]) -> tuple[list[list[str]], tuple[int, ...]]:
+def play_match(
+    seed: int, bots: tuple[str, str], options: dict[str, object]
+) -> tuple[list[list[str]], tuple[int, ...], list[set[str]]]:
+    """One match: the signatures each seat drafted, the ranks, and the items each seat held."""
     rng = random.Random(seed)
     s = GAME.new_match(GAME.configure("versus-1v1", 2, options=options), seed)
     drafted: list[list[str]] = [[], []]
+    items: list[set[str]] = [set(), set()]
     for _ in range(GAME.max_steps):
         if s.phase == OVER:
             break
+        for seat, x in enumerate(s.seats):
+            items[seat].update(cat.CARDS[c].key for c in x.hand if cat.IS_ITEM[c])  # the design, not the copy
         if s.phase != DRAFT and not drafted[0]:
             drafted = [[cat.KEYS[c] for c in x.hand if cat.CARDS[c].kind == "signature"] for x in s.seats]
         seat = rng.choice(sorted(machine.to_act(s)))
@@ -69,39 +78,52 @@ def play_match(seed: int, bots: tuple[str, str], options: dict[str, object]) -> 
             action = greedy_action(s, seat, rng)
         s, _ = GAME.apply(s, seat, action, trusted=True)
     outcome = GAME.outcome(s)
-    return drafted, outcome.ranks if outcome else (1, 1)
+    return drafted, outcome.ranks if outcome else (1, 1), items
 
 
 def run(matches: int, seed: int, options: dict[str, object]) -> dict[str, object]:
     held: dict[str, list[float]] = defaultdict(list)
     not_held: dict[str, list[float]] = defaultdict(list)
     greedy_vs_random = []
+    item_keys = sorted({c.key for c in cat.ITEM_PACK.cards}) if options.get("items") else []
     for i in range(matches):
-        drafted, ranks = play_match(seed + i, ("greedy", "greedy"), options)
+        drafted, ranks, items = play_match(seed + i, ("greedy", "greedy"), options)
         for seat in (0, 1):
             score = 1.0 if ranks[seat] == 1 and ranks[1 - seat] == 2 else (0.5 if ranks[0] == ranks[1] else 0.0)
             for key in (c.key for c in cat.SIGNATURE_PACK.cards):
                 (held if key in drafted[seat] else not_held)[key].append(score)
+            for key in item_keys:
+                (held if key in items[seat] else not_held)[key].append(score)
     for i in range(max(1, matches // 5)):
-        _, ranks = play_match(seed + 10_000 + i, ("greedy", "random") if i % 2 == 0 else ("random", "greedy"), options)
+        _, ranks, _ = play_match(
+            seed + 10_000 + i, ("greedy", "random") if i % 2 == 0 else ("random", "greedy"), options
+        )
         g = 0 if i % 2 == 0 else 1
         greedy_vs_random.append(1.0 if ranks[g] == 1 and ranks[1 - g] == 2 else (0.5 if ranks[0] == ranks[1] else 0.0))
-    rows = {}
-    for card in cat.SIGNATURE_PACK.cards:
-        h, n = held[card.key], not_held[card.key]
-        swing = (sum(h) / len(h) if h else 0.5) - (sum(n) / len(n) if n else 0.5)
-        rows[card.key] = {
-            "source": card.provenance.source,
-            "held": len(h),
-            "swing": round(swing, 3),
-            "in_band": card.provenance.source != "designed" or abs(swing) <= BAND,
-        }
-    return {
+    def swings(cards: list[CardDef]) -> dict[str, dict[str, object]]:
+        rows: dict[str, dict[str, object]] = {}
+        for card in cards:
+            if card.key in rows:
+                continue  # several copies of one design
+            h, n = held[card.key], not_held[card.key]
+            swing = (sum(h) / len(h) if h else 0.5) - (sum(n) / len(n) if n else 0.5)
+            rows[card.key] = {
+                "source": card.provenance.source,
+                "held": len(h),
+                "swing": round(swing, 3),
+                "in_band": card.provenance.source != "designed" or abs(swing) <= BAND,
+            }
+        return rows
+
+    report: dict[str, object] = {
         "matches": matches,
         "band": BAND,
         "greedy_vs_random": round(sum(greedy_vs_random) / len(greedy_vs_random), 3),
-        "signatures": rows,
+        "signatures": swings(list(cat.SIGNATURE_PACK.cards)),
     }
+    if item_keys:
+        report["items"] = swings(list(cat.ITEM_PACK.cards))
+    return report
 
 
 def main() -> None:
@@ -119,11 +141,14 @@ def main() -> None:
         f"{args.matches} greedy-vs-greedy 1v1 matches; greedy beats random {report['greedy_vs_random']:.0%}; "
         f"band for designed spells: |swing| <= {BAND:.0%}"
     )
-    rows = report["signatures"]
-    assert isinstance(rows, dict)
-    for key, row in sorted(rows.items(), key=lambda kv: -kv[1]["swing"]):
-        flag = "" if row["in_band"] else "  OUT OF BAND"
-        print(f"  {key:12s} {row['source']:9s} held {row['held']:4d}  swing {row['swing']:+.3f}{flag}")
+    for section in ("signatures", "items"):
+        rows = report.get(section)
+        if not isinstance(rows, dict):
+            continue
+        print(f"{section}:")
+        for key, row in sorted(rows.items(), key=lambda kv: -kv[1]["swing"]):
+            flag = "" if row["in_band"] else "  OUT OF BAND"
+            print(f"  {key:18s} {row['source']:9s} held {row['held']:4d}  swing {row['swing']:+.3f}{flag}")
 
 
 if __name__ == "__main__":

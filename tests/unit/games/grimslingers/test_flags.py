@@ -90,7 +90,7 @@ def test_flag_revenant_immediate() -> None:
         s = turn(s, fire={0: Play("LIGHTNING"), 1: Play("Magnify")}, answers={1: [Choose(2)]})
         assert s.seats[1].alive
         hp[immediate] = s.seats[0].hp
-    assert hp == {True: 3, False: 8}  # revived at once, Magnify still resolves; else it is deactivated
+    assert hp == {True: 4, False: 8}  # revived at once, Magnify (4 DMG) still resolves; else it is deactivated
 
 
 def test_flag_fx_netting() -> None:

@@ -105,7 +105,7 @@ def test_S_18_resurrect_triggers_immediately() -> None:
     s = turn(s, fire={0: Play("LIGHTNING"), 1: Play("Magnify")}, answers={1: [Choose(3)]})
     me = s.seats[1]
     assert (me.hp, me.ep, me.alive) == (3, 0, True)
-    assert {"Resurrect", "Magnify"} <= set(keys(me.discard)) and s.seats[0].hp == 3
+    assert {"Resurrect", "Magnify"} <= set(keys(me.discard)) and s.seats[0].hp == 4  # Magnify: 4 DMG (designed)
 
 
 def test_S_18_skipped_resurrect_cannot_be_used_later() -> None:
