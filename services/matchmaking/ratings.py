@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 import structlog
 
-from gamehall.engine import get_game
+from gamehall.engine import GameError, get_game
 from gamehall.internal.v1 import persistence_pb2 as ppb
 from gamehall.matchmaking import DEFAULT_RATING, Ledger, LedgerEntry, Rating, RatingChange, apply_outcome, leaderboard
 from gamehall.runtime import metrics
@@ -29,14 +29,18 @@ def rated_teams(match: ppb.MatchRecord, ranks: Sequence[int]) -> tuple[list[list
     """Teams of human accounts and each team's rank (its best seat's), or None when fewer than two
     teams have a human: bot seats are not rated, and a match against bots alone moves no rating."""
     config = json.loads(match.config_json or "{}")
-    mode = next((m for m in get_game(match.game).modes if m.id == config.get("mode")), None)
-    size = (mode.team_size if mode is not None else None) or 1
+    game = get_game(match.game)
+    try:  # the engine seats its teams (Grimslingers 2v2: seats 0 and 2 against 1 and 3)
+        layout = game.teams(game.configure(config.get("mode"), len(match.seats)))
+        team_of = {seat: k for k, team in enumerate(layout) for seat in team}
+    except GameError:
+        team_of = {}
     teams: dict[int, list[str]] = {}
     best: dict[int, int] = {}
     for seat in match.seats:
         if seat.kind != "human" or not seat.account_id or seat.seat >= len(ranks):
             continue
-        team = int(seat.seat) // size
+        team = team_of.get(int(seat.seat), int(seat.seat))
         teams.setdefault(team, []).append(seat.account_id)
         best[team] = min(best.get(team, ranks[seat.seat]), ranks[seat.seat])
     if len(teams) < 2:

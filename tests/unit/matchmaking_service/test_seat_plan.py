@@ -1,11 +1,15 @@
-"""Matched teams sit where the engine seats teams (Grimslingers 2v2 alternates seats)."""
+"""Teams follow the engine (Grimslingers 2v2 alternates seats): where matched players sit, and how they are rated."""
 
 from __future__ import annotations
 
+import json
+
 from gamehall.engine import get_game
+from gamehall.internal.v1 import persistence_pb2 as ppb
 from gamehall.matchmaking import Match, Rating
 from gamehall.matchmaking.tickets import Seat
 from gamehall_services.matchmaking.queues import layouts_of, seat_plan, shapes_of
+from gamehall_services.matchmaking.ratings import rated_teams
 
 
 def test_team_modes_take_the_engine_layout() -> None:
@@ -29,3 +33,11 @@ def test_partners_sit_on_their_team_seats() -> None:
     assert [s.WhichOneof("kind") for s in specs] == ["reserved_for", "reserved_for", "reserved_for", "bot"]
     assert [specs[i].reserved_for for i in (0, 2, 1)] == ["alice", "bob", "carol"]
     assert seats_of == {"party": [0, 2], "solo-c": [1]}
+
+
+def test_team_matches_are_rated_as_teams() -> None:
+    seats = [ppb.SeatRecord(seat=n, kind="human", account_id=name) for n, name in enumerate("abcd")]
+    match = ppb.MatchRecord(
+        game="grimslingers", config_json=json.dumps({"mode": "versus-teams", "seats": 4}), seats=seats
+    )
+    assert rated_teams(match, [1, 2, 1, 2]) == ([["a", "c"], ["b", "d"]], [1, 2])
