@@ -27,14 +27,6 @@ TOKEN_KEY = "e2e-test-signing-key-0123456789-abcdefghij"
 OPERATOR_PASSWORD = "operator password 2026"
 
 
-@pytest.hookimpl(tryfirst=True)
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    here = Path(__file__).parent
-    for item in items:
-        if here in item.path.parents:
-            item.add_marker(pytest.mark.integration)
-
-
 @dataclass
 class Running:
     stack: Stack

@@ -14,27 +14,6 @@ from gamehall.runtime.service import ServiceApp
 from gamehall.runtime.settings import Settings
 from gamehall_services.persistence.app import build_app
 from tests.support.nats import NatsServer
-from tests.support.postgres import PostgresServer, fresh_schema, postgres_server
-
-__all__ = ["postgres_server"]
-
-
-@pytest.hookimpl(tryfirst=True)
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    here = Path(__file__).parent
-    for item in items:
-        if here in item.path.parents:
-            item.add_marker(pytest.mark.integration)
-
-
-@pytest.fixture(params=["sqlite", "postgres"])
-async def dsn(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[str]:
-    if request.param == "sqlite":
-        yield f"sqlite://{tmp_path / 'gamehall.db'}"
-        return
-    server: PostgresServer = request.getfixturevalue("postgres_server")
-    async with fresh_schema(server) as schema_dsn:
-        yield schema_dsn
 
 
 @dataclass
@@ -55,8 +34,8 @@ async def serve(dsn: str, nats_url: str, data_dir: Path) -> Served:
 
 
 @pytest.fixture
-async def persistence(dsn: str, nats_server: NatsServer, tmp_path: Path) -> AsyncIterator[Served]:
-    served = await serve(dsn, nats_server.url, tmp_path)
+async def persistence(store_dsn: str, nats_server: NatsServer, tmp_path: Path) -> AsyncIterator[Served]:
+    served = await serve(store_dsn, nats_server.url, tmp_path)
     try:
         yield served
     finally:

@@ -103,7 +103,10 @@ async def _stream_ids(url: str, match_id: str) -> list[str]:
         await nc.close()
 
 
-async def test_outbox_is_published_once_even_after_a_crash(dsn: str, nats_server: NatsServer, tmp_path: Path) -> None:
+async def test_outbox_is_published_once_even_after_a_crash(
+    store_dsn: str, nats_server: NatsServer, tmp_path: Path
+) -> None:
+    dsn = store_dsn
     # Before any service runs: a committed event, and one that was published but never marked (a crash).
     store = await open_store(dsn)
     match = await store.create_match(game="high-card", config={"mode": "duel", "seats": 2}, status="running")
