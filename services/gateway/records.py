@@ -8,6 +8,7 @@ from typing import Any
 
 from gamehall.internal.v1 import persistence_pb2 as ppb
 from gamehall.v1 import common_pb2, gateway_pb2
+from gamehall.wire.convert import dumps
 from gamehall_services.gateway import clocks
 
 STATUSES = {
@@ -22,10 +23,6 @@ CLOSED = frozenset({"finished", "aborted"})
 
 def loads(text: str) -> Any:
     return json.loads(text) if text else None
-
-
-def dumps(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"), sort_keys=True)
 
 
 def now_ms() -> int:
