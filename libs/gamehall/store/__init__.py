@@ -20,6 +20,7 @@ from gamehall.store.errors import (
     Unavailable,
     VersionConflict,
 )
+from gamehall.store.ratings import PlayerRating, RatingConflict, RatingUpdate
 from gamehall.store.records import (
     Account,
     ActionRecord,
@@ -37,11 +38,20 @@ from gamehall.store.records import (
     seed_commitment,
 )
 from gamehall.store.store import Store
+from gamehall.store.tickets import AlreadyQueued, NewPending, NewTicket, PendingMatch, QueueTicket, TicketNotOpen
+from gamehall.store.tournaments import (
+    NewTournament,
+    RevisionConflict,
+    TournamentMatch,
+    TournamentResult,
+    TournamentRow,
+)
 
 __all__ = [
     "Account",
     "ActionRecord",
     "AlreadyExists",
+    "AlreadyQueued",
     "AppendResult",
     "InvalidArgument",
     "Match",
@@ -49,16 +59,29 @@ __all__ = [
     "MatchPage",
     "MatchStatus",
     "MatchUpdate",
+    "NewPending",
     "NewSeat",
+    "NewTicket",
+    "NewTournament",
     "NotFound",
     "OutboxMessage",
     "OutboxRow",
+    "PendingMatch",
+    "PlayerRating",
+    "QueueTicket",
+    "RatingConflict",
+    "RatingUpdate",
+    "RevisionConflict",
     "Seat",
     "SeatKind",
     "SeatTaken",
     "Snapshot",
     "Store",
     "StoreError",
+    "TicketNotOpen",
+    "TournamentMatch",
+    "TournamentResult",
+    "TournamentRow",
     "Unavailable",
     "VersionConflict",
     "open_store",

@@ -98,6 +98,96 @@ MIGRATIONS: tuple[Migration, ...] = (
             "CREATE INDEX outbox_pending ON outbox (id) WHERE published_at IS NULL",
         ),
     ),
+    Migration(
+        2,
+        "matchmaking: tickets, pending matches, ratings, tournaments",
+        (
+            """CREATE TABLE mm_tickets (
+                id TEXT PRIMARY KEY,
+                game TEXT NOT NULL,
+                mode TEXT NOT NULL,
+                state TEXT NOT NULL CHECK (state IN ('queued', 'matching', 'matched', 'cancelled')),
+                ticket {blob} NOT NULL,
+                submitted_by TEXT NOT NULL,
+                enqueued_at DOUBLE PRECISION NOT NULL,
+                match_request TEXT,
+                match_id TEXT,
+                seats TEXT NOT NULL,
+                created_at {timestamp} NOT NULL,
+                closed_at {timestamp},
+                CHECK ((state IN ('matched', 'cancelled')) = (closed_at IS NOT NULL))
+            )""",
+            "CREATE INDEX mm_tickets_queued ON mm_tickets (game, mode, enqueued_at, id) WHERE state = 'queued'",
+            "CREATE INDEX mm_tickets_matching ON mm_tickets (match_request) WHERE match_request IS NOT NULL",
+            """CREATE TABLE mm_ticket_accounts (
+                ticket_id TEXT NOT NULL REFERENCES mm_tickets (id) ON DELETE CASCADE,
+                account TEXT NOT NULL,
+                is_player {bool} NOT NULL,
+                open_game TEXT,
+                PRIMARY KEY (ticket_id, account),
+                UNIQUE (open_game, account)
+            )""",
+            "CREATE INDEX mm_ticket_accounts_by_account ON mm_ticket_accounts (account, ticket_id)",
+            """CREATE TABLE mm_pending (
+                request_id TEXT PRIMARY KEY,
+                game TEXT NOT NULL,
+                mode TEXT NOT NULL,
+                match {blob} NOT NULL,
+                claimed_at {timestamp} NOT NULL
+            )""",
+            "CREATE INDEX mm_pending_by_game ON mm_pending (game, claimed_at)",
+            """CREATE TABLE mm_ratings (
+                game TEXT NOT NULL,
+                mode TEXT NOT NULL,
+                account TEXT NOT NULL,
+                mu DOUBLE PRECISION NOT NULL,
+                sigma DOUBLE PRECISION NOT NULL CHECK (sigma > 0),
+                ordinal DOUBLE PRECISION NOT NULL,
+                matches INTEGER NOT NULL CHECK (matches >= 0),
+                updated_at {timestamp} NOT NULL,
+                PRIMARY KEY (game, mode, account)
+            )""",
+            "CREATE INDEX mm_ratings_board ON mm_ratings (game, mode, ordinal DESC, account)",
+            """CREATE TABLE mm_rated_matches (
+                match_id TEXT PRIMARY KEY,
+                game TEXT NOT NULL,
+                mode TEXT NOT NULL,
+                rated_at {timestamp} NOT NULL
+            )""",
+            """CREATE TABLE mm_tournaments (
+                id TEXT PRIMARY KEY,
+                name TEXT NOT NULL,
+                game TEXT NOT NULL,
+                mode TEXT NOT NULL,
+                format TEXT NOT NULL,
+                status TEXT NOT NULL,
+                revision {bigint} NOT NULL CHECK (revision >= 1),
+                doc {blob} NOT NULL,
+                created_by TEXT NOT NULL,
+                created_at {timestamp} NOT NULL,
+                updated_at {timestamp} NOT NULL
+            )""",
+            "CREATE INDEX mm_tournaments_by_status ON mm_tournaments (status, created_at)",
+            """CREATE TABLE mm_tournament_matches (
+                match_id TEXT PRIMARY KEY,
+                tournament_id TEXT NOT NULL REFERENCES mm_tournaments (id) ON DELETE CASCADE,
+                round INTEGER NOT NULL CHECK (round >= 1),
+                pairing_id TEXT NOT NULL,
+                created_at {timestamp} NOT NULL
+            )""",
+            "CREATE INDEX mm_tournament_matches_by_round ON mm_tournament_matches (tournament_id, round)",
+            """CREATE TABLE mm_tournament_results (
+                match_id TEXT PRIMARY KEY REFERENCES mm_tournament_matches (match_id) ON DELETE CASCADE,
+                tournament_id TEXT NOT NULL,
+                ranks TEXT NOT NULL,
+                reason TEXT NOT NULL,
+                recorded_at {timestamp} NOT NULL,
+                folded_at {timestamp}
+            )""",
+            "CREATE INDEX mm_tournament_results_unfolded ON mm_tournament_results (tournament_id) "
+            "WHERE folded_at IS NULL",
+        ),
+    ),
 )
 
 _LEDGER = """CREATE TABLE IF NOT EXISTS schema_migrations (

@@ -1,4 +1,4 @@
-"""The `store` fixture: every test here runs once on SQLite (a temp file) and once on PostgreSQL."""
+"""The `store` and `clocked` fixtures: every test here runs once on SQLite (a temp file) and once on PostgreSQL."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from collections.abc import AsyncIterator
 import pytest
 
 from gamehall.store import Store, open_store
+from tests.integration.store.helpers import Clock
 
 
 @pytest.fixture
@@ -17,3 +18,14 @@ async def store(store_dsn: str) -> AsyncIterator[Store]:
         yield opened
     finally:
         await opened.close()
+
+
+@pytest.fixture
+async def clocked(store_dsn: str) -> AsyncIterator[tuple[Store, Clock]]:
+    """A store whose clock the test moves by hand."""
+    clock = Clock()
+    store = await open_store(store_dsn, clock=clock)
+    try:
+        yield store, clock
+    finally:
+        await store.close()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from gamehall.store import Account, Match, OutboxMessage, Store
@@ -35,3 +36,17 @@ async def append(store: Store, match: Match, expected: int, request_id: str, **k
     return await store.append_action(
         match.id, expected, 0, {"kind": "play", "card": expected + 1}, request_id, digest(match.id, expected), **kwargs
     )
+
+
+class Clock:
+    """A store clock the test moves by hand."""
+
+    def __init__(self) -> None:
+        self.now = datetime(2030, 1, 1, tzinfo=UTC)
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def advance(self, seconds: float) -> datetime:
+        self.now += timedelta(seconds=seconds)
+        return self.now
