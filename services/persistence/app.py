@@ -5,20 +5,29 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+from datetime import timedelta
 
 import structlog
 
 import gamehall_services.persistence.errors  # noqa: F401 - registers the store's errors
-from gamehall.internal.v1 import persistence_pb2, persistence_pb2_grpc
+from gamehall.internal.v1 import (
+    matchmaking_store_pb2,
+    matchmaking_store_pb2_grpc,
+    persistence_pb2,
+    persistence_pb2_grpc,
+)
 from gamehall.runtime.bus import Bus
 from gamehall.runtime.logging import configure_logging
 from gamehall.runtime.service import ServiceApp
 from gamehall.runtime.settings import Settings
 from gamehall.store import Store, open_store
+from gamehall_services.persistence.mm_servicer import MatchmakingStoreServicer
 from gamehall_services.persistence.relay import OutboxRelay
+from gamehall_services.persistence.retention import TicketRetention
 from gamehall_services.persistence.servicer import PersistenceServicer
 
 SERVICE_NAME = persistence_pb2.DESCRIPTOR.services_by_name["PersistenceService"].full_name
+MM_SERVICE_NAME = matchmaking_store_pb2.DESCRIPTOR.services_by_name["MatchmakingStoreService"].full_name
 log = structlog.get_logger("gamehall.persistence")
 
 
@@ -33,14 +42,21 @@ def build_app(settings: Settings, *, publish: bool = True) -> ServiceApp:
     app = ServiceApp(settings)
     servicer = _Lazy()
     app.add_servicer(persistence_pb2_grpc.add_PersistenceServiceServicer_to_server, servicer, SERVICE_NAME)
+    mm_servicer = MatchmakingStoreServicer(store=None, relay=None)
+    app.add_servicer(
+        matchmaking_store_pb2_grpc.add_MatchmakingStoreServiceServicer_to_server, mm_servicer, MM_SERVICE_NAME
+    )
     held: dict[str, object] = {}
 
     @app.on_start
     async def open_everything() -> None:
         settings.data_dir.mkdir(parents=True, exist_ok=True)
         store = await open_store(settings.database_dsn())
-        servicer.store = store
+        servicer.store = mm_servicer.store = store
         held["store"] = store
+        retention = TicketRetention(store, timedelta(days=settings.ticket_history_days))
+        retention.start()
+        held["retention"] = retention
         if publish:
             bus = await Bus.connect(settings.nats_url, settings.service)
             await bus.ensure_streams()
@@ -49,11 +65,14 @@ def build_app(settings: Settings, *, publish: bool = True) -> ServiceApp:
             if republished:
                 log.info("republished pending events after restart", count=republished)
             relay.start()
-            servicer.relay = relay
+            servicer.relay = mm_servicer.relay = relay
             held["bus"], held["relay"] = bus, relay
 
     @app.on_stop
     async def close_everything() -> None:
+        retention = held.get("retention")
+        if isinstance(retention, TicketRetention):
+            await retention.stop()
         relay = held.get("relay")
         if isinstance(relay, OutboxRelay):
             await relay.stop()

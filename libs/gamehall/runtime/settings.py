@@ -64,6 +64,9 @@ class Settings(BaseSettings):
     matchmaking_pass_seconds: float = Field(
         0.5, gt=0, description="matchmaking: how often each queue is matched and each tournament driven."
     )
+    ticket_history_days: float = Field(
+        30.0, gt=0, description="persistence: matched and cancelled matchmaking tickets are kept this long."
+    )
     grace_seconds: float = Field(10.0, gt=0, description="How long SIGTERM waits for in-flight RPCs to finish.")
     max_message_bytes: int = Field(4 * 1024 * 1024, gt=1024, description="Largest gRPC message accepted.")
 
