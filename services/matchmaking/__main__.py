@@ -1,4 +1,4 @@
-"""matchmaking: `python -m gamehall_services.matchmaking` (replicas share state through JetStream KV)."""
+"""matchmaking: `python -m gamehall_services.matchmaking` (stateless: replicas share state through persistence)."""
 
 from gamehall_services.matchmaking.app import main
 

@@ -1,8 +1,8 @@
-"""Assemble the matchmaking service: the KV bucket, queues, ratings, tournaments, their loops and consumer.
+"""Assemble the matchmaking service: queues, ratings, tournaments, their loops and the finished-match consumer.
 
-State lives in a JetStream key-value bucket (see kv.py for why: one CAS per document gives the
-exactly-once claims and rating updates without a new persistence API); finished matches arrive
-on a durable JetStream consumer shared by the replicas, acked only after they were applied.
+The service keeps no state: tickets, ratings and tournaments live in persistence (reached through
+`MatchmakingStoreService`, each change one transaction with its events in the outbox). Finished
+matches arrive on a durable JetStream consumer shared by the replicas, acked only once applied.
 """
 
 from __future__ import annotations
@@ -12,22 +12,22 @@ import contextlib
 import os
 from typing import Any
 
+import grpc
 import structlog
 from nats.aio.msg import Msg
 
 import gamehall_services.matchmaking.errors  # noqa: F401 - registers the library errors
 from gamehall.auth import Tokens
 from gamehall.events.v1 import match_pb2
-from gamehall.matchmaking import Ledger, MatchPolicy
+from gamehall.matchmaking import MatchPolicy
 from gamehall.runtime.bus import SUBJECT_ROOT, Bus
 from gamehall.runtime.service import ServiceApp
 from gamehall.runtime.settings import Settings
 from gamehall.v1 import matchmaking_pb2, matchmaking_pb2_grpc
 from gamehall_services.matchmaking.creator import MatchCreator
-from gamehall_services.matchmaking.documents import MatchLink, QueueDoc, TicketEntry, TournamentDoc
-from gamehall_services.matchmaking.kv import TICKET_RECORD_AGE_S, TICKETS_BUCKET, Documents, open_bucket
 from gamehall_services.matchmaking.queues import Queues
 from gamehall_services.matchmaking.ratings import Ratings
+from gamehall_services.matchmaking.store_client import MatchmakingStore
 from gamehall_services.matchmaking.tickets_servicer import MatchmakingServicer
 from gamehall_services.matchmaking.tournament_servicer import TournamentServicer
 from gamehall_services.matchmaking.tournaments import Tournaments
@@ -35,6 +35,7 @@ from gamehall_services.matchmaking.tournaments import Tournaments
 log = structlog.get_logger("gamehall.matchmaking")
 SERVICES = matchmaking_pb2.DESCRIPTOR.services_by_name
 FINISHED = f"{SUBJECT_ROOT}.match.*.finished"
+TICKET_NEWS = f"{SUBJECT_ROOT}.matchmaking.>"
 CONSUMER = "matchmaking-finished"
 
 
@@ -60,16 +61,21 @@ def build_app(settings: Settings) -> ServiceApp:
     async def start() -> None:
         bus = await Bus.connect(settings.nats_url, settings.service)
         await bus.ensure_streams()
-        kv = await open_bucket(bus.js)
-        records = await open_bucket(bus.js, TICKETS_BUCKET, TICKET_RECORD_AGE_S)
         await creator.connect()
-        ratings = Ratings(Documents(kv, "ledger", Ledger))
+        channel = grpc.aio.insecure_channel(settings.persistence_addr)
+        store = MatchmakingStore(channel)
+        ratings = Ratings(store)
         policy = MatchPolicy(bot_fill_after=settings.matchmaking_bot_fill_seconds)
-        closed = Documents(records, "ticket", TicketEntry)
-        queues = Queues(Documents(kv, "queue", QueueDoc), closed, ratings, creator, policy, bus)
-        book = Tournaments(Documents(kv, "tournament", TournamentDoc), Documents(kv, "link", MatchLink), creator, bus)
+        queues = Queues(store, ratings, creator, policy)
+        book = Tournaments(store, creator)
         tickets_servicer.bind(queues, ratings, tokens)
         tournament_servicer.bind(book, ratings, tokens)
+
+        async def on_news(msg: Msg) -> None:  # any replica's matched event wakes this one's watch streams
+            await queues.heard()
+
+        held["news"] = await bus.nc.subscribe(TICKET_NEWS, cb=on_news)
+        held["channel"] = channel
 
         async def on_finished(msg: Msg) -> None:
             event = match_pb2.MatchEvent.FromString(msg.data)
@@ -98,6 +104,8 @@ def build_app(settings: Settings) -> ServiceApp:
                 await task
         if "bus" in held:
             await held["bus"].close()
+        if "channel" in held:
+            await held["channel"].close()
         await creator.close()
 
     return app

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from gamehall.matchmaking import Rating
 from gamehall.tournaments import standings
 from gamehall.tournaments.standings import TIEBREAKS
 from gamehall.v1 import matchmaking_pb2 as pb
-from gamehall_services.matchmaking.documents import TicketEntry, TournamentDoc
+from gamehall_services.matchmaking.documents import TicketEntry, TournamentDoc, link_key
 
 TICKET_STATES = {
     "queued": pb.TICKET_STATUS_QUEUED,
@@ -46,7 +48,8 @@ def rating_to_proto(game: str, mode: str, player: str, rating: Rating, rank: int
     )
 
 
-def tournament_to_proto(doc: TournamentDoc, revision: int) -> pb.Tournament:
+def tournament_to_proto(doc: TournamentDoc, revision: int, match_ids: Mapping[str, str]) -> pb.Tournament:
+    """The tournament with each pairing's match (`match_ids`: link key → match id, see `link_key`)."""
     t = doc.tournament
     cfg = t.config
     msg = pb.Tournament(
@@ -67,9 +70,8 @@ def tournament_to_proto(doc: TournamentDoc, revision: int) -> pb.Tournament:
     for e in t.entrants:
         msg.entrants.add(player=e.player, seed=e.seed, checked_in=e.checked_in, dropped=e.dropped, rating=e.rating)
     for p in t.pairings:
-        made = doc.matches.get(p.id)
         row = msg.pairings.add(
-            id=p.id, round=p.round, table=p.table, players=p.players, match_id=made.match_id if made else ""
+            id=p.id, round=p.round, table=p.table, players=p.players, match_id=match_ids.get(link_key(p), "")
         )
         if p.result is not None:
             row.ranks.extend(p.result.ranks)

@@ -1,17 +1,21 @@
-"""The stored documents of the service (msgpack in the KV bucket): a game's queue and a tournament.
+"""The service's views of stored things: tickets with their lifecycle, claimed matches, tournament documents.
 
-Queue documents wrap the library's `Ticket` and `Match`; tournament documents wrap the library's
-`Tournament` (itself msgspec data) with what only the service knows: the match of each pairing.
+Tickets and matches wrap the matchmaking library's `Ticket` and `Match`; a tournament document
+wraps the tournament library's `Tournament` (itself msgspec data) with what only the service
+knows (name, bot entrants, clocks). Which match plays which pairing is not in the document but
+in its own table (store `link`), so a big tournament's document is not rewritten per match.
 """
 
 from __future__ import annotations
 
+import hashlib
+import zlib
 from typing import Literal
 
 import msgspec
 
 from gamehall.matchmaking import Match, Ticket
-from gamehall.tournaments import Tournament
+from gamehall.tournaments import Pairing, Tournament
 
 TicketState = Literal["queued", "matching", "matched", "cancelled"]
 
@@ -36,36 +40,8 @@ class PendingMatch(msgspec.Struct):
     claimed_at: float
 
 
-class QueueDoc(msgspec.Struct):
-    """Every ticket of one game (all modes): one key, so one CAS claims all tickets of a match at once."""
-
-    game: str
-    tickets: dict[str, TicketEntry] = msgspec.field(default_factory=dict)
-    pending: list[PendingMatch] = msgspec.field(default_factory=list)
-
-    def waiting(self, mode: str | None = None) -> list[Ticket]:
-        """Queued tickets (of one mode) in enqueue order."""
-        rows = [e.ticket for e in self.tickets.values() if e.state == "queued"]
-        rows = [t for t in rows if mode is None or t.mode == mode]
-        return sorted(rows, key=lambda t: (t.enqueued_at, t.id))
-
-    def holder_of(self, player: str) -> TicketEntry | None:
-        """The open (queued or matching) ticket holding `player`, if any: one queue per game per player."""
-        for entry in self.tickets.values():
-            if entry.state in ("queued", "matching") and player in entry.ticket.players():
-                return entry
-        return None
-
-
-class PairingMatch(msgspec.Struct):
-    """The platform match playing a tournament pairing."""
-
-    match_id: str
-    created_at: float
-
-
 class TournamentDoc(msgspec.Struct):
-    """A tournament as stored: the library state plus names, bot entrants and the pairing → match map."""
+    """A tournament as stored: the library state plus names, clocks and bot entrants."""
 
     tournament: Tournament
     name: str
@@ -75,12 +51,23 @@ class TournamentDoc(msgspec.Struct):
     clock: dict[str, int] = msgspec.field(default_factory=dict)
     bots: dict[str, str] = msgspec.field(default_factory=dict)
     """Bot entrant id → difficulty (their seats are bot seats, played by the ai service)."""
-    matches: dict[str, PairingMatch] = msgspec.field(default_factory=dict)
     bot_count: int = 0
 
 
-class MatchLink(msgspec.Struct):
-    """Which tournament pairing a platform match plays (looked up when the match finishes)."""
+_doc_decoder = msgspec.msgpack.Decoder(TournamentDoc)
+_doc_encoder = msgspec.msgpack.Encoder()
 
-    tournament_id: str
-    pairing_id: str
+
+def encode_doc(doc: TournamentDoc) -> bytes:
+    """msgpack, deflated: player ids repeat through every round, so a 4,096-player Swiss shrinks ~10x."""
+    return zlib.compress(_doc_encoder.encode(doc), 6)
+
+
+def decode_doc(data: bytes) -> TournamentDoc:
+    return _doc_decoder.decode(zlib.decompress(data))
+
+
+def link_key(pairing: Pairing) -> str:
+    """What a match link records for a pairing: its id and its players (a re-paired round reuses ids)."""
+    digest = hashlib.sha256("|".join(pairing.players).encode()).hexdigest()[:12]
+    return f"{pairing.id}/{digest}"

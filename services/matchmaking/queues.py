@@ -1,11 +1,13 @@
 """Queues: enqueue, cancel and look up tickets, and the matching loop that turns tickets into matches.
 
-A pass reads a game's queue document, runs the library's `match_pass` per mode and, in ONE
-compare-and-swap write, marks the matched tickets `matching` and records the pending matches.
-A replica that loses the CAS re-reads and finds those tickets taken, so two replicas never match
-a ticket twice. Pending matches are then created through the gateway with their request id as
-idempotency key (a replica that crashed in between leaves them for the next pass, which creates
-the same match), and a second CAS marks the tickets `matched` with their match and seats.
+Tickets live in persistence (one row each). A pass reads a (game, mode)'s queued tickets, runs
+the library's `match_pass` and asks persistence to claim the proposed matches in ONE transaction
+that moves each match's tickets queued → matching only if all of them are still queued: a
+replica whose proposal lost a ticket to another replica (or to a cancel) simply does not get
+that match, so two replicas never match a ticket twice. Pending matches are then created through
+the gateway with their request id as idempotency key (a replica that crashed in between leaves
+them for the next pass, which creates the same match), and settling a match closes its tickets
+and writes the matched event to the outbox in one more transaction.
 """
 
 from __future__ import annotations
@@ -23,15 +25,17 @@ import structlog
 
 from gamehall.engine import Game, all_games, get_game
 from gamehall.events.v1 import matchmaking_pb2 as epb
+from gamehall.internal.v1 import persistence_pb2 as ppb
 from gamehall.matchmaking import Constraints, Match, MatchPolicy, MatchShape, Member, Ticket, match_pass
-from gamehall.matchmaking.errors import AlreadyQueued, InvalidTicket, UnknownTicket
+from gamehall.matchmaking.errors import InvalidTicket, UnknownTicket
 from gamehall.runtime import metrics
-from gamehall.runtime.bus import SUBJECT_ROOT, Bus
+from gamehall.runtime.bus import SUBJECT_ROOT
+from gamehall.runtime.errors import ClientError
 from gamehall.v1 import gateway_pb2
 from gamehall_services.matchmaking.creator import MatchCreator
-from gamehall_services.matchmaking.documents import PendingMatch, QueueDoc, TicketEntry
-from gamehall_services.matchmaking.kv import Documents, Unchanged
+from gamehall_services.matchmaking.documents import PendingMatch, TicketEntry
 from gamehall_services.matchmaking.ratings import Ratings
+from gamehall_services.matchmaking.store_client import MatchmakingStore
 
 log = structlog.get_logger("gamehall.matchmaking.queues")
 
@@ -81,28 +85,25 @@ def seat_plan(
 
 
 class Queues:
-    """The queues of every game, stored one document per game."""
+    """The queues of every game, stored ticket by ticket in persistence."""
 
     def __init__(
         self,
-        docs: Documents[QueueDoc],
-        closed: Documents[TicketEntry],
+        store: MatchmakingStore,
         ratings: Ratings,
         creator: MatchCreator,
         policy: MatchPolicy,
-        bus: Bus | None = None,
         clock: Callable[[], float] = time.time,
     ) -> None:
-        self.docs = docs
-        self.closed = closed
-        self.mine: Documents[TicketEntry] = Documents(closed.kv, "mine", TicketEntry)
-        """The same records again under `mine.<account>.<ticket>`: what WatchTickets watches."""
+        self.store = store
         self.ratings = ratings
         self.creator = creator
         self.policy = policy
-        self.bus = bus
         self.clock = clock
         self.changed = asyncio.Event()
+        """Set after an enqueue or cancel through this replica: the loop passes at once."""
+        self.ticket_news = asyncio.Condition()
+        """Notified whenever this replica learns that tickets changed (watch streams wait on it)."""
 
     # ----------------------------------------------------------------- tickets
     async def enqueue(
@@ -113,94 +114,60 @@ class Queues:
         mode = mode or next(iter(shapes), "")
         if mode not in shapes:
             raise InvalidTicket(f"{game_id} has no mode {mode!r}; modes: {sorted(shapes)}")
-        members = []
-        for player in players:
-            rating = await self.ratings.rating(game_id, mode, player)
-            members.append(Member(player, rating))
+        if len(set(players)) != len(players):
+            raise InvalidTicket("a player appears twice in the ticket")
+        ratings = await self.ratings.ratings(game_id, mode, players)
         ticket = Ticket(
             id=f"tk-{uuid.uuid4().hex}",
             game=game_id,
             mode=mode,
-            members=tuple(members),
+            members=tuple(Member(p, ratings[p]) for p in players),
             enqueued_at=self.clock(),
             constraints=Constraints(pool=pool, allow_bots=allow_bots),
         )
         shapes[mode].check(ticket)
-        entry = TicketEntry(ticket, submitted_by)
-
-        def add(doc: QueueDoc | None) -> tuple[QueueDoc, None]:
-            doc = doc or QueueDoc(game_id)
-            for player in players:
-                holder = doc.holder_of(player)
-                if holder is not None:
-                    raise AlreadyQueued(player, holder.ticket.id)
-            doc.tickets[ticket.id] = entry
-            return doc, None
-
-        await self.docs.mutate(game_id, add)
-        self.changed.set()
+        entry = await self.store.enqueue(TicketEntry(ticket, submitted_by))
+        await self._news()
         return entry
 
     async def cancel(self, ticket_id: str, may: Callable[[TicketEntry], bool]) -> TicketEntry:
-        """Withdraw a queued ticket; raises UnknownTicket when it is not queued (matched or gone)."""
-        game_id = await self._game_holding(ticket_id)
-        now = self.clock()
+        """Withdraw a queued ticket; UnknownTicket when it is not the caller's or no longer queued."""
+        entry = await self.store.ticket(ticket_id)
+        if not may(entry):
+            raise UnknownTicket(f"no ticket {ticket_id!r}")
+        if entry.state != "queued":
+            raise UnknownTicket(f"ticket {ticket_id} is {entry.state}: it can no longer be cancelled")
+        try:
+            cancelled = await self.store.cancel(ticket_id)
+        except ClientError as exc:
+            if exc.code == grpc.StatusCode.FAILED_PRECONDITION:  # a pass claimed it in between
+                raise UnknownTicket(f"ticket {ticket_id} is being matched: it can no longer be cancelled") from None
+            raise
+        await self._news()
+        return cancelled
 
-        def withdraw(doc: QueueDoc | None) -> tuple[QueueDoc, TicketEntry]:
-            entry = doc.tickets.get(ticket_id) if doc else None
-            if doc is None or entry is None or not may(entry):
-                raise UnknownTicket(f"no ticket {ticket_id!r}")
-            if entry.state != "queued":
-                raise UnknownTicket(f"ticket {ticket_id} is {entry.state}: it can no longer be cancelled")
-            del doc.tickets[ticket_id]
-            entry.state, entry.closed_at = "cancelled", now
-            return doc, entry
+    async def get(self, ticket_id: str) -> TicketEntry:
+        """A ticket in any state."""
+        return await self.store.ticket(ticket_id)
 
-        _, entry, _ = await self.docs.mutate(game_id, withdraw)
-        await self.record(entry)
+    async def tickets_of(self, player: str, game_id: str = "", closed_since: float = 0.0) -> list[TicketEntry]:
+        """The open tickets `player` is in or submitted, and those closed since `closed_since`."""
+        return await self.store.tickets_of(player, game_id, closed_since)
+
+    async def _news(self) -> None:
         self.changed.set()
-        return entry
+        async with self.ticket_news:
+            self.ticket_news.notify_all()
 
-    async def record(self, entry: TicketEntry) -> None:
-        """Store a closed ticket's record, under its id and under each account it concerns."""
-        await self.closed.put(entry.ticket.id, entry)
-        for account in sorted({*entry.ticket.players(), entry.submitted_by}):
-            if _key_safe(account):
-                await self.mine.put(f"{account}.{entry.ticket.id}", entry)
+    async def heard(self) -> None:
+        """Another replica announced a change (a matched event): wake the watch streams."""
+        async with self.ticket_news:
+            self.ticket_news.notify_all()
 
     @staticmethod
     def games() -> list[str]:
-        """Every hosted game has a queue (its document exists once somebody queued)."""
+        """Every hosted game has a queue."""
         return sorted(g.id for g in all_games())
-
-    async def _game_holding(self, ticket_id: str) -> str:
-        for game_id in self.games():
-            got = await self.docs.get(game_id)
-            if got is not None and ticket_id in got[0].tickets:
-                return game_id
-        raise UnknownTicket(f"no queued ticket {ticket_id!r}")
-
-    async def get(self, ticket_id: str) -> TicketEntry:
-        """A ticket in a queue, or its record once matched or cancelled."""
-        for game_id in self.games():
-            got = await self.docs.get(game_id)
-            if got is not None and ticket_id in got[0].tickets:
-                return got[0].tickets[ticket_id]
-        found = await self.closed.get(ticket_id)
-        if found is None:
-            raise UnknownTicket(f"no ticket {ticket_id!r}")
-        return found[0]
-
-    async def open_tickets_of(self, player: str, game_id: str = "") -> list[TicketEntry]:
-        """The queued (or being matched) tickets `player` is in or submitted."""
-        rows: list[TicketEntry] = []
-        for name in self.games():
-            if game_id and name != game_id:
-                continue
-            got = await self.docs.get(name)
-            if got is not None:
-                rows += [e for e in got[0].tickets.values() if player in e.ticket.players() or e.submitted_by == player]
-        return rows
 
     # ----------------------------------------------------------------- the matching loop
     async def run(self, interval: float = 0.5) -> None:
@@ -218,119 +185,79 @@ class Queues:
                 await asyncio.wait_for(self.changed.wait(), interval)
 
     async def pass_once(self, game_id: str) -> int:
-        """One pass over a game: claim new matches (one CAS), create every pending match, settle them (one CAS)."""
+        """One pass over a game: propose matches per mode, claim them, create every pending match, settle."""
         now = self.clock()
-        shapes = shapes_of(get_game(game_id))
-
-        def claim(doc: QueueDoc | None) -> tuple[QueueDoc, int]:
-            if doc is None:
-                raise Unchanged()
-            made = 0
-            for mode, shape in sorted(shapes.items()):
-                waiting = doc.waiting(mode)
-                metrics.QUEUE_DEPTH.labels(game_id, mode).set(len(waiting))
-                if not waiting:
-                    continue
-                for match in match_pass(waiting, shape, now, self.policy).matches:
-                    doc.pending.append(PendingMatch(request_id_of(match), mode, match, now))
-                    for ticket_id in match.tickets:
-                        doc.tickets[ticket_id].state = "matching"
-                    made += 1
-            if not made:
-                raise Unchanged()
-            return doc, made
-
         made = 0
-        with contextlib.suppress(Unchanged):
-            _, made, _ = await self.docs.mutate(game_id, claim)
-        got = await self.docs.get(game_id)
-        if got is not None and got[0].pending:
-            await self._create_all(game_id, got[0])
+        for mode, shape in sorted(shapes_of(get_game(game_id)).items()):
+            waiting = await self.store.queued(game_id, mode)
+            metrics.QUEUE_DEPTH.labels(game_id, mode).set(len(waiting))
+            if not waiting:
+                continue
+            proposals = [
+                PendingMatch(request_id_of(m), mode, m, now)
+                for m in match_pass(waiting, shape, now, self.policy).matches
+            ]
+            made += len(await self.store.claim(game_id, proposals))
+        pending = await self.store.pending(game_id)
+        if pending:
+            await self._create_all(game_id, pending)
         return made
 
-    async def _create_all(self, game_id: str, doc: QueueDoc) -> None:
-        """Create the pending matches (a few at a time), write the tickets' records, then settle in one CAS."""
+    async def _create_all(self, game_id: str, pending: list[PendingMatch]) -> None:
+        """Create the pending matches (a few at a time) and settle each once created (or refused)."""
         gate = asyncio.Semaphore(CREATE_CONCURRENCY)
         layouts = layouts_of(get_game(game_id))
 
-        async def create(pending: PendingMatch) -> tuple[PendingMatch, str | None]:
-            specs, _ = seat_plan(pending.match, layouts[pending.mode])
+        async def create(claimed: PendingMatch) -> None:
+            specs, seats_of = seat_plan(claimed.match, layouts[claimed.mode])
             async with gate:
                 try:
-                    match = await self.creator.create(game_id, pending.mode, specs, pending.request_id)
+                    match = await self.creator.create(game_id, claimed.mode, specs, claimed.request_id)
+                    match_id: str | None = match.id
                 except grpc.aio.AioRpcError as exc:
                     if exc.code() not in REFUSED:
                         raise  # the gateway is away: the next pass tries again with the same request id
                     log.warning(
                         "match refused; its tickets are cancelled",
-                        tickets=list(pending.match.tickets),
+                        tickets=list(claimed.match.tickets),
                         why=f"{exc.code().name}: {exc.details()}",
                     )
-                    return pending, None
-            return pending, match.id
+                    match_id = None
+                outbox = [] if match_id is None else [matched_event(game_id, claimed, match_id)]
+                closed = await self.store.settle(claimed.request_id, match_id, seats_of, outbox)
+            if match_id is not None and closed:
+                self._announce(game_id, claimed, [self.clock() - e.ticket.enqueued_at for e in closed])
 
-        outcomes = await asyncio.gather(*(create(p) for p in doc.pending), return_exceptions=True)
-        done = [o for o in outcomes if isinstance(o, tuple)]
+        outcomes = await asyncio.gather(*(create(p) for p in pending), return_exceptions=True)
+        await self._news()
         failures = [o for o in outcomes if isinstance(o, BaseException)]
-        now = self.clock()
-        records: dict[str, TicketEntry] = {}
-        for pending, match_id in done:
-            _, seats_of = seat_plan(pending.match, layouts[pending.mode])
-            for ticket_id in pending.match.tickets:
-                entry = doc.tickets.get(ticket_id)
-                if entry is None:
-                    continue
-                closed = TicketEntry(entry.ticket, entry.submitted_by, closed_at=now)
-                if match_id is None:
-                    closed.state = "cancelled"
-                else:
-                    closed.state, closed.match_id, closed.seats = "matched", match_id, seats_of.get(ticket_id, [])
-                records[ticket_id] = closed
-        for record in records.values():  # before the queue forgets them: a crash here repeats, harmlessly
-            await self.record(record)
-        settled = {p.request_id for p, _ in done}
-
-        def settle(current: QueueDoc | None) -> tuple[QueueDoc, None]:
-            if current is None or not any(p.request_id in settled for p in current.pending):
-                raise Unchanged()
-            current.pending = [p for p in current.pending if p.request_id not in settled]
-            for ticket_id in records:
-                current.tickets.pop(ticket_id, None)
-            return current, None
-
-        with contextlib.suppress(Unchanged):
-            await self.docs.mutate(game_id, settle)
-        for pending, match_id in done:
-            if match_id is not None:
-                waits = [now - doc.tickets[t].ticket.enqueued_at for t in pending.match.tickets if t in doc.tickets]
-                await self._announce(game_id, pending, match_id, waits)
-        self.changed.set()
         if failures:
             raise failures[0]
 
-    async def _announce(self, game_id: str, pending: PendingMatch, match_id: str, waits: list[float]) -> None:
-        """Metrics, a log line and the matched event of a match made from the queue."""
+    def _announce(self, game_id: str, claimed: PendingMatch, waits: list[float]) -> None:
+        """Metrics and a log line for a match made from the queue (its event went out with the settle)."""
         for wait in waits:
-            metrics.QUEUE_WAIT.labels(game_id, pending.mode).observe(max(0.0, wait))
-        metrics.MATCHES_MADE.labels(game_id, pending.mode, pending.match.reason).inc()
-        log.info("match made", game=game_id, match_id=match_id, tickets=list(pending.match.tickets))
-        if self.bus is None:
-            return
-        players = [s.player or "" for team in pending.match.teams for s in team]
-        event = epb.TicketsMatched(
-            game=game_id,
-            mode=pending.mode,
-            match_id=match_id,
-            ticket_ids=list(pending.match.tickets),
-            players=players,
-            reason=pending.match.reason,
-        )
-        try:
-            await self.bus.publish(
-                f"{SUBJECT_ROOT}.matchmaking.{game_id}.matched", event.SerializeToString(), pending.request_id
-            )
-        except Exception as exc:  # the match and the tickets are stored; the event is a notification
-            log.warning("could not publish the matched event", error=str(exc))
+            metrics.QUEUE_WAIT.labels(game_id, claimed.mode).observe(max(0.0, wait))
+        metrics.MATCHES_MADE.labels(game_id, claimed.mode, claimed.match.reason).inc()
+        log.info("match made", game=game_id, tickets=list(claimed.match.tickets))
+
+
+def matched_event(game_id: str, claimed: PendingMatch, match_id: str) -> ppb.OutboxEntry:
+    """The `TicketsMatched` event of a settled match, for the outbox (dedupe id: the match request)."""
+    players = [s.player or "" for team in claimed.match.teams for s in team]
+    event = epb.TicketsMatched(
+        game=game_id,
+        mode=claimed.mode,
+        match_id=match_id,
+        ticket_ids=list(claimed.match.tickets),
+        players=players,
+        reason=claimed.match.reason,
+    )
+    return ppb.OutboxEntry(
+        subject=f"{SUBJECT_ROOT}.matchmaking.{game_id}.matched",
+        msg_id=claimed.request_id,
+        payload=event.SerializeToString(),
+    )
 
 
 REFUSED = frozenset(
@@ -342,8 +269,3 @@ REFUSED = frozenset(
     }
 )
 """Statuses that retrying the same creation will never change: its tickets are cancelled."""
-
-
-def _key_safe(name: str) -> bool:
-    """Whether `name` can be one token of a KV key (account ids are uuids, so always in practice)."""
-    return bool(name) and all(c.isalnum() or c in "-_=" for c in name)

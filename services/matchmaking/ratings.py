@@ -1,8 +1,10 @@
-"""Ratings: one `Ledger` per (game, mode) in the KV bucket, updated from finished matches exactly once.
+"""Ratings: one row per (game, mode, player) in persistence, updated from finished matches exactly once.
 
-The ledger holds the ratings AND the set of match ids already applied, so recording an outcome
-and marking it applied is one compare-and-swap write: a redelivered or replayed finished event
-finds its match id applied and changes nothing, whatever crashed in between.
+Rating a match reads its players' ratings, computes the new ones with the library (OpenSkill
+Plackett-Luce) and records them in one persistence transaction that also marks the match rated:
+a redelivered or replayed finished event finds it rated and changes nothing, and a player whose
+rating moved in between (another match of theirs finished at the same moment) makes the write
+stale, so it is recomputed from fresh ratings instead of overwriting.
 """
 
 from __future__ import annotations
@@ -14,11 +16,12 @@ import structlog
 
 from gamehall.engine import GameError, get_game
 from gamehall.internal.v1 import persistence_pb2 as ppb
-from gamehall.matchmaking import DEFAULT_RATING, Ledger, LedgerEntry, Rating, RatingChange, apply_outcome, leaderboard
+from gamehall.matchmaking import LedgerEntry, Rating, RatingChange, update
 from gamehall.runtime import metrics
-from gamehall_services.matchmaking.kv import Documents, Unchanged
+from gamehall_services.matchmaking.store_client import MatchmakingStore, Stale
 
 log = structlog.get_logger("gamehall.matchmaking.ratings")
+MAX_ATTEMPTS = 16
 
 
 def ledger_name(game: str, mode: str) -> str:
@@ -50,20 +53,20 @@ def rated_teams(match: ppb.MatchRecord, ranks: Sequence[int]) -> tuple[list[list
 
 
 class Ratings:
-    """Ledgers per (game, mode)."""
+    """Ratings per (game, mode), read and written through the matchmaking store."""
 
-    def __init__(self, docs: Documents[Ledger]) -> None:
-        self.docs = docs
-
-    async def ledger(self, game: str, mode: str) -> Ledger:
-        got = await self.docs.get(ledger_name(game, mode))
-        return got[0] if got is not None else Ledger(game, mode)
+    def __init__(self, store: MatchmakingStore) -> None:
+        self.store = store
 
     async def rating(self, game: str, mode: str, player: str) -> Rating:
-        return (await self.ledger(game, mode)).ratings.get(player, DEFAULT_RATING)
+        return (await self.store.ratings(game, mode, [player]))[player]
+
+    async def ratings(self, game: str, mode: str, players: Sequence[str]) -> dict[str, Rating]:
+        return await self.store.ratings(game, mode, players)
 
     async def leaderboard(self, game: str, mode: str, limit: int) -> list[LedgerEntry]:
-        return leaderboard(await self.ledger(game, mode), limit)
+        rows = await self.store.leaderboard(game, mode, limit)
+        return [LedgerEntry(k + 1, player, r.ordinal, r) for k, (player, r) in enumerate(rows)]
 
     async def apply(self, match: ppb.MatchRecord, ranks: Sequence[int]) -> list[RatingChange] | None:
         """Rate a finished match once; None when it is not rated or was already applied."""
@@ -71,18 +74,17 @@ class Ratings:
         if teams is None:
             return None
         mode = json.loads(match.config_json or "{}").get("mode", "")
-
-        def rate(ledger: Ledger | None) -> tuple[Ledger, list[RatingChange]]:
-            ledger = ledger or Ledger(match.game, mode)
-            changes = apply_outcome(ledger, match.id, teams[0], teams[1])
-            if changes is None:
-                raise Unchanged()
-            return ledger, changes
-
-        try:
-            _, changes, _ = await self.docs.mutate(ledger_name(match.game, mode), rate)
-        except Unchanged:
-            log.info("outcome already rated", match_id=match.id)
-            return None
-        metrics.RATINGS_APPLIED.labels(match.game, mode).inc()
-        return changes
+        players = [p for team in teams[0] for p in team]
+        for _ in range(MAX_ATTEMPTS):
+            before = await self.store.ratings(match.game, mode, players)
+            after = update(before, teams[0], teams[1])
+            try:
+                recorded = await self.store.record_ratings(match.id, match.game, mode, before, after)
+            except Stale:
+                continue  # a rating moved under us: recompute from fresh values
+            if not recorded:
+                log.info("outcome already rated", match_id=match.id)
+                return None
+            metrics.RATINGS_APPLIED.labels(match.game, mode).inc()
+            return [RatingChange(p, before[p], after[p]) for p in players]
+        raise RuntimeError(f"could not rate match {match.id}: its players' ratings kept changing")

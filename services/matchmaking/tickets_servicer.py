@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from collections.abc import AsyncIterator
 from typing import Any
 
 import grpc
-import nats.errors
 
 from gamehall.auth import Tokens
 from gamehall.engine import get_game
@@ -19,7 +19,7 @@ from gamehall_services.matchmaking.documents import TicketEntry
 from gamehall_services.matchmaking.queues import Queues
 from gamehall_services.matchmaking.ratings import Ratings
 
-WATCH_POLL_S = 0.25
+WATCH_POLL_S = 2.0
 MAX_LEADERBOARD = 1000
 
 
@@ -63,34 +63,22 @@ class MatchmakingServicer(matchmaking_pb2_grpc.MatchmakingServiceServicer):
     async def WatchTickets(
         self, request: pb.WatchTicketsRequest, context: grpc.aio.ServicerContext
     ) -> AsyncIterator[pb.WatchTicketsResponse]:
-        """Each of the caller's tickets when first seen and whenever its state changes."""
+        """Each of the caller's tickets when first seen and whenever its state changes.
+
+        Woken by this replica's own changes and by matched events from any replica, and looks
+        again every `WATCH_POLL_S` regardless (a cancel through another replica has no event)."""
         claims = claims_of(context, self.tokens)
-        records = await self.queues.mine.kv.watch(f"mine.{claims.account_id}.*")
+        since = self.queues.clock()
         sent: dict[str, str] = {}
-
-        def fresh(entry: TicketEntry) -> bool:
-            state = "queued" if entry.state == "matching" else entry.state
-            if (request.game and entry.ticket.game != request.game) or sent.get(entry.ticket.id) == state:
-                return False
-            sent[entry.ticket.id] = state
-            return True
-
-        try:
-            while True:
-                for entry in await self.queues.open_tickets_of(claims.account_id, request.game):
-                    if entry.ticket.id not in sent and fresh(entry):
-                        yield pb.WatchTicketsResponse(ticket=ticket_to_proto(entry))
-                try:  # closed tickets (matched, cancelled) arrive on the KV watch, their history first
-                    update = await records.updates(timeout=WATCH_POLL_S)
-                except nats.errors.TimeoutError:
-                    continue
-                if update is not None and update.value:
-                    closed = self.queues.mine.decode(update.value)
-                    if fresh(closed):
-                        yield pb.WatchTicketsResponse(ticket=ticket_to_proto(closed))
-        finally:
-            with contextlib.suppress(Exception):
-                await records.stop()
+        while True:
+            for entry in reversed(await self.queues.tickets_of(claims.account_id, request.game, since)):
+                state = "queued" if entry.state == "matching" else entry.state
+                if sent.get(entry.ticket.id) != state:
+                    sent[entry.ticket.id] = state
+                    yield pb.WatchTicketsResponse(ticket=ticket_to_proto(entry))
+            async with self.queues.ticket_news:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self.queues.ticket_news.wait(), WATCH_POLL_S)
 
     async def GetLeaderboard(self, request: pb.GetLeaderboardRequest, context: Any) -> pb.GetLeaderboardResponse:
         claims_of(context, self.tokens)

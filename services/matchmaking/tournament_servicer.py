@@ -68,21 +68,20 @@ class TournamentServicer(matchmaking_pb2_grpc.TournamentServiceServicer):
             clock=clock,
             created_by=claims.account_id,
         )
-        return pb.CreateTournamentResponse(tournament=tournament_to_proto(doc, revision))
+        return pb.CreateTournamentResponse(tournament=await self._proto(doc, revision))
 
     async def ListTournaments(self, request: pb.ListTournamentsRequest, context: Any) -> pb.ListTournamentsResponse:
         claims_of(context, self.tokens)
         rows = [
-            tournament_to_proto(doc, revision)
-            for doc, revision in await self.book.all()
-            if not request.status or doc.tournament.status == request.status
+            await self._proto(doc, revision)
+            for doc, revision in await self.book.all([request.status] if request.status else [])
         ]
         return pb.ListTournamentsResponse(tournaments=rows)
 
     async def GetTournament(self, request: pb.GetTournamentRequest, context: Any) -> pb.GetTournamentResponse:
         claims_of(context, self.tokens)
         doc, revision = await self.book.get(request.tournament_id)
-        return pb.GetTournamentResponse(tournament=tournament_to_proto(doc, revision))
+        return pb.GetTournamentResponse(tournament=await self._proto(doc, revision))
 
     async def RegisterPlayer(self, request: pb.RegisterPlayerRequest, context: Any) -> pb.RegisterPlayerResponse:
         claims = claims_of(context, self.tokens)
@@ -103,22 +102,22 @@ class TournamentServicer(matchmaking_pb2_grpc.TournamentServiceServicer):
                 doc.tournament = machine.register(doc.tournament, player, rating, self.book.clock())
 
             doc, revision = await self.book.change(request.tournament_id, "registered", add)
-        return pb.RegisterPlayerResponse(tournament=tournament_to_proto(doc, revision), player=player)
+        return pb.RegisterPlayerResponse(tournament=await self._proto(doc, revision), player=player)
 
     async def UnregisterPlayer(self, request: pb.UnregisterPlayerRequest, context: Any) -> pb.UnregisterPlayerResponse:
         player = self._player(claims_of(context, self.tokens), request.player)
         doc, revision = await self._apply(request.tournament_id, "unregistered", machine.unregister, player)
-        return pb.UnregisterPlayerResponse(tournament=tournament_to_proto(doc, revision))
+        return pb.UnregisterPlayerResponse(tournament=await self._proto(doc, revision))
 
     async def CheckIn(self, request: pb.CheckInRequest, context: Any) -> pb.CheckInResponse:
         player = self._player(claims_of(context, self.tokens), request.player)
         doc, revision = await self._apply(request.tournament_id, "checked-in", machine.check_in, player)
-        return pb.CheckInResponse(tournament=tournament_to_proto(doc, revision))
+        return pb.CheckInResponse(tournament=await self._proto(doc, revision))
 
     async def StartTournament(self, request: pb.StartTournamentRequest, context: Any) -> pb.StartTournamentResponse:
         self._operator(context, "start a tournament")
         doc, revision = await self._apply(request.tournament_id, "started", machine.start, self.book.clock())
-        return pb.StartTournamentResponse(tournament=tournament_to_proto(doc, revision))
+        return pb.StartTournamentResponse(tournament=await self._proto(doc, revision))
 
     async def GetStandings(self, request: pb.GetStandingsRequest, context: Any) -> pb.GetStandingsResponse:
         claims_of(context, self.tokens)
@@ -130,35 +129,35 @@ class TournamentServicer(matchmaking_pb2_grpc.TournamentServiceServicer):
     ) -> AsyncIterator[pb.WatchStandingsResponse]:
         """The standings now, then after every stored change; ends when the tournament closes."""
         claims_of(context, self.tokens)
-        last = -1
+        last = 0
         while True:
-            doc, revision = await self.book.get(request.tournament_id)
-            if revision != last:
-                last = revision
-                yield pb.WatchStandingsResponse(standings=standings_to_proto(doc, revision))
-            if doc.tournament.status in CLOSED:
-                return
+            found = await self.book.get_if_newer(request.tournament_id, last)
+            if found is not None:
+                doc, last = found
+                yield pb.WatchStandingsResponse(standings=standings_to_proto(doc, last))
+                if doc.tournament.status in CLOSED:
+                    return
             await asyncio.sleep(WATCH_POLL_S)
 
     async def PauseTournament(self, request: pb.PauseTournamentRequest, context: Any) -> pb.PauseTournamentResponse:
         self._operator(context, "pause a tournament")
         doc, revision = await self._apply(request.tournament_id, "paused", machine.pause)
-        return pb.PauseTournamentResponse(tournament=tournament_to_proto(doc, revision))
+        return pb.PauseTournamentResponse(tournament=await self._proto(doc, revision))
 
     async def ResumeTournament(self, request: pb.ResumeTournamentRequest, context: Any) -> pb.ResumeTournamentResponse:
         self._operator(context, "resume a tournament")
         doc, revision = await self._apply(request.tournament_id, "resumed", machine.resume)
-        return pb.ResumeTournamentResponse(tournament=tournament_to_proto(doc, revision))
+        return pb.ResumeTournamentResponse(tournament=await self._proto(doc, revision))
 
     async def DropPlayer(self, request: pb.DropPlayerRequest, context: Any) -> pb.DropPlayerResponse:
         player = self._player(claims_of(context, self.tokens), request.player)
         doc, revision = await self._apply(request.tournament_id, "dropped", machine.drop, player)
-        return pb.DropPlayerResponse(tournament=tournament_to_proto(doc, revision))
+        return pb.DropPlayerResponse(tournament=await self._proto(doc, revision))
 
     async def RepairRound(self, request: pb.RepairRoundRequest, context: Any) -> pb.RepairRoundResponse:
         self._operator(context, "re-pair a round")
         doc, revision = await self._apply(request.tournament_id, "repaired", machine.repair)
-        return pb.RepairRoundResponse(tournament=tournament_to_proto(doc, revision))
+        return pb.RepairRoundResponse(tournament=await self._proto(doc, revision))
 
     async def AdjudicatePairing(
         self, request: pb.AdjudicatePairingRequest, context: Any
@@ -168,7 +167,10 @@ class TournamentServicer(matchmaking_pb2_grpc.TournamentServiceServicer):
         doc, revision = await self._apply(
             request.tournament_id, "adjudicated", machine.adjudicate, request.pairing_id, ranks
         )
-        return pb.AdjudicatePairingResponse(tournament=tournament_to_proto(doc, revision))
+        return pb.AdjudicatePairingResponse(tournament=await self._proto(doc, revision))
+
+    async def _proto(self, doc: TournamentDoc, revision: int) -> pb.Tournament:
+        return tournament_to_proto(doc, revision, await self.book.match_ids(doc.tournament.id))
 
     async def _apply(self, tournament_id: str, kind: str, transition: Any, *args: Any) -> tuple[TournamentDoc, int]:
         """One library transition as one stored change."""

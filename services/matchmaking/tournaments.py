@@ -1,11 +1,13 @@
 """Tournaments: operator and player operations, and the driver that turns rounds into matches.
 
-The tournament state is the library's `Tournament` (a pure state machine) inside a stored
-document; every change is one compare-and-swap write of that document, followed by an event on
-`gamehall.v1.tournament.<id>.<kind>` (dedupe id `<id>:<revision>:<kind>`). The driver, run by
-every replica, is idempotent step by step: it creates the current round's matches through the
-gateway (the request id is the pairing, so a crash never makes a second match), records results
-from finished matches, forfeits no-shows, and pairs the next round once the current one is done.
+The tournament state is the library's `Tournament` (a pure state machine) inside a document
+stored in persistence; every change is one compare-and-swap on the document's revision, with its
+event (`gamehall.v1.tournament.<id>.<kind>`, dedupe id `<id>:<revision>:<kind>`) written to the
+outbox in the same transaction. Which match plays which pairing is a row per match, and the
+outcomes of finished matches go to the tournament's inbox (once per match); the driver, run by
+every replica, folds the inbox into the document in one update per step, so a tournament of
+thousands of players is not rewritten once per match. Every step is idempotent: the gateway
+request id of a pairing's match is derived from the pairing, so a crash never makes a second match.
 """
 
 from __future__ import annotations
@@ -16,17 +18,16 @@ import hashlib
 import json
 import time
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-import msgspec
 import structlog
 
 from gamehall.engine import get_game
 from gamehall.events.v1 import matchmaking_pb2 as epb
 from gamehall.internal.v1 import persistence_pb2 as ppb
 from gamehall.runtime import metrics
-from gamehall.runtime.bus import SUBJECT_ROOT, Bus
+from gamehall.runtime.bus import SUBJECT_ROOT
 from gamehall.tournaments import (
     InvalidConfig,
     Pairing,
@@ -40,68 +41,103 @@ from gamehall.tournaments.machine import ELIMINATION
 from gamehall.v1 import gateway_pb2
 from gamehall_services.matchmaking.caller import not_found
 from gamehall_services.matchmaking.creator import MatchCreator
-from gamehall_services.matchmaking.documents import MatchLink, PairingMatch, TournamentDoc
-from gamehall_services.matchmaking.kv import Documents, Unchanged
+from gamehall_services.matchmaking.documents import TournamentDoc, decode_doc, encode_doc, link_key
+from gamehall_services.matchmaking.store_client import InboxResult, MatchmakingStore, Stale, TournamentLink
 
 log = structlog.get_logger("gamehall.matchmaking.tournaments")
 
 BOT_LEVELS = ("random", "easy", "normal", "hard", "expert")
 CLOCK_FORFEIT = "ran out of time"
-INDEX = "tournaments"
-"""The index document listing every tournament id (KV key listing needs a consumer per call)."""
+LIVE = ("running", "paused")
+SAFETY_CHECK_S = 5.0
+"""How often the driver looks at a pairing's match itself (beside the finished-event consumer)."""
+MAX_ATTEMPTS = 32
 Change = Callable[[TournamentDoc], Any]
 
 
-class Tournaments:
-    """Every tournament, one stored document each, plus a match → pairing link per created match."""
+class Unchanged(Exception):
+    """Raised by a change to leave the tournament as it is (no write, no event)."""
 
-    def __init__(
-        self,
-        docs: Documents[TournamentDoc],
-        links: Documents[MatchLink],
-        creator: MatchCreator,
-        bus: Bus | None = None,
-        clock: Callable[[], float] = time.time,
-    ) -> None:
-        self.docs = docs
-        self.links = links
-        self.index: Documents[list[str]] = Documents(docs.kv, "index", list[str])
+
+def latest_links(links: Iterable[TournamentLink]) -> dict[str, str]:
+    """Link key → the newest match created for it."""
+    out: dict[str, str] = {}
+    for link in sorted(links, key=lambda k: k.created_at):
+        out[link.pairing_id] = link.match_id
+    return out
+
+
+def event_of(doc: TournamentDoc, revision: int, kind: str, **extra: Any) -> ppb.OutboxEntry:
+    t = doc.tournament
+    event = epb.TournamentEvent(
+        tournament_id=t.id, revision=revision, kind=kind, status=t.status, round=t.round, **extra
+    )
+    return ppb.OutboxEntry(
+        subject=f"{SUBJECT_ROOT}.tournament.{t.id}.{kind}",
+        msg_id=f"{t.id}:{revision}:{kind}",
+        payload=event.SerializeToString(),
+    )
+
+
+class Tournaments:
+    """Every tournament, stored in persistence through the matchmaking store."""
+
+    def __init__(self, store: MatchmakingStore, creator: MatchCreator, clock: Callable[[], float] = time.time) -> None:
+        self.store = store
         self.creator = creator
-        self.bus = bus
         self.clock = clock
+        self._checked: dict[str, float] = {}
+        """Match id → when this replica last looked at it (the safety net's pace)."""
 
     # ----------------------------------------------------------------- reading
     async def get(self, tournament_id: str) -> tuple[TournamentDoc, int]:
-        got = await self.docs.get(tournament_id) if tournament_id else None
-        if got is None:
-            raise not_found(f"no tournament {tournament_id!r}")
-        return got
+        if not tournament_id:
+            raise not_found("no tournament ''")
+        stored = await self.store.tournament(tournament_id)
+        assert stored is not None
+        return decode_doc(stored.doc), stored.revision
 
-    async def ids(self) -> list[str]:
-        got = await self.index.get(INDEX)
-        return list(got[0]) if got is not None else []
+    async def get_if_newer(self, tournament_id: str, revision: int) -> tuple[TournamentDoc, int] | None:
+        """The tournament if it changed since `revision` (a cheap poll for watch streams)."""
+        stored = await self.store.tournament(tournament_id, newer_than=revision)
+        return None if stored is None else (decode_doc(stored.doc), stored.revision)
 
-    async def all(self) -> list[tuple[TournamentDoc, int]]:
-        rows = []
-        for name in await self.ids():
-            got = await self.docs.get(name)
-            if got is not None:
-                rows.append(got)
-        return sorted(rows, key=lambda row: -row[0].created_at)
+    async def all(self, statuses: Sequence[str] = ()) -> list[tuple[TournamentDoc, int]]:
+        return [(decode_doc(s.doc), s.revision) for s in await self.store.tournaments(statuses)]
+
+    async def match_ids(self, tournament_id: str, round_no: int = 0) -> dict[str, str]:
+        """Link key → match id of a round's pairings (every round when `round_no` is 0)."""
+        return latest_links(await self.store.links(tournament_id, round_no))
 
     # ----------------------------------------------------------------- changing
-    async def change(self, tournament_id: str, kind: str, apply: Change, **event: Any) -> tuple[TournamentDoc, int]:
-        """Apply `apply(doc)` (which mutates the doc or raises) in one CAS, then publish `kind`."""
-
-        def step(doc: TournamentDoc | None) -> tuple[TournamentDoc, None]:
-            if doc is None:
-                raise not_found(f"no tournament {tournament_id!r}")
+    async def change(
+        self, tournament_id: str, kind: str, apply: Change, *, folded: Sequence[str] = (), **event: Any
+    ) -> tuple[TournamentDoc, int]:
+        """Apply `apply(doc)` (which mutates the doc, or raises) as one compare-and-swap with its event,
+        re-reading and re-applying when another replica wrote first."""
+        for _ in range(MAX_ATTEMPTS):
+            if not tournament_id:
+                raise not_found("no tournament ''")
+            stored = await self.store.tournament(tournament_id)
+            assert stored is not None
+            doc = decode_doc(stored.doc)
             apply(doc)
-            return doc, None
-
-        doc, _, revision = await self.docs.mutate(tournament_id, step)
-        await self._publish(doc, revision, kind, **event)
-        return doc, revision
+            revision = stored.revision + 1
+            if doc.tournament.status == "finished" and stored.status != "finished":
+                kind = "finished"  # whatever finished it (the last round, an operator), it is announced so
+            try:
+                await self.store.update_tournament(
+                    tournament_id,
+                    stored.revision,
+                    encode_doc(doc),
+                    doc.tournament.status,
+                    folded=folded,
+                    outbox=[event_of(doc, revision, kind, **event)],
+                )
+            except Stale:
+                continue
+            return doc, revision
+        raise Stale(f"tournament {tournament_id}: too many concurrent writers")
 
     async def create(
         self,
@@ -128,6 +164,8 @@ class Tournaments:
         seats = seats or 2
         if seats not in found.seats:
             raise InvalidConfig(f"mode {mode} plays {list(found.seats)} seats, not {seats}")
+        if format not in ("swiss", "single-elimination", "double-elimination", "round-robin", "pods"):
+            raise InvalidConfig(f"unknown format {format!r}")
         config = TournamentConfig(
             game=game,
             mode=mode,
@@ -140,17 +178,23 @@ class Tournaments:
             check_in=check_in,
             time_control=TimeControl(clock.get("bank_ms", 0) // 1000, clock.get("increment_ms", 0) // 1000),
         )
-        if format not in ("swiss", "single-elimination", "double-elimination", "round-robin", "pods"):
-            raise InvalidConfig(f"unknown format {format!r}")
         tournament = machine.create(f"tn-{uuid.uuid4().hex[:16]}", config)
         doc = TournamentDoc(tournament, name or tournament.id, created_by, self.clock(), no_show_s, clock)
-        revision = await self.docs.put_new(tournament.id, doc)
-        await self.index.mutate(INDEX, lambda ids: ([*(ids or []), tournament.id], None))
-        await self._publish(doc, revision, "created")
-        return doc, revision
+        stored = await self.store.create_tournament(
+            tournament_id=tournament.id,
+            name=doc.name,
+            game=game,
+            mode=mode,
+            format=format,
+            status=tournament.status,
+            doc=encode_doc(doc),
+            created_by=created_by,
+            outbox=[event_of(doc, 1, "created")],
+        )
+        return doc, stored.revision
 
     def add_bot(self, difficulty: str) -> Change:
-        """A change registering a new bot entrant of `difficulty` (returns its id via the doc)."""
+        """A change registering a new bot entrant of `difficulty` (its id is `bot-<difficulty>-<n>`)."""
         if difficulty not in BOT_LEVELS:
             raise InvalidConfig(f"bot difficulty must be one of {list(BOT_LEVELS)}")
 
@@ -165,31 +209,18 @@ class Tournaments:
 
     # ----------------------------------------------------------------- results
     async def on_match_closed(self, match: ppb.MatchRecord, ranks: Sequence[int], reason: str) -> bool:
-        """Record the result of a tournament match (idempotent); False when it is not one, or known."""
-        got = await self.links.get(match.id)
-        if got is None:
-            return False
-        link = got[0]
-        try:
-            await self.change(
-                link.tournament_id,
-                "result",
-                lambda doc: _record(doc, link.pairing_id, match, ranks, reason),
-                pairing_id=link.pairing_id,
-                match_id=match.id,
-            )
-        except Unchanged:
-            return False
-        return True
+        """Put a tournament match's outcome in its inbox (idempotent); False when it plays no pairing."""
+        return await self.store.record_result(match.id, ranks, reason)
 
     # ----------------------------------------------------------------- the driver
     async def run(self, interval: float = 0.5) -> None:
         while True:
             try:
-                live = [doc for doc, _ in await self.all() if doc.tournament.status in ("running", "paused")]
+                live = await self.store.tournaments(LIVE)
                 metrics.TOURNAMENTS_ACTIVE.set(len(live))
-                for doc in live:
-                    await self.drive(doc.tournament.id)
+                for stored in live:
+                    if stored.status == "running":
+                        await self.drive(stored.id)
             except asyncio.CancelledError:
                 raise
             except Exception:
@@ -197,29 +228,46 @@ class Tournaments:
             await asyncio.sleep(interval)
 
     async def drive(self, tournament_id: str) -> None:
-        """One idempotent step: next round if done, matches for new pairings, results, no-shows."""
-        doc, _ = await self.get(tournament_id)
-        t = doc.tournament
-        if t.status != "running":
+        """One idempotent step: fold results, next round if done, matches for new pairings, no-shows."""
+        doc, revision = await self.get(tournament_id)
+        if doc.tournament.status != "running":
             return
-        if machine.round_complete(t):
+        inbox = await self.store.unfolded(tournament_id)
+        if inbox:
+            doc, revision = await self._fold(tournament_id, inbox)
+        if machine.round_complete(doc.tournament):
             try:
                 doc, revision = await self.change(tournament_id, "round", _next_round)
             except (Unchanged, TournamentError):
                 return
             if doc.tournament.status == "finished":
-                await self._publish(doc, revision, "finished")
                 log.info("tournament finished", tournament_id=tournament_id)
                 return
             metrics.TOURNAMENT_ROUNDS.labels(doc.tournament.config.format).inc()
-        for pairing in current_pairings(doc.tournament):
-            made = doc.matches.get(pairing.id)
-            if made is None:
-                await self._start_pairing(doc, pairing)
+        t = doc.tournament
+        made = await self.match_ids(t.id, t.round)
+        for pairing in current_pairings(t):
+            match_id = made.get(link_key(pairing))
+            if match_id is None:
+                await self._start_pairing(doc, revision, pairing)
             else:
-                await self._check_pairing(doc, pairing, made)
+                await self._check_pairing(doc, pairing, match_id)
 
-    async def _start_pairing(self, doc: TournamentDoc, pairing: Pairing) -> None:
+    async def _fold(self, tournament_id: str, inbox: list[InboxResult]) -> tuple[TournamentDoc, int]:
+        """Record every waiting result in one update (results of stale pairings are just marked folded)."""
+        doc, revision = await self.get(tournament_id)
+        made = await self.match_ids(tournament_id, doc.tournament.round)
+        with contextlib.suppress(Unchanged):
+            doc, revision = await self.change(
+                tournament_id,
+                "result",
+                lambda d: _fold_results(d, inbox, made),
+                folded=[r.match_id for r in inbox],
+                match_id=inbox[-1].match_id,
+            )
+        return doc, revision
+
+    async def _start_pairing(self, doc: TournamentDoc, revision: int, pairing: Pairing) -> None:
         t = doc.tournament
         seats = [
             gateway_pb2.SeatSpec(bot=doc.bots[p]) if p in doc.bots else gateway_pb2.SeatSpec(reserved_for=p)
@@ -228,26 +276,23 @@ class Tournaments:
         key = hashlib.sha256(f"{pairing.id}|{'|'.join(pairing.players)}".encode()).hexdigest()[:24]
         clock = gateway_pb2.ClockSpec(**doc.clock) if doc.clock else None
         created = await self.creator.create(t.config.game, t.config.mode, seats, f"tn-{key}", clock=clock)
-        await self.links.kv.put(self.links.key(created.id), _encode_link(MatchLink(t.id, pairing.id)))
+        event = event_of(doc, revision, "match-created", pairing_id=pairing.id, match_id=created.id)
+        event.msg_id = f"{t.id}:match-created:{created.id}"
+        await self.store.link(t.id, pairing.round, link_key(pairing), created.id, [event])
+        log.info("tournament match created", tournament_id=t.id, pairing_id=pairing.id, match_id=created.id)
 
-        def remember(d: TournamentDoc) -> None:
-            if pairing.id in d.matches or not any(
-                p.id == pairing.id and p.players == pairing.players for p in current_pairings(d.tournament)
-            ):
-                raise Unchanged()
-            d.matches[pairing.id] = PairingMatch(created.id, self.clock())
-
-        with contextlib.suppress(Unchanged):
-            await self.change(t.id, "match-created", remember, pairing_id=pairing.id, match_id=created.id)
-
-    async def _check_pairing(self, doc: TournamentDoc, pairing: Pairing, made: PairingMatch) -> None:
-        """Safety net beside the finished-event consumer: results of closed matches, and no-shows."""
-        match = await self.creator.record(made.match_id)
+    async def _check_pairing(self, doc: TournamentDoc, pairing: Pairing, match_id: str) -> None:
+        """Safety net beside the finished-event consumer: outcomes it could not link yet, and no-shows."""
+        now = self.clock()
+        if now - self._checked.get(match_id, 0.0) < SAFETY_CHECK_S:
+            return
+        self._checked[match_id] = now
+        match = await self.creator.record(match_id)
         if match.status == "finished" and match.outcome_json:
             outcome = json.loads(match.outcome_json)
             await self.on_match_closed(match, outcome.get("ranks", []), outcome.get("reason", ""))
             return
-        late = self.clock() - made.created_at >= doc.no_show_s
+        late = now - match.created_unix_ms / 1000 >= doc.no_show_s
         if match.status == "aborted" or (match.status == "open" and late):
             absent = [
                 pairing.players[s.seat]
@@ -258,7 +303,7 @@ class Tournaments:
                 await self.change(
                     doc.tournament.id,
                     "no-show",
-                    lambda d: _forfeit(d, pairing.id, absent),
+                    lambda d: _forfeit(d, pairing, absent),
                     pairing_id=pairing.id,
                     match_id=match.id,
                 )
@@ -267,24 +312,6 @@ class Tournaments:
             if match.status == "open":
                 await self.creator.abort(match.id, "no-show")
 
-    async def _publish(self, doc: TournamentDoc, revision: int, kind: str, **extra: Any) -> None:
-        if self.bus is None:
-            return
-        t = doc.tournament
-        event = epb.TournamentEvent(
-            tournament_id=t.id, revision=revision, kind=kind, status=t.status, round=t.round, **extra
-        )
-        try:
-            await self.bus.publish(
-                f"{SUBJECT_ROOT}.tournament.{t.id}.{kind}", event.SerializeToString(), f"{t.id}:{revision}:{kind}"
-            )
-        except Exception as exc:  # the state is stored; the event is a notification
-            log.warning("could not publish a tournament event", error=str(exc))
-
-
-def _encode_link(link: MatchLink) -> bytes:
-    return msgspec.msgpack.encode(link)
-
 
 def _next_round(doc: TournamentDoc) -> None:
     if not machine.round_complete(doc.tournament) or doc.tournament.status != "running":
@@ -292,33 +319,48 @@ def _next_round(doc: TournamentDoc) -> None:
     doc.tournament = machine.next_round(doc.tournament)
 
 
-def _pending(doc: TournamentDoc, pairing_id: str) -> Pairing:
-    for pairing in current_pairings(doc.tournament):
-        if pairing.id == pairing_id:
-            return pairing
-    raise Unchanged()  # already recorded, re-paired away or from an earlier round
+def _pending(doc: TournamentDoc, pairing_id: str) -> Pairing | None:
+    """The current round's pairing still waiting for a result, if `pairing_id` names one."""
+    return next((p for p in current_pairings(doc.tournament) if p.id == pairing_id), None)
 
 
-def _record(doc: TournamentDoc, pairing_id: str, match: ppb.MatchRecord, ranks: Sequence[int], reason: str) -> None:
-    pairing = _pending(doc, pairing_id)
-    made = doc.matches.get(pairing_id)
-    if made is None or made.match_id != match.id or doc.tournament.status != "running":
-        raise Unchanged()  # paused: the safety net records it after resume
-    players = pairing.players
-    if reason.startswith("forfeit: seat ") and reason.endswith(CLOCK_FORFEIT):
-        seat = int(reason.split()[2])
-        doc.tournament = machine.record_forfeit(doc.tournament, pairing_id, [players[seat]], "clock")
-        return
-    checked = [int(r) for r in ranks]
-    if doc.tournament.config.format in ELIMINATION and len(set(checked)) == 1:
-        # A drawn knockout game: the better seed goes through (see the report's departures).
-        seed = {e.player: e.seed for e in doc.tournament.entrants}
-        checked = [1, 2] if seed.get(players[0], 0) <= seed.get(players[1], 0) else [2, 1]
-    doc.tournament = machine.record_result(doc.tournament, pairing_id, checked)
+def _fold_results(doc: TournamentDoc, inbox: Sequence[InboxResult], made: dict[str, str]) -> None:
+    """Record the inbox's outcomes whose match still plays a pending pairing of the current round.
 
-
-def _forfeit(doc: TournamentDoc, pairing_id: str, absent: list[str]) -> None:
-    _pending(doc, pairing_id)
+    Clock forfeits become forfeits; a drawn knockout game sends the better seed through (see the
+    report's departures); everything else is recorded as one batch of results.
+    """
     if doc.tournament.status != "running":
+        raise Unchanged()  # paused: the results wait in the inbox until it resumes
+    batch: list[tuple[str, list[int]]] = []
+    for result in inbox:
+        pairing = _pending(doc, result.pairing_id.rsplit("/", 1)[0])
+        if pairing is None or made.get(link_key(pairing)) != result.match_id:
+            continue  # recorded already, re-paired away, or from an earlier round
+        players = pairing.players
+        reason = result.reason
+        if reason.startswith("forfeit: seat ") and reason.endswith(CLOCK_FORFEIT):
+            seat = int(reason.split()[2])
+            doc.tournament = machine.record_forfeit(doc.tournament, pairing.id, [players[seat]], "clock")
+            continue
+        ranks = [int(r) for r in result.ranks]
+        if doc.tournament.config.format in ELIMINATION and len(set(ranks)) == 1:
+            seed = {e.player: e.seed for e in doc.tournament.entrants}
+            ranks = [1, 2] if seed.get(players[0], 0) <= seed.get(players[1], 0) else [2, 1]
+        batch.append((pairing.id, ranks))
+    if batch:
+        try:
+            doc.tournament = machine.record_results(doc.tournament, batch)
+        except TournamentError:  # one bad outcome must not hold the others back
+            for pairing_id, ranks in batch:
+                try:
+                    doc.tournament = machine.record_result(doc.tournament, pairing_id, ranks)
+                except TournamentError as exc:
+                    log.warning("tournament result refused", pairing_id=pairing_id, ranks=ranks, why=str(exc))
+
+
+def _forfeit(doc: TournamentDoc, pairing: Pairing, absent: list[str]) -> None:
+    current = _pending(doc, pairing.id)
+    if current is None or current.players != pairing.players or doc.tournament.status != "running":
         raise Unchanged()
-    doc.tournament = machine.record_forfeit(doc.tournament, pairing_id, absent, "no-show")
+    doc.tournament = machine.record_forfeit(doc.tournament, pairing.id, absent, "no-show")

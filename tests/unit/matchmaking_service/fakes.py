@@ -1,80 +1,73 @@
-"""In-memory stand-ins: a JetStream KV bucket with revisions and CAS, and a match creator."""
+"""The gateway stand-in: a match creator that keeps its matches in memory.
+
+Storage is NOT faked: the tests run the real persistence service (see conftest.py)."""
 
 from __future__ import annotations
 
 import asyncio
-import itertools
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from nats.js.errors import KeyNotFoundError, KeyWrongLastSequenceError
+import grpc
 
 from gamehall.internal.v1 import persistence_pb2 as ppb
 from gamehall.v1 import gateway_pb2
 
 
-@dataclass
-class Entry:
-    value: bytes
-    revision: int
-    operation: str | None = None
-
-
-@dataclass
-class FakeKV:
-    """The subset of `nats.js.kv.KeyValue` the service uses, with the server's CAS semantics."""
-
-    data: dict[str, Entry] = field(default_factory=dict)
-    sequence: itertools.count = field(default_factory=lambda: itertools.count(1))
-    writes: int = 0
-    conflicts: int = 0
-
-    async def get(self, key: str) -> Entry:
-        await asyncio.sleep(0)  # a round trip: other replicas run in between
-        if key not in self.data:
-            raise KeyNotFoundError
-        return self.data[key]
-
-    async def create(self, key: str, value: bytes) -> int:
-        if key in self.data:
-            raise KeyWrongLastSequenceError("exists")
-        return self._write(key, value)
-
-    async def update(self, key: str, value: bytes, last: int | None = None) -> int:
-        await asyncio.sleep(0)
-        if key not in self.data or self.data[key].revision != last:
-            self.conflicts += 1
-            raise KeyWrongLastSequenceError("wrong last sequence")
-        return self._write(key, value)
-
-    async def put(self, key: str, value: bytes) -> int:
-        return self._write(key, value)
-
-    def _write(self, key: str, value: bytes) -> int:
-        revision = next(self.sequence)
-        self.data[key] = Entry(value, revision)
-        self.writes += 1
-        return revision
+def rpc_error(code: grpc.StatusCode, details: str) -> grpc.aio.AioRpcError:
+    return grpc.aio.AioRpcError(code, grpc.aio.Metadata(), grpc.aio.Metadata(), details=details)
 
 
 @dataclass
 class FakeCreator:
-    """Creates matches in memory; the same request id gives the same match (like the gateway)."""
+    """Creates matches in memory; the same request id gives the same match (like the gateway).
 
+    `refuse` makes every create fail with that status (a refusal, or the gateway being away);
+    `record` serves the created matches as persistence would (status "open" unless set in `status`)."""
+
+    clock: Callable[[], float] = time.time
     created: dict[str, gateway_pb2.Match] = field(default_factory=dict)
+    """Request id → the match created for it."""
+    created_at: dict[str, float] = field(default_factory=dict)
+    status: dict[str, str] = field(default_factory=dict)
+    """Match id → its status for `record` (default "open")."""
+    aborted: list[tuple[str, str]] = field(default_factory=list)
+    refuse: grpc.StatusCode | None = None
     calls: int = 0
 
     async def create(self, game, mode, seats, request_id, *, public=True, clock=None):  # type: ignore[no-untyped-def]
         self.calls += 1
+        await asyncio.sleep(0)  # a round trip: other replicas run in between
+        if self.refuse is not None:
+            raise rpc_error(self.refuse, "refused by the fake gateway")
         if request_id not in self.created:
             match = gateway_pb2.Match(id=f"m{len(self.created) + 1}", game=game)
             for n, spec in enumerate(seats):
                 kind = spec.WhichOneof("kind")
                 match.seats.add(seat=n, kind="bot" if kind == "bot" else "reserved", account_id=spec.reserved_for)
             self.created[request_id] = match
+            self.created_at[match.id] = self.clock()
         return self.created[request_id]
 
+    def match(self, match_id: str) -> gateway_pb2.Match:
+        found = [m for m in self.created.values() if m.id == match_id]
+        if not found:
+            raise rpc_error(grpc.StatusCode.NOT_FOUND, f"no match {match_id}")
+        return found[0]
+
     async def record(self, match_id: str) -> ppb.MatchRecord:
-        raise NotImplementedError
+        match = self.match(match_id)
+        record = ppb.MatchRecord(
+            id=match.id,
+            game=match.game,
+            status=self.status.get(match.id, "open"),
+            created_unix_ms=int(self.created_at[match.id] * 1000),
+        )
+        for seat in match.seats:
+            record.seats.add(seat=seat.seat, kind=seat.kind, account_id=seat.account_id)
+        return record
 
     async def abort(self, match_id: str, reason: str) -> None:
-        return None
+        self.aborted.append((match_id, reason))
+        self.status[match_id] = "aborted"
