@@ -10,6 +10,7 @@ from gamehall.bench.bots import ai_service_rows, think_rows
 from gamehall.bench.e2e import e2e_rows
 from gamehall.bench.engines import engine_rows
 from gamehall.bench.matchmaking import matchmaking_rows
+from gamehall.bench.matchmaking_store import matchmaking_store_rows
 from gamehall.bench.rows import print_rows
 
 
@@ -26,6 +27,7 @@ def main() -> None:
     rows += engine_rows(args.game, quick=args.quick)
     rows += think_rows(positions=3 if args.quick else 7, games=args.game)
     rows += matchmaking_rows(quick=args.quick)
+    rows += matchmaking_store_rows(queued=4_000 if args.quick else 20_000)
     if args.json:
         print(json.dumps([r.__dict__ for r in rows], indent=2))
     else:
