@@ -256,8 +256,11 @@ class MatchmakingStore:
         )
         return _tournament(reply.tournament) if reply.HasField("tournament") else None
 
-    async def tournaments(self, statuses: Sequence[str] = (), limit: int = 1000) -> list[StoredTournament]:
-        request = pb.ListTournamentsRequest(statuses=list(statuses), limit=limit, with_docs=True)
+    async def tournaments(
+        self, statuses: Sequence[str] = (), limit: int = 1000, *, with_docs: bool = True
+    ) -> list[StoredTournament]:
+        """Newest first; without documents (`doc` empty) when only ids and statuses are wanted."""
+        request = pb.ListTournamentsRequest(statuses=list(statuses), limit=limit, with_docs=with_docs)
         return [_tournament(t) for t in (await self._call("ListTournaments", request)).tournaments]
 
     async def update_tournament(

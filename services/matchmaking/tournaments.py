@@ -111,7 +111,13 @@ class Tournaments:
 
     # ----------------------------------------------------------------- changing
     async def change(
-        self, tournament_id: str, kind: str, apply: Change, *, folded: Sequence[str] = (), **event: Any
+        self,
+        tournament_id: str,
+        kind: str,
+        apply: Change,
+        *,
+        folded: Callable[[], Sequence[str]] = tuple,
+        **event: Any,
     ) -> tuple[TournamentDoc, int]:
         """Apply `apply(doc)` (which mutates the doc, or raises) as one compare-and-swap with its event,
         re-reading and re-applying when another replica wrote first."""
@@ -131,7 +137,7 @@ class Tournaments:
                     stored.revision,
                     encode_doc(doc),
                     doc.tournament.status,
-                    folded=folded,
+                    folded=folded(),  # asked after `apply`: what this attempt consumed from the inbox
                     outbox=[event_of(doc, revision, kind, **event)],
                 )
             except Stale:
@@ -216,7 +222,7 @@ class Tournaments:
     async def run(self, interval: float = 0.5) -> None:
         while True:
             try:
-                live = await self.store.tournaments(LIVE)
+                live = await self.store.tournaments(LIVE, with_docs=False)
                 metrics.TOURNAMENTS_ACTIVE.set(len(live))
                 for stored in live:
                     if stored.status == "running":
@@ -234,7 +240,7 @@ class Tournaments:
             return
         inbox = await self.store.unfolded(tournament_id)
         if inbox:
-            doc, revision = await self._fold(tournament_id, inbox)
+            doc, revision = await self._fold(doc, revision, inbox)
         if machine.round_complete(doc.tournament):
             try:
                 doc, revision = await self.change(tournament_id, "round", _next_round)
@@ -253,16 +259,26 @@ class Tournaments:
             else:
                 await self._check_pairing(doc, pairing, match_id)
 
-    async def _fold(self, tournament_id: str, inbox: list[InboxResult]) -> tuple[TournamentDoc, int]:
-        """Record every waiting result in one update (results of stale pairings are just marked folded)."""
-        doc, revision = await self.get(tournament_id)
-        made = await self.match_ids(tournament_id, doc.tournament.round)
+    async def _fold(self, doc: TournamentDoc, revision: int, inbox: list[InboxResult]) -> tuple[TournamentDoc, int]:
+        """Record every waiting result in one update; results of pairings that are settled or re-paired
+        away are marked folded too. `made` is read for the round seen here: if the round moves on
+        before the write, results of the new round are left in the inbox for the next step."""
+        tournament_id = doc.tournament.id
+        made_round = doc.tournament.round
+        made = await self.match_ids(tournament_id, made_round)
+        consumed: list[str] = []
+
+        def fold(d: TournamentDoc) -> None:
+            consumed[:] = _fold_results(d, inbox, made, made_round)
+            if not consumed:
+                raise Unchanged()
+
         with contextlib.suppress(Unchanged):
             doc, revision = await self.change(
                 tournament_id,
                 "result",
-                lambda d: _fold_results(d, inbox, made),
-                folded=[r.match_id for r in inbox],
+                fold,
+                folded=lambda: list(consumed),
                 match_id=inbox[-1].match_id,
             )
         return doc, revision
@@ -324,19 +340,29 @@ def _pending(doc: TournamentDoc, pairing_id: str) -> Pairing | None:
     return next((p for p in current_pairings(doc.tournament) if p.id == pairing_id), None)
 
 
-def _fold_results(doc: TournamentDoc, inbox: Sequence[InboxResult], made: dict[str, str]) -> None:
-    """Record the inbox's outcomes whose match still plays a pending pairing of the current round.
+def _fold_results(doc: TournamentDoc, inbox: Sequence[InboxResult], made: dict[str, str], made_round: int) -> list[str]:
+    """Record the inbox's outcomes whose match still plays a pending pairing of the current round;
+    returns the match ids consumed (recorded, or moot for good).
 
-    Clock forfeits become forfeits; a drawn knockout game sends the better seed through (see the
-    report's departures); everything else is recorded as one batch of results.
+    `made` (link key → match id) was read for round `made_round`. Clock forfeits become
+    forfeits; a drawn knockout game sends the better seed through (see the report's
+    departures); everything else is recorded as one batch of results.
     """
-    if doc.tournament.status != "running":
+    t = doc.tournament
+    if t.status != "running":
         raise Unchanged()  # paused: the results wait in the inbox until it resumes
+    consumed: list[str] = []
     batch: list[tuple[str, list[int]]] = []
     for result in inbox:
+        if result.round < t.round:
+            consumed.append(result.match_id)  # its round is complete: settled by a forfeit or an operator
+            continue
+        if result.round > t.round or made_round != t.round:
+            continue  # the round moved while we read: the next step looks again
+        consumed.append(result.match_id)
         pairing = _pending(doc, result.pairing_id.rsplit("/", 1)[0])
         if pairing is None or made.get(link_key(pairing)) != result.match_id:
-            continue  # recorded already, re-paired away, or from an earlier round
+            continue  # recorded already, or re-paired away
         players = pairing.players
         reason = result.reason
         if reason.startswith("forfeit: seat ") and reason.endswith(CLOCK_FORFEIT):
@@ -344,8 +370,8 @@ def _fold_results(doc: TournamentDoc, inbox: Sequence[InboxResult], made: dict[s
             doc.tournament = machine.record_forfeit(doc.tournament, pairing.id, [players[seat]], "clock")
             continue
         ranks = [int(r) for r in result.ranks]
-        if doc.tournament.config.format in ELIMINATION and len(set(ranks)) == 1:
-            seed = {e.player: e.seed for e in doc.tournament.entrants}
+        if t.config.format in ELIMINATION and len(set(ranks)) == 1:
+            seed = {e.player: e.seed for e in t.entrants}
             ranks = [1, 2] if seed.get(players[0], 0) <= seed.get(players[1], 0) else [2, 1]
         batch.append((pairing.id, ranks))
     if batch:
@@ -357,6 +383,7 @@ def _fold_results(doc: TournamentDoc, inbox: Sequence[InboxResult], made: dict[s
                     doc.tournament = machine.record_result(doc.tournament, pairing_id, ranks)
                 except TournamentError as exc:
                     log.warning("tournament result refused", pairing_id=pairing_id, ranks=ranks, why=str(exc))
+    return consumed
 
 
 def _forfeit(doc: TournamentDoc, pairing: Pairing, absent: list[str]) -> None:

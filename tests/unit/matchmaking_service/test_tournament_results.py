@@ -194,6 +194,7 @@ async def test_results_while_paused_wait_in_the_inbox_until_resumed(store: Match
     tid = await _running(book)
     await book.drive(tid)
     first, second = await _pairings(book, tid)
+    seen_running = await book.get(tid)  # what a driver read a moment before the pause
     await _transition(book, tid, "paused", machine.pause)
     match_id = await _match_of(book, tid, first)
     assert await _finish(book, match_id, [2, 1])
@@ -202,8 +203,7 @@ async def test_results_while_paused_wait_in_the_inbox_until_resumed(store: Match
     inbox = await store.unfolded(tid)
     assert [r.match_id for r in inbox] == [match_id]
     # a driver that saw it running a moment before the pause folds nothing either
-    doc, after = await book._fold(tid, inbox)
-    assert after == revision and doc.tournament.status == "paused"
+    await book._fold(*seen_running, inbox)
     assert (await book.get(tid))[1] == revision
     assert [r.match_id for r in await store.unfolded(tid)] == [match_id]
     assert (await _pairing(book, tid, first.id)).result is None
@@ -258,3 +258,28 @@ async def test_two_drivers_at_once_make_one_match_per_pairing_and_one_next_round
     assert len(machine.round_pairings(doc.tournament, 2)) == 2
     assert len(await books[0].store.links(tid, 2)) == 2 and len(creator.created) == 4
     assert await books[0].store.unfolded(tid) == []
+
+
+async def test_a_result_of_a_newer_round_than_the_driver_saw_stays_in_the_inbox(store: MatchmakingStore) -> None:
+    """A driver that read round 1 (and its matches) must not mark a round-2 result folded unrecorded."""
+    book, _ = _book(store)
+    tid = await _running(book)
+    await book.drive(tid)
+    for pairing in await _pairings(book, tid):
+        assert await _finish(book, await _match_of(book, tid, pairing), [1, 2])
+    seen_round_one = await book.get(tid)
+    await book.drive(tid)  # folds round 1 and pairs round 2
+    await book.drive(tid)  # creates round 2's matches
+    doc, _ = await book.get(tid)
+    assert doc.tournament.round == 2
+    late = machine.current_pairings(doc.tournament)[0]
+    late_match = await _match_of(book, tid, late)
+    assert await _finish(book, late_match, [2, 1])
+    inbox = await store.unfolded(tid)
+    assert [r.match_id for r in inbox] == [late_match]
+    await book._fold(*seen_round_one, inbox)  # the stale driver's step
+    assert [r.match_id for r in await store.unfolded(tid)] == [late_match]  # still waiting
+    await book.drive(tid)
+    recorded = await _pairing(book, tid, late.id)
+    assert recorded.result is not None and recorded.result.ranks == (2, 1)
+    assert await store.unfolded(tid) == []
