@@ -20,6 +20,9 @@ from gamehall_services.matchmaking.queues import Queues
 from gamehall_services.matchmaking.ratings import Ratings
 
 WATCH_POLL_S = 2.0
+RECENT_CLOSED_S = 3600.0
+"""A watch starts with the caller's open tickets and those closed in the last hour (e.g. matched
+between the enqueue and the watch call)."""
 MAX_LEADERBOARD = 1000
 
 
@@ -63,12 +66,13 @@ class MatchmakingServicer(matchmaking_pb2_grpc.MatchmakingServiceServicer):
     async def WatchTickets(
         self, request: pb.WatchTicketsRequest, context: grpc.aio.ServicerContext
     ) -> AsyncIterator[pb.WatchTicketsResponse]:
-        """Each of the caller's tickets when first seen and whenever its state changes.
+        """Each of the caller's tickets when first seen (open, or closed within `RECENT_CLOSED_S`) and
+        whenever its state changes.
 
         Woken by this replica's own changes and by matched events from any replica, and looks
         again every `WATCH_POLL_S` regardless (a cancel through another replica has no event)."""
         claims = claims_of(context, self.tokens)
-        since = self.queues.clock()
+        since = self.queues.clock() - RECENT_CLOSED_S
         sent: dict[str, str] = {}
         while True:
             for entry in reversed(await self.queues.tickets_of(claims.account_id, request.game, since)):

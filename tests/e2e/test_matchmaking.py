@@ -103,6 +103,12 @@ def test_two_players_get_a_match_with_reserved_seats_and_are_rated_once(platform
     watcher.join(30)
     stream.cancel()
     assert seen and seen[-1].status == MATCHED and seen[-1].match_id == a.match_id
+    # A watch opened after the match was made still shows it (the caller's tickets "now" include
+    # recently closed ones), so a client that enqueues first and watches second misses nothing.
+    late = matchmaking(bob).WatchTickets(pb.WatchTicketsRequest(game=GAME), metadata=bob.metadata, timeout=30)
+    shown = next(iter(late)).ticket
+    late.cancel()
+    assert (shown.id, shown.status, shown.match_id) == (second.id, MATCHED, a.match_id)
 
     before = _rating(alice, alice.account.id)
     alice.join(a.match_id)
