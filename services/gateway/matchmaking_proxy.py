@@ -14,10 +14,11 @@ from typing import Any
 import grpc
 from google.protobuf.descriptor import ServiceDescriptor
 
+from gamehall.runtime.upstream import translate
 from gamehall.v1 import matchmaking_pb2, matchmaking_pb2_grpc
 from gamehall_services.gateway.auth import Authenticator
 from gamehall_services.gateway.limits import RateLimiter
-from gamehall_services.gateway.upstream import CHANNEL_OPTIONS, call, translate
+from gamehall_services.gateway.upstream import CHANNEL_OPTIONS, call
 
 SERVICES = matchmaking_pb2.DESCRIPTOR.services_by_name
 

@@ -1,8 +1,5 @@
-"""Channels to the internal services, and their failures translated for the public caller.
-
-A status the client caused upstream (an illegal move found by the rules host, a version conflict
-found by persistence) keeps its code, message and reason; an unreachable service is UNAVAILABLE;
-nothing a client does becomes INTERNAL.
+"""Channels to the internal services, and their failures translated for the public caller
+(`gamehall.runtime.upstream.translate`: nothing a client does becomes INTERNAL).
 """
 
 from __future__ import annotations
@@ -13,26 +10,12 @@ from typing import TypeVar
 import grpc
 
 from gamehall.internal.v1 import persistence_pb2_grpc, rules_pb2_grpc
-from gamehall.runtime.errors import ClientError, error_detail
+from gamehall.runtime.errors import ClientError
+from gamehall.runtime.upstream import translate
 from gamehall.v1 import common_pb2
 
 T = TypeVar("T")
 
-# Upstream codes passed to the client as they are (anything else is the platform's fault).
-PASSED_THROUGH = frozenset(
-    {
-        grpc.StatusCode.INVALID_ARGUMENT,
-        grpc.StatusCode.NOT_FOUND,
-        grpc.StatusCode.ALREADY_EXISTS,
-        grpc.StatusCode.FAILED_PRECONDITION,
-        grpc.StatusCode.ABORTED,
-        grpc.StatusCode.PERMISSION_DENIED,
-        grpc.StatusCode.RESOURCE_EXHAUSTED,
-        grpc.StatusCode.OUT_OF_RANGE,
-        grpc.StatusCode.UNAVAILABLE,
-        grpc.StatusCode.DEADLINE_EXCEEDED,
-    }
-)
 CHANNEL_OPTIONS = [("grpc.max_receive_message_length", 64 * 1024 * 1024), ("grpc.enable_retries", 1)]
 
 
@@ -82,18 +65,6 @@ async def call(awaitable: Awaitable[T]) -> T:
         return await awaitable
     except grpc.aio.AioRpcError as exc:
         raise translate(exc) from exc
-
-
-def translate(exc: grpc.aio.AioRpcError) -> Exception:
-    code = exc.code()
-    if code not in PASSED_THROUGH:
-        return exc  # a bug or a crash upstream: INTERNAL with a trace id
-    detail = error_detail(exc)
-    reason = detail.reason if detail is not None else common_pb2.ERROR_REASON_UNSPECIFIED
-    message = exc.details() or code.name.lower()
-    if code in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED):
-        message = f"a platform service is unavailable, retry: {message}"
-    return ClientError(code, message, reason)
 
 
 def upstream_code(exc: BaseException) -> grpc.StatusCode | None:

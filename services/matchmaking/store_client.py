@@ -19,7 +19,7 @@ from gamehall.internal.v1 import persistence_pb2 as ppb
 from gamehall.matchmaking import DEFAULT_RATING, Match, Rating, Ticket
 from gamehall.matchmaking.errors import UnknownTicket
 from gamehall.runtime.errors import ClientError
-from gamehall.v1 import common_pb2
+from gamehall.runtime.upstream import translate
 from gamehall_services.matchmaking.documents import PendingMatch, TicketEntry, TicketState
 
 PAGE = 5000
@@ -78,20 +78,13 @@ def _tournament(t: pb.TournamentRecord) -> StoredTournament:
     return StoredTournament(t.id, t.revision, t.status, t.doc, t.created_unix_ms / 1000)
 
 
-def _refusal(exc: grpc.aio.AioRpcError) -> BaseException:
-    """The persistence refusal as this service's error (its status and message pass through)."""
-    code = exc.code()
-    if code == grpc.StatusCode.ABORTED:
+def _refusal(exc: grpc.aio.AioRpcError) -> Exception:
+    """A lost compare-and-swap (ABORTED) as `Stale` for the caller to retry; anything else as the gateway
+    would pass it on (`translate`: the store's refusals keep their status, an unreachable persistence
+    is UNAVAILABLE with a hint to retry)."""
+    if exc.code() == grpc.StatusCode.ABORTED:
         return Stale(exc.details() or "changed concurrently")
-    reasons = {
-        grpc.StatusCode.NOT_FOUND: common_pb2.ERROR_REASON_NOT_FOUND,
-        grpc.StatusCode.ALREADY_EXISTS: common_pb2.ERROR_REASON_ALREADY_EXISTS,
-        grpc.StatusCode.FAILED_PRECONDITION: common_pb2.ERROR_REASON_UNSPECIFIED,
-        grpc.StatusCode.INVALID_ARGUMENT: common_pb2.ERROR_REASON_MALFORMED,
-    }
-    if code in reasons:
-        return ClientError(code, exc.details() or code.name, reasons[code])
-    return exc  # UNAVAILABLE, DEADLINE_EXCEEDED, INTERNAL: the caller's retry policy decides
+    return translate(exc)
 
 
 class MatchmakingStore:

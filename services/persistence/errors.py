@@ -15,6 +15,6 @@ register_error(store.VersionConflict, S.ABORTED, c.ERROR_REASON_VERSION_CONFLICT
 register_error(store.SeatTaken, S.FAILED_PRECONDITION, c.ERROR_REASON_PERMISSION_DENIED)
 register_error(store.MatchClosed, S.FAILED_PRECONDITION, c.ERROR_REASON_MATCH_OVER)
 register_error(store.InvalidArgument, S.INVALID_ARGUMENT, c.ERROR_REASON_MALFORMED)
-register_error(store.TicketNotOpen, S.FAILED_PRECONDITION, c.ERROR_REASON_MATCH_OVER)
+register_error(store.TicketNotOpen, S.FAILED_PRECONDITION, c.ERROR_REASON_UNSPECIFIED)
 register_error(store.RatingConflict, S.ABORTED, c.ERROR_REASON_VERSION_CONFLICT)
 register_error(store.RevisionConflict, S.ABORTED, c.ERROR_REASON_VERSION_CONFLICT)

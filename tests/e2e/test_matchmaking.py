@@ -1,5 +1,6 @@
 """Matchmaking through the gateway: queue → a match with reserved seats → ratings updated exactly once;
-bot fill after the wait; a killed matchmaking service loses no ticket and matches none twice."""
+bot fill after the wait; a killed matchmaking service loses no ticket and matches none twice, and a
+killed persistence service loses none either."""
 
 from __future__ import annotations
 
@@ -179,6 +180,20 @@ def test_killing_matchmaking_loses_no_ticket_and_matches_none_twice(platform: Ru
         ).fetchall()
     assert rows == [(a.match_id,)]
     assert erin.match(a.match_id).status == gateway_pb2.MATCH_STATUS_OPEN
+
+
+def test_killing_persistence_loses_no_ticket_and_matching_resumes(platform: Running) -> None:
+    """Tickets are rows in the database now: a SIGKILL of persistence (the one writer) loses none, and the
+    matchmaking service, which keeps no state, carries on matching once persistence is back."""
+    hana, ivan = platform.player(), platform.player()
+    waiting = _enqueue(hana, no_bots=True)
+    platform.platform.restart("persistence")  # SIGKILL
+    still = wait_for(lambda: _ticket(hana, waiting.id), what="the ticket after the restart")
+    assert still.status == pb.TICKET_STATUS_QUEUED
+    second = wait_for(lambda: _enqueue(ivan, no_bots=True), what="a ticket once persistence is back")
+    a = wait_for(lambda: _matched(hana, waiting.id), what="hana's match")
+    b = wait_for(lambda: _matched(ivan, second.id), what="ivan's match")
+    assert a.match_id == b.match_id
 
 
 def test_the_gateway_checks_callers_and_operator_only_party_tickets(platform: Running) -> None:

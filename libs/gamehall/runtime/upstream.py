@@ -1,0 +1,43 @@
+"""A failed call to another platform service, translated for the caller of this one.
+
+A status the client caused upstream (an illegal move found by the rules host, a version conflict
+found by persistence) keeps its code, message and reason; an unreachable service is UNAVAILABLE
+with a hint to retry; anything else is the platform's fault and stays an error the interceptor
+reports as INTERNAL with a trace id. Shared by every service that calls another (gateway, matchmaking).
+"""
+
+from __future__ import annotations
+
+import grpc
+
+from gamehall.runtime.errors import ClientError, error_detail
+from gamehall.v1 import common_pb2
+
+PASSED_THROUGH = frozenset(
+    {
+        grpc.StatusCode.INVALID_ARGUMENT,
+        grpc.StatusCode.NOT_FOUND,
+        grpc.StatusCode.ALREADY_EXISTS,
+        grpc.StatusCode.FAILED_PRECONDITION,
+        grpc.StatusCode.ABORTED,
+        grpc.StatusCode.PERMISSION_DENIED,
+        grpc.StatusCode.RESOURCE_EXHAUSTED,
+        grpc.StatusCode.OUT_OF_RANGE,
+        grpc.StatusCode.UNAVAILABLE,
+        grpc.StatusCode.DEADLINE_EXCEEDED,
+    }
+)
+"""Upstream codes passed to the caller as they are (anything else is the platform's fault)."""
+
+
+def translate(exc: grpc.aio.AioRpcError) -> Exception:
+    """The error to raise for a failed upstream call (a ClientError, or `exc` itself for INTERNAL)."""
+    code = exc.code()
+    if code not in PASSED_THROUGH:
+        return exc  # a bug or a crash upstream: INTERNAL with a trace id
+    detail = error_detail(exc)
+    reason = detail.reason if detail is not None else common_pb2.ERROR_REASON_UNSPECIFIED
+    message = exc.details() or code.name.lower()
+    if code in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED):
+        message = f"a platform service is unavailable, retry: {message}"
+    return ClientError(code, message, reason)
