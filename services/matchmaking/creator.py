@@ -22,6 +22,7 @@ from gamehall.auth import Passwords, Tokens
 from gamehall.internal.v1 import persistence_pb2 as ppb
 from gamehall.internal.v1 import persistence_pb2_grpc
 from gamehall.runtime.errors import ClientError
+from gamehall.runtime.upstream import translate
 from gamehall.v1 import common_pb2, gateway_pb2, gateway_pb2_grpc
 
 SERVICE_USERNAME = "matchmaking-service"
@@ -113,7 +114,7 @@ class MatchCreator:
                 raise ClientError(
                     grpc.StatusCode.NOT_FOUND, f"no account {account_id!r}", common_pb2.ERROR_REASON_NOT_FOUND
                 ) from None
-            raise
+            raise translate(exc) from exc
 
     async def record(self, match_id: str) -> ppb.MatchRecord:
         assert self.persistence is not None
