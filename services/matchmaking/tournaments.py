@@ -52,6 +52,9 @@ LIVE = ("running", "paused")
 SAFETY_CHECK_S = 5.0
 """How often the driver looks at a pairing's match itself (beside the finished-event consumer)."""
 MAX_ATTEMPTS = 32
+CONCURRENCY = 16
+"""Pairings of one tournament started (or checked) at once: a 4,096-player round is 2,048 matches."""
+MAX_REMEMBERED = 50_000
 Change = Callable[[TournamentDoc], Any]
 
 
@@ -252,12 +255,20 @@ class Tournaments:
             metrics.TOURNAMENT_ROUNDS.labels(doc.tournament.config.format).inc()
         t = doc.tournament
         made = await self.match_ids(t.id, t.round)
-        for pairing in current_pairings(t):
-            match_id = made.get(link_key(pairing))
-            if match_id is None:
-                await self._start_pairing(doc, revision, pairing)
-            else:
-                await self._check_pairing(doc, pairing, match_id)
+        gate = asyncio.Semaphore(CONCURRENCY)
+
+        async def step(pairing: Pairing) -> None:
+            async with gate:
+                match_id = made.get(link_key(pairing))
+                if match_id is None:
+                    await self._start_pairing(doc, revision, pairing)
+                else:
+                    await self._check_pairing(doc, pairing, match_id)
+
+        outcomes = await asyncio.gather(*(step(p) for p in current_pairings(t)), return_exceptions=True)
+        failures = [o for o in outcomes if isinstance(o, BaseException)]
+        if failures:  # the others went ahead; the next step retries these (every step is idempotent)
+            raise failures[0]
 
     async def _fold(self, doc: TournamentDoc, revision: int, inbox: list[InboxResult]) -> tuple[TournamentDoc, int]:
         """Record every waiting result in one update; results of pairings that are settled or re-paired
@@ -302,6 +313,8 @@ class Tournaments:
         now = self.clock()
         if now - self._checked.get(match_id, 0.0) < SAFETY_CHECK_S:
             return
+        if len(self._checked) > MAX_REMEMBERED:  # forget matches not looked at for a while (finished ones)
+            self._checked = {m: at for m, at in self._checked.items() if now - at < 2 * SAFETY_CHECK_S}
         self._checked[match_id] = now
         match = await self.creator.record(match_id)
         if match.status == "finished" and match.outcome_json:

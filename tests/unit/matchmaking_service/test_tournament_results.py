@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import grpc
 import pytest
 
 from gamehall.internal.v1 import persistence_pb2 as ppb
@@ -15,7 +16,7 @@ from gamehall_services.matchmaking.documents import link_key
 from gamehall_services.matchmaking.store_client import MatchmakingStore
 from gamehall_services.matchmaking.tournaments import Tournaments
 from tests.unit.matchmaking_service.conftest import Persistence
-from tests.unit.matchmaking_service.fakes import FakeCreator
+from tests.unit.matchmaking_service.fakes import FakeCreator, rpc_error
 
 pytestmark = pytest.mark.integration
 
@@ -283,3 +284,30 @@ async def test_a_result_of_a_newer_round_than_the_driver_saw_stays_in_the_inbox(
     recorded = await _pairing(book, tid, late.id)
     assert recorded.result is not None and recorded.result.ranks == (2, 1)
     assert await store.unfolded(tid) == []
+
+
+class _FlakyCreator(FakeCreator):
+    """Refuses to create the first match it is asked for, once (the gateway hiccups on one pairing)."""
+
+    failed: bool = False
+
+    async def create(self, game, mode, seats, request_id, *, public=True, clock=None):  # type: ignore[no-untyped-def]
+        if not self.failed:
+            self.failed = True
+            raise rpc_error(grpc.StatusCode.UNAVAILABLE, "gateway away")
+        return await super().create(game, mode, seats, request_id, public=public, clock=clock)
+
+
+async def test_one_failing_pairing_does_not_hold_back_the_others(store: MatchmakingStore) -> None:
+    clock = Clock()
+    creator = _FlakyCreator(clock=clock)
+    book = Tournaments(store, creator, clock=clock)  # type: ignore[arg-type]
+    tid = await _running(book)
+    with pytest.raises(grpc.aio.AioRpcError):
+        await book.drive(tid)  # the step reports the failure...
+    first, second = await _pairings(book, tid)
+    made = await book.match_ids(tid, 1)
+    assert len(made) == 1  # ...after the other pairing got its match
+    await book.drive(tid)  # the next step retries the one that failed
+    assert set(made) < set(await book.match_ids(tid, 1)) and len(await book.match_ids(tid, 1)) == 2
+    assert {link_key(first), link_key(second)} == set(await book.match_ids(tid, 1))
