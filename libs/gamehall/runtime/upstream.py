@@ -34,7 +34,8 @@ def translate(exc: grpc.aio.AioRpcError) -> Exception:
     """The error to raise for a failed upstream call (a ClientError, or `exc` itself for INTERNAL)."""
     code = exc.code()
     if code not in PASSED_THROUGH:
-        return exc  # a bug or a crash upstream: INTERNAL with a trace id
+        internal: Exception = exc
+        return internal  # a bug or a crash upstream: INTERNAL with a trace id
     detail = error_detail(exc)
     reason = detail.reason if detail is not None else common_pb2.ERROR_REASON_UNSPECIFIED
     message = exc.details() or code.name.lower()

@@ -1,0 +1,109 @@
+"""`Gamehall`: one connection to the public gateway, the account's token, and the API groups."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from types import TracebackType
+from typing import Any
+
+import grpc
+
+from gamehall.sdk.matches import Matches
+from gamehall.sdk.matchmaking import Matchmaking
+from gamehall.sdk.retry import RetryPolicy
+from gamehall.sdk.tournaments import Tournaments
+from gamehall.sdk.transport import DEFAULT_TIMEOUT, Transport, make_stub
+from gamehall.v1 import common_pb2, gateway_pb2, gateway_pb2_grpc
+
+CHANNEL_OPTIONS: tuple[tuple[str, Any], ...] = (
+    ("grpc.max_receive_message_length", 64 * 1024 * 1024),
+    ("grpc.enable_retries", 1),
+    ("grpc.keepalive_time_ms", 30_000),
+)
+"""Like the gateway's own upstream channels: large replays fit, transparent retries on."""
+
+
+class Gamehall:
+    """A client session: `async with Gamehall.connect("host:port") as hall: await hall.login(...)`."""
+
+    def __init__(self, channel: Any, *, timeout: float = DEFAULT_TIMEOUT, retry: RetryPolicy | None = None) -> None:
+        self.channel = channel
+        self.transport = Transport(timeout, retry)
+        self.account: gateway_pb2.Account | None = None
+        """The logged-in account (None until `register` or `login`)."""
+        self.expires_unix = 0
+        self._auth = make_stub(gateway_pb2_grpc.AuthServiceStub, channel)
+        self._catalog = make_stub(gateway_pb2_grpc.CatalogServiceStub, channel)
+        self.matches = Matches.over(self.transport, channel)
+        self.matchmaking = Matchmaking.over(self.transport, channel)
+        self.tournaments = Tournaments.over(self.transport, channel)
+
+    @classmethod
+    def connect(
+        cls,
+        target: str,
+        *,
+        credentials: Any = None,
+        timeout: float = DEFAULT_TIMEOUT,
+        retry: RetryPolicy | None = None,
+        options: Sequence[tuple[str, Any]] = CHANNEL_OPTIONS,
+    ) -> Gamehall:
+        """Open a channel to the gateway at `target` (TLS when given `grpc.ssl_channel_credentials()`)."""
+        if credentials is None:
+            channel = grpc.aio.insecure_channel(target, options=list(options))
+        else:
+            channel = grpc.aio.secure_channel(target, credentials, options=list(options))
+        return cls(channel, timeout=timeout, retry=retry)
+
+    async def __aenter__(self) -> Gamehall:
+        return self
+
+    async def __aexit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        await self.close()
+
+    async def close(self) -> None:
+        """Close the channel (in-flight calls are cancelled)."""
+        await self.channel.close()
+
+    @property
+    def token(self) -> str:
+        """The bearer token attached to every call ("" before login)."""
+        return self.transport.token
+
+    @token.setter
+    def token(self, value: str) -> None:
+        self.transport.token = value
+
+    def _signed_in(self, reply: gateway_pb2.RegisterResponse | gateway_pb2.LoginResponse) -> gateway_pb2.Account:
+        self.transport.token = reply.token
+        self.account = reply.account
+        self.expires_unix = reply.expires_unix
+        return reply.account
+
+    async def register(self, username: str, password: str) -> gateway_pb2.Account:
+        """Create a player account and sign in as it. Not retried (a second try would find the name taken)."""
+        request = gateway_pb2.RegisterRequest(username=username, password=password)
+        reply = await self.transport.unary(self._auth.Register, request, gateway_pb2.RegisterResponse, idempotent=False)
+        return self._signed_in(reply)
+
+    async def login(self, username: str, password: str) -> gateway_pb2.Account:
+        """Exchange a username and password for a token; later calls carry it."""
+        request = gateway_pb2.LoginRequest(username=username, password=password)
+        reply = await self.transport.unary(self._auth.Login, request, gateway_pb2.LoginResponse, idempotent=True)
+        return self._signed_in(reply)
+
+    async def whoami(self) -> gateway_pb2.Account:
+        """The account behind the current token (Unauthenticated without one)."""
+        reply = await self.transport.unary(
+            self._auth.WhoAmI, gateway_pb2.WhoAmIRequest(), gateway_pb2.WhoAmIResponse, idempotent=True
+        )
+        return reply.account
+
+    async def games(self) -> list[common_pb2.GameDescriptor]:
+        """Every hosted game with its modes, options and JSON Schemas."""
+        reply = await self.transport.unary(
+            self._catalog.ListGames, gateway_pb2.ListGamesRequest(), gateway_pb2.ListGamesResponse, idempotent=True
+        )
+        return list(reply.games)

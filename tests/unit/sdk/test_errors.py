@@ -1,0 +1,88 @@
+"""Failed calls become named errors: the reason from the `ErrorDetail` trailer wins, the status code is the fallback."""
+
+from __future__ import annotations
+
+import grpc
+import pytest
+
+from gamehall.sdk import errors as sdk
+from gamehall.sdk.matches import Matches
+from gamehall.sdk.transport import Transport
+from gamehall.v1 import common_pb2 as c
+from gamehall.v1 import gateway_pb2
+from tests.unit.sdk.fakes import FakeMethod, FakeStub, rpc_error
+
+S = grpc.StatusCode
+
+
+@pytest.mark.parametrize(
+    ("code", "reason", "expected"),
+    [
+        (S.FAILED_PRECONDITION, c.ERROR_REASON_ILLEGAL_ACTION, sdk.IllegalAction),
+        (S.FAILED_PRECONDITION, c.ERROR_REASON_NOT_YOUR_TURN, sdk.NotYourTurn),
+        (S.FAILED_PRECONDITION, c.ERROR_REASON_MATCH_OVER, sdk.MatchOver),
+        (S.ABORTED, c.ERROR_REASON_VERSION_CONFLICT, sdk.VersionConflict),
+        (S.NOT_FOUND, c.ERROR_REASON_NOT_FOUND, sdk.NotFound),
+        (S.NOT_FOUND, c.ERROR_REASON_UNKNOWN_GAME, sdk.UnknownGame),
+        (S.ALREADY_EXISTS, c.ERROR_REASON_ALREADY_EXISTS, sdk.AlreadyExists),
+        (S.UNAUTHENTICATED, c.ERROR_REASON_UNAUTHENTICATED, sdk.Unauthenticated),
+        (S.PERMISSION_DENIED, c.ERROR_REASON_PERMISSION_DENIED, sdk.PermissionDenied),
+        (S.RESOURCE_EXHAUSTED, c.ERROR_REASON_RATE_LIMITED, sdk.RateLimited),
+        (S.INVALID_ARGUMENT, c.ERROR_REASON_MALFORMED, sdk.InvalidRequest),
+        (S.INVALID_ARGUMENT, c.ERROR_REASON_BAD_CONFIG, sdk.InvalidRequest),
+        (S.INTERNAL, c.ERROR_REASON_INTERNAL, sdk.InternalError),
+    ],
+)
+def test_reason_in_the_trailer_names_the_error(code: grpc.StatusCode, reason: int, expected: type) -> None:
+    error = sdk.from_rpc_error(rpc_error(code, reason, "the message", "trace-42"))
+    assert type(error) is expected
+    assert (error.code, error.reason, error.message, error.trace_id) == (code, reason, "the message", "trace-42")
+    assert "the message" in str(error) and "trace-42" in str(error)
+
+
+@pytest.mark.parametrize(
+    ("code", "expected"),
+    [
+        (S.UNAVAILABLE, sdk.Unavailable),
+        (S.ABORTED, sdk.VersionConflict),
+        (S.UNAUTHENTICATED, sdk.Unauthenticated),
+        (S.PERMISSION_DENIED, sdk.PermissionDenied),
+        (S.NOT_FOUND, sdk.NotFound),
+        (S.DEADLINE_EXCEEDED, sdk.DeadlineExceeded),
+        (S.RESOURCE_EXHAUSTED, sdk.RateLimited),
+        (S.INVALID_ARGUMENT, sdk.InvalidRequest),
+    ],
+)
+def test_without_a_trailer_the_status_code_decides(code: grpc.StatusCode, expected: type) -> None:
+    error = sdk.from_rpc_error(rpc_error(code, None, "plain"))
+    assert type(error) is expected
+    assert error.reason == c.ERROR_REASON_UNSPECIFIED and error.message == "grpc says: plain" and error.trace_id == ""
+
+
+def test_the_reason_beats_the_code() -> None:
+    """A FAILED_PRECONDITION is an illegal action, a turn out of order or a finished match, as the reason says."""
+    assert type(sdk.from_rpc_error(rpc_error(S.FAILED_PRECONDITION, c.ERROR_REASON_MATCH_OVER))) is sdk.MatchOver
+    assert type(sdk.from_rpc_error(rpc_error(S.FAILED_PRECONDITION))) is sdk.GamehallError
+
+
+def test_every_error_reason_has_a_named_error() -> None:
+    for name, value in c.ErrorReason.items():
+        if value != c.ERROR_REASON_UNSPECIFIED:
+            assert sdk.error_class(S.UNKNOWN, value) is not sdk.GamehallError, name
+
+
+def test_named_errors_share_the_base_and_reason_name() -> None:
+    error = sdk.from_rpc_error(rpc_error(S.FAILED_PRECONDITION, c.ERROR_REASON_ILLEGAL_ACTION, "card 13"))
+    assert isinstance(error, sdk.GamehallError) and error.reason_name == "ERROR_REASON_ILLEGAL_ACTION"
+    assert issubclass(sdk.UnknownGame, sdk.NotFound)
+
+
+async def test_sdk_calls_raise_named_errors_with_the_grpc_error_as_cause() -> None:
+    raw = rpc_error(S.FAILED_PRECONDITION, c.ERROR_REASON_ILLEGAL_ACTION, "card 13 is not in your hand", "t1")
+    method = FakeMethod(gateway_pb2.SubmitActionResponse(), errors=[raw])
+    matches = Matches(Transport(), FakeStub(SubmitAction=method))
+    with pytest.raises(sdk.IllegalAction) as caught:
+        await matches.submit("m1", 0, "play-13")
+    assert caught.value.__cause__ is raw
+    assert caught.value.message == "card 13 is not in your hand" and caught.value.trace_id == "t1"
+    assert len(method.calls) == 1, "an illegal action is not retried"
