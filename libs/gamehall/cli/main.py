@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from gamehall.cli import arena_cmd, games_cmd, replay_cmd, run_cmd, simulate_cmd, tournament_cmd, verify_cmd
+from gamehall.cli import arena_cmd, games_cmd, play_cmd, replay_cmd, run_cmd, simulate_cmd, tournament_cmd, verify_cmd
 
 app = typer.Typer(
     name="gamehall",
@@ -20,6 +20,7 @@ app.command("arena")(arena_cmd.arena)
 app.command("replay")(replay_cmd.replay)
 app.command("verify")(verify_cmd.verify)
 app.command("tournament")(tournament_cmd.tournament)
+app.command("play")(play_cmd.play)
 
 if __name__ == "__main__":
     app()

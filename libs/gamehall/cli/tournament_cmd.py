@@ -9,10 +9,7 @@ starts it and follows `WatchStandings` to the end, then prints the final standin
 from __future__ import annotations
 
 import json
-import os
 import secrets
-import shutil
-import tempfile
 import time
 from pathlib import Path
 from typing import Annotated, Any
@@ -23,6 +20,7 @@ from rich.console import Console
 from rich.table import Table
 
 from gamehall.ai.levels import LEVELS
+from gamehall.cli.local_platform import temporary_platform
 from gamehall.cli.ui import progress_bar
 from gamehall.launcher.platform import Platform
 from gamehall.launcher.processes import LaunchError
@@ -55,32 +53,18 @@ def tournament(
     if not levels or any(level not in LEVELS for level in levels):
         console.print(f"[red]--bots takes levels among {', '.join(LEVELS)}[/red]")
         raise typer.Exit(2)
-    data_dir = keep or Path(tempfile.mkdtemp(prefix="gamehall-tournament-"))
     password = secrets.token_urlsafe(18)
-    platform = Platform(
-        data_dir=data_dir,
-        games=[game],
-        fixed_ports=False,
-        extra_env={
-            "GAMEHALL_TOKEN_KEY": secrets.token_urlsafe(48),
-            "GAMEHALL_OPERATOR_PASSWORD": password,
-            "GAMEHALL_LOG_LEVEL": os.environ.get("GAMEHALL_LOG_LEVEL", "warning"),
-        },
-    )
-    try:
-        with console.status("starting the platform..."):
-            platform.start()
-        result = _run(platform, console, password, game, players, format, rounds, seats, levels, timeout, as_json)
-    except LaunchError as exc:
-        console.print(f"[red]could not start the platform:[/red] {exc}")
-        raise typer.Exit(1) from exc
-    except grpc.RpcError as exc:
-        console.print(f"[red]{exc.code().name}: {exc.details()}[/red]")
-        raise typer.Exit(1) from exc
-    finally:
-        platform.stop()
-        if keep is None:
-            shutil.rmtree(data_dir, ignore_errors=True)
+    with temporary_platform(game, keep=keep, prefix="gamehall-tournament-", operator_password=password) as platform:
+        try:
+            with console.status("starting the platform..."):
+                platform.start()
+            result = _run(platform, console, password, game, players, format, rounds, seats, levels, timeout, as_json)
+        except LaunchError as exc:
+            console.print(f"[red]could not start the platform:[/red] {exc}")
+            raise typer.Exit(1) from exc
+        except grpc.RpcError as exc:
+            console.print(f"[red]{exc.code().name}: {exc.details()}[/red]")
+            raise typer.Exit(1) from exc
     if as_json:
         typer.echo(json.dumps(result, indent=2))
     else:
