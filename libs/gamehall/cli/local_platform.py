@@ -1,4 +1,8 @@
-"""A throwaway embedded platform for one command (`tournament --simulate`, `play --local`)."""
+"""A throwaway embedded platform for one command (`tournament --simulate`, `play --local`).
+
+SIGTERM is turned into `SystemExit` while the platform is up, so the command's cleanup runs and
+no service process outlives it (Python's default SIGTERM ends the process without `finally`).
+"""
 
 from __future__ import annotations
 
@@ -6,9 +10,12 @@ import contextlib
 import os
 import secrets
 import shutil
+import signal
 import tempfile
+import threading
 from collections.abc import Iterator
 from pathlib import Path
+from types import FrameType
 
 from gamehall.launcher.platform import Platform
 
@@ -30,9 +37,17 @@ def temporary_platform(
             "GAMEHALL_LOG_LEVEL": os.environ.get("GAMEHALL_LOG_LEVEL", "warning"),
         },
     )
+    main = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGTERM, _exit_on_sigterm) if main else None
     try:
         yield platform
     finally:
         platform.stop()
         if keep is None:
             shutil.rmtree(data_dir, ignore_errors=True)
+        if main:
+            signal.signal(signal.SIGTERM, previous)
+
+
+def _exit_on_sigterm(signum: int, frame: FrameType | None) -> None:
+    raise SystemExit(128 + signum)
