@@ -7,6 +7,7 @@ NotYourTurn) it simply waits for the next update and decides again.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import inspect
 import random
@@ -26,6 +27,9 @@ Policy = Callable[[View, LegalActions], LegalAction | Awaitable[LegalAction]]
 """Chooses the action to play from the seat's view and legal actions (sync or async)."""
 
 ENDED = (gateway_pb2.MATCH_STATUS_FINISHED, gateway_pb2.MATCH_STATUS_ABORTED)
+RECONNECT_DELAY = 0.25
+RECONNECT_MAX_DELAY = 4.0
+"""Reopening a dropped watch waits 0.25, 0.5, 1, 2, 4 s: a restarting service gets time to come back."""
 
 
 def random_policy(rng: random.Random) -> Policy:
@@ -64,7 +68,8 @@ async def play_seat(
 ) -> gateway_pb2.Match:
     """Play `seat` until the match ends, then return the final match record.
 
-    The watch stream is reopened (from the current state) if it drops, at most `max_reconnects` times.
+    The watch stream is reopened (from the current state) if it drops, at most `max_reconnects` times,
+    waiting longer before each attempt (`RECONNECT_DELAY` doubling up to `RECONNECT_MAX_DELAY`).
     """
     reconnects = 0
     while True:
@@ -88,3 +93,4 @@ async def play_seat(
             raise Unavailable(
                 grpc.StatusCode.UNAVAILABLE, 0, f"the watch of match {match_id} kept ending before the match did"
             )
+        await asyncio.sleep(min(RECONNECT_MAX_DELAY, RECONNECT_DELAY * 2 ** (reconnects - 1)))
