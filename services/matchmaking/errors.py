@@ -11,6 +11,7 @@ from gamehall.matchmaking import errors as matchmaking_errors
 from gamehall.runtime.errors import register_error
 from gamehall.tournaments import errors as tournament_errors
 from gamehall.v1 import common_pb2 as c
+from gamehall_services.matchmaking.store_client import Stale
 
 REASONS = {
     "INVALID_ARGUMENT": c.ERROR_REASON_MALFORMED,
@@ -34,3 +35,6 @@ def _register_tree(base: type[Exception]) -> list[type[Exception]]:
 
 
 REGISTERED = _register_tree(matchmaking_errors.MatchmakingError) + _register_tree(tournament_errors.TournamentError)
+
+# A compare-and-swap that kept losing (persistence ABORTED, retried MAX_ATTEMPTS times): the caller may retry.
+register_error(Stale, grpc.StatusCode.ABORTED, c.ERROR_REASON_VERSION_CONFLICT)
