@@ -11,7 +11,7 @@ from typing import Any
 
 from gamehall.internal.v1 import matchmaking_store_pb2 as pb
 from gamehall.internal.v1 import matchmaking_store_pb2_grpc
-from gamehall.store import NewPending, NewTicket, NewTournament, RatingUpdate, Store
+from gamehall.store import NewPending, NewTicket, NewTournament, RatingUpdate
 from gamehall.store.errors import InvalidArgument, NotFound
 from gamehall_services.persistence.mm_records import (
     link_to_proto,
@@ -22,20 +22,12 @@ from gamehall_services.persistence.mm_records import (
     tournament_to_proto,
 )
 from gamehall_services.persistence.records import outbox_from_proto
-from gamehall_services.persistence.relay import OutboxRelay
+from gamehall_services.persistence.writer import StoreWriter
 
 DEFAULT_PAGE = 1000
 
 
-class MatchmakingStoreServicer(matchmaking_store_pb2_grpc.MatchmakingStoreServiceServicer):
-    def __init__(self, store: Store | None, relay: OutboxRelay | None) -> None:
-        self.store: Store = store  # type: ignore[assignment]  # bound by the start hook before serving
-        self.relay = relay
-
-    def _published(self, entries: Any) -> None:
-        if entries and self.relay is not None:
-            self.relay.poke()
-
+class MatchmakingStoreServicer(StoreWriter, matchmaking_store_pb2_grpc.MatchmakingStoreServiceServicer):
     # ----------------------------------------------------------------- tickets
     async def EnqueueTicket(self, request: pb.EnqueueTicketRequest, context: Any) -> pb.EnqueueTicketResponse:
         ticket = await self.store.enqueue_ticket(

@@ -9,7 +9,7 @@ from typing import Any
 
 from gamehall.internal.v1 import persistence_pb2 as pb
 from gamehall.internal.v1 import persistence_pb2_grpc
-from gamehall.store import MatchUpdate, Store
+from gamehall.store import MatchUpdate
 from gamehall.store.errors import InvalidArgument
 from gamehall_services.persistence.records import (
     account_to_proto,
@@ -20,20 +20,12 @@ from gamehall_services.persistence.records import (
     outbox_from_proto,
     seat_to_proto,
 )
-from gamehall_services.persistence.relay import OutboxRelay
+from gamehall_services.persistence.writer import StoreWriter
 
 MAX_LIST = 500
 
 
-class PersistenceServicer(persistence_pb2_grpc.PersistenceServiceServicer):
-    def __init__(self, store: Store, relay: OutboxRelay | None) -> None:
-        self.store = store
-        self.relay = relay
-
-    def _published(self, entries: Any) -> None:
-        if entries and self.relay is not None:
-            self.relay.poke()
-
+class PersistenceServicer(StoreWriter, persistence_pb2_grpc.PersistenceServiceServicer):
     # ----------------------------------------------------------------- accounts
     async def CreateAccount(self, request: pb.CreateAccountRequest, context: Any) -> pb.CreateAccountResponse:
         account = await self.store.create_account(
