@@ -37,7 +37,6 @@ from gamehall.tournaments import (
     current_pairings,
     machine,
 )
-from gamehall.tournaments.machine import ELIMINATION
 from gamehall.v1 import gateway_pb2
 from gamehall_services.matchmaking.caller import not_found
 from gamehall_services.matchmaking.creator import MatchCreator
@@ -358,8 +357,8 @@ def _fold_results(doc: TournamentDoc, inbox: Sequence[InboxResult], made: dict[s
     returns the match ids consumed (recorded, or moot for good).
 
     `made` (link key → match id) was read for round `made_round`. Clock forfeits become
-    forfeits; a drawn knockout game sends the better seed through (see the report's
-    departures); everything else is recorded as one batch of results.
+    forfeits; everything else is recorded as one batch of results (`knockout_ranks` settles a
+    drawn knockout game).
     """
     t = doc.tournament
     if t.status != "running":
@@ -376,17 +375,12 @@ def _fold_results(doc: TournamentDoc, inbox: Sequence[InboxResult], made: dict[s
         pairing = _pending(doc, result.pairing_id.rsplit("/", 1)[0])
         if pairing is None or made.get(link_key(pairing)) != result.match_id:
             continue  # recorded already, or re-paired away
-        players = pairing.players
         reason = result.reason
         if reason.startswith("forfeit: seat ") and reason.endswith(CLOCK_FORFEIT):
             seat = int(reason.split()[2])
-            doc.tournament = machine.record_forfeit(doc.tournament, pairing.id, [players[seat]], "clock")
+            doc.tournament = machine.record_forfeit(doc.tournament, pairing.id, [pairing.players[seat]], "clock")
             continue
-        ranks = [int(r) for r in result.ranks]
-        if t.config.format in ELIMINATION and len(set(ranks)) == 1:
-            seed = {e.player: e.seed for e in t.entrants}
-            ranks = [1, 2] if seed.get(players[0], 0) <= seed.get(players[1], 0) else [2, 1]
-        batch.append((pairing.id, ranks))
+        batch.append((pairing.id, machine.knockout_ranks(doc.tournament, pairing, result.ranks)))
     if batch:
         try:
             doc.tournament = machine.record_results(doc.tournament, batch)

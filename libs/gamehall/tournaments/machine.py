@@ -299,6 +299,17 @@ def _find(t: Tournament, pairing_id: str) -> Pairing:
     raise UnknownPairing(f"no pairing {pairing_id!r} in {t.id}")
 
 
+def knockout_ranks(tournament: Tournament, pairing: Pairing, ranks: Sequence[int]) -> list[int]:
+    """The ranks to record for a played game: in an elimination format a drawn game sends the better
+    seed through (a knockout needs a winner); anything else is recorded as played."""
+    checked = [int(r) for r in ranks]
+    if tournament.config.format not in ELIMINATION or len(set(checked)) != 1 or len(pairing.players) != 2:
+        return checked
+    seed = {e.player: e.seed for e in tournament.entrants}
+    first, second = pairing.players
+    return [1, 2] if seed.get(first, 0) <= seed.get(second, 0) else [2, 1]
+
+
 def _check_ranks(t: Tournament, pairing: Pairing, ranks: Sequence[int]) -> tuple[int, ...]:
     n = len(pairing.players)
     if pairing.is_bye:

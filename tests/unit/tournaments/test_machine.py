@@ -29,6 +29,7 @@ from gamehall.tournaments import (
     drop,
     encode,
     finish,
+    machine,
     next_round,
     pause,
     record_forfeit,
@@ -211,3 +212,14 @@ def test_record_results_validates_the_whole_batch_first() -> None:
         record_results(t, [(a.id, [1, 2]), ("nope", [1, 2])])
     done = record_results(t, [(a.id, [1, 2]), (b.id, [1, 1]), (c.id, [2, 1])])
     assert current_pairings(done) == [] and current_pairings(t) == [a, b, c]
+
+
+def test_knockout_ranks_send_the_better_seed_through_a_draw_only_in_elimination() -> None:
+    knockout = build("single-elimination", 4)
+    pairing = next(p for p in current_pairings(knockout) if not p.is_bye)
+    seeds = {e.player: e.seed for e in knockout.entrants}
+    better_first = seeds[pairing.players[0]] <= seeds[pairing.players[1]]
+    assert machine.knockout_ranks(knockout, pairing, [1, 1]) == ([1, 2] if better_first else [2, 1])
+    assert machine.knockout_ranks(knockout, pairing, [2, 1]) == [2, 1]  # a decided game stands
+    swiss = build("swiss", 4)
+    assert machine.knockout_ranks(swiss, current_pairings(swiss)[0], [1, 1]) == [1, 1]  # a draw counts as one
