@@ -8,7 +8,6 @@ found stale), so a worker killed mid-think has its turn redelivered to another.
 from __future__ import annotations
 
 import os
-import socket
 import time
 from typing import Any
 
@@ -18,12 +17,14 @@ from nats.aio.msg import Msg
 
 from gamehall.auth import Tokens
 from gamehall.engine import all_games
-from gamehall.runtime import metrics
+from gamehall.internal.v1 import persistence_pb2_grpc
+from gamehall.runtime import embedded_secrets, metrics
 from gamehall.runtime.bus import Bus, turn_subject
-from gamehall.runtime.service import ServiceApp
+from gamehall.runtime.identity import ensure_service_account
+from gamehall.runtime.service import ServiceApp, exit_on_missing_secret
 from gamehall.runtime.settings import Settings
 from gamehall.v1 import gateway_pb2_grpc
-from gamehall_services.ai.identity import BotIdentity
+from gamehall_services.ai.identity import SERVICE_USERNAME, BotIdentity
 from gamehall_services.ai.worker import Turn, TurnWorker
 
 log = structlog.get_logger("gamehall.ai")
@@ -33,6 +34,7 @@ WORKERS_PER_GAME = 16
 
 def build_app(settings: Settings) -> ServiceApp:
     app = ServiceApp(settings)
+    tokens = Tokens(embedded_secrets.token_key(settings).value)
     state: dict[str, Any] = {}
 
     async def handle(msg: Msg) -> None:
@@ -44,8 +46,12 @@ def build_app(settings: Settings) -> ServiceApp:
 
     @app.on_start
     async def start() -> None:
+        async with grpc.aio.insecure_channel(settings.persistence_addr) as persistence:
+            account = await ensure_service_account(
+                persistence_pb2_grpc.PersistenceServiceStub(persistence), SERVICE_USERNAME, "bot"
+            )
         channel = grpc.aio.insecure_channel(settings.gateway_addr)
-        identity = BotIdentity(Tokens(settings.token_key.get_secret_value()), socket.gethostname())
+        identity = BotIdentity(tokens, account)
         state["channel"] = channel
         state["worker"] = TurnWorker(gateway_pb2_grpc.MatchServiceStub(channel), identity)
         bus = await Bus.connect(settings.nats_url, settings.service)
@@ -71,4 +77,6 @@ def build_app(settings: Settings) -> ServiceApp:
 
 def main() -> None:
     settings = Settings() if "GAMEHALL_SERVICE" in os.environ else Settings(service="ai")
-    build_app(settings).main()
+    with exit_on_missing_secret(settings):
+        app = build_app(settings)
+    app.main()

@@ -1,32 +1,27 @@
-"""The ai service's own identity towards the gateway: a short-lived `bot` token it signs itself.
+"""The ai service's identity towards the gateway: the `ai-service` account (role `bot`), whose tokens
+the service signs itself with the shared key and renews before they expire.
 
-The service shares the token signing key with the gateway (a Secret in the chart); the
-gateway lets `bot` tokens act for bot seats only, so no human seat can be played by it.
+The account is real (created on first start, `ensure_service_account`) because the gateway takes
+every caller's role from the account record, never from the token; it lets `bot` accounts act
+for bot seats only, so no human seat can be played by this service.
 """
 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
 
-from gamehall.auth import Tokens
+from gamehall.auth import Tokens, TokenSubject
 
 TOKEN_TTL_SECONDS = 900.0
-
-
-@dataclass(frozen=True)
-class ServiceAccount:
-    id: str
-    username: str
-    role: str = "bot"
+SERVICE_USERNAME = "ai-service"
 
 
 class BotIdentity:
     """Issues and renews the bearer token the workers present to the gateway."""
 
-    def __init__(self, tokens: Tokens, replica: str) -> None:
+    def __init__(self, tokens: Tokens, account: TokenSubject) -> None:
         self.tokens = tokens
-        self.account = ServiceAccount(id=f"ai-service:{replica}", username="ai-service")
+        self.account = account
         self._token = ""
         self._renew_at = 0.0
 

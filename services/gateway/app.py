@@ -7,9 +7,11 @@ import os
 import structlog
 
 import gamehall_services.gateway.errors  # noqa: F401 - registers the auth library's errors
-from gamehall.auth import Passwords, Tokens
+from gamehall.auth import Passwords, Principals, Tokens
+from gamehall.runtime import embedded_secrets
 from gamehall.runtime.bus import Bus
-from gamehall.runtime.service import ServiceApp
+from gamehall.runtime.identity import account_lookup
+from gamehall.runtime.service import ServiceApp, exit_on_missing_secret
 from gamehall.runtime.settings import Settings
 from gamehall.v1 import gateway_pb2, gateway_pb2_grpc
 from gamehall_services.gateway.auth import Authenticator, AuthServicer, bootstrap_operator
@@ -28,7 +30,9 @@ SERVICES = gateway_pb2.DESCRIPTOR.services_by_name
 def build_app(settings: Settings) -> ServiceApp:
     app = ServiceApp(settings, default_timeout=None)  # WatchMatch streams live as long as the match
     upstream = Upstream(settings.persistence_addr, settings.rules_addrs)
-    auth = Authenticator(Tokens(settings.token_key.get_secret_value()))
+    tokens = Tokens(embedded_secrets.token_key(settings).value)
+    auth = Authenticator(Principals(tokens, account_lookup(lambda: upstream.persistence)))
+    operator = embedded_secrets.operator_password(settings)
     passwords = Passwords()
     watcher = Watcher(upstream)
     catalog = CatalogServicer(upstream, auth)
@@ -52,7 +56,8 @@ def build_app(settings: Settings) -> ServiceApp:
     async def connect() -> None:
         upstream.connect()
         forwarder.connect()
-        await bootstrap_operator(upstream, settings.operator_password.get_secret_value(), passwords)
+        if operator is not None:
+            await bootstrap_operator(upstream, operator.value, passwords)
         try:
             watcher.bus = await Bus.connect(settings.nats_url, settings.service)
         except Exception as exc:  # watching falls back to polling persistence
@@ -72,4 +77,6 @@ def build_app(settings: Settings) -> ServiceApp:
 
 def main() -> None:
     settings = Settings() if "GAMEHALL_SERVICE" in os.environ else Settings(service="gateway")
-    build_app(settings).main()
+    with exit_on_missing_secret(settings):
+        app = build_app(settings)
+    app.main()

@@ -1,7 +1,9 @@
 """Bearer tokens on every call, and the AuthService (register, login, who am I).
 
 `Authenticator.claims(context)` is the per-handler check: UNAUTHENTICATED when the token is
-missing, expired or forged. Passwords are hashed with argon2 in a worker thread (it is slow on purpose).
+missing, expired or forged, or its account is gone; the role always comes from the account record
+(never from the token), so a token cannot grant more than its account has. Passwords are hashed
+with argon2 in a worker thread (it is slow on purpose).
 """
 
 from __future__ import annotations
@@ -12,10 +14,10 @@ from typing import Any
 import grpc
 import structlog
 
-from gamehall.auth import Claims, Passwords, Tokens, validate_password, validate_username
-from gamehall.auth.errors import InvalidToken
+from gamehall.auth import Claims, Passwords, Principals, validate_password, validate_username
 from gamehall.internal.v1 import persistence_pb2 as ppb
 from gamehall.runtime.errors import ClientError
+from gamehall.runtime.identity import authenticate
 from gamehall.v1 import common_pb2, gateway_pb2, gateway_pb2_grpc
 from gamehall_services.gateway.upstream import Upstream, call
 
@@ -27,30 +29,14 @@ _ROLES = {"player": gateway_pb2.ROLE_PLAYER, "operator": gateway_pb2.ROLE_OPERAT
 
 
 class Authenticator:
-    def __init__(self, tokens: Tokens) -> None:
-        self.tokens = tokens
+    """The per-handler check: the caller's verified claims, with role and name from the account record."""
 
-    def claims(self, context: grpc.aio.ServicerContext) -> Claims:
-        """The verified claims of the caller's bearer token."""
-        token = ""
-        for key, value in context.invocation_metadata() or ():
-            if key == "authorization" and isinstance(value, str):
-                scheme, _, token = value.partition(" ")
-                if scheme.lower() != "bearer":
-                    token = ""
-                break
-        if not token:
-            raise ClientError(
-                grpc.StatusCode.UNAUTHENTICATED,
-                "missing bearer token: send `authorization: Bearer <token>` metadata (AuthService.Login gives one)",
-                common_pb2.ERROR_REASON_UNAUTHENTICATED,
-            )
-        try:
-            return self.tokens.verify(token.strip())
-        except InvalidToken as exc:
-            raise ClientError(
-                grpc.StatusCode.UNAUTHENTICATED, str(exc), common_pb2.ERROR_REASON_UNAUTHENTICATED
-            ) from exc
+    def __init__(self, principals: Principals) -> None:
+        self.principals = principals
+        self.tokens = principals.tokens
+
+    async def claims(self, context: grpc.aio.ServicerContext) -> Claims:
+        return await authenticate(context, self.principals)
 
 
 def account_to_public(account: ppb.AccountRecord) -> gateway_pb2.Account:
@@ -102,7 +88,7 @@ class AuthServicer(gateway_pb2_grpc.AuthServiceServicer):
         return gateway_pb2.LoginResponse(account=account_to_public(found.account), token=token, expires_unix=expires)
 
     async def WhoAmI(self, request: Any, context: grpc.aio.ServicerContext) -> gateway_pb2.WhoAmIResponse:
-        claims = self.auth.claims(context)
+        claims = await self.auth.claims(context)
         found = await call(self.upstream.persistence.GetAccount(ppb.GetAccountRequest(id=claims.account_id)))
         return gateway_pb2.WhoAmIResponse(account=account_to_public(found.account))
 

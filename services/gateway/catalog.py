@@ -24,6 +24,6 @@ class CatalogServicer(gateway_pb2_grpc.CatalogServiceServicer):
         return self._cache[game]
 
     async def ListGames(self, request: Any, context: Any) -> gateway_pb2.ListGamesResponse:
-        self.auth.claims(context)
+        await self.auth.claims(context)
         games = await asyncio.gather(*(self.describe(g) for g in self.upstream.games))
         return gateway_pb2.ListGamesResponse(games=list(games))

@@ -50,8 +50,8 @@ class MatchServicer(gateway_pb2_grpc.MatchServiceServicer):
         self.player = Player(upstream)
         self.watcher = watcher
 
-    def _caller(self, context: grpc.aio.ServicerContext) -> Claims:
-        claims = self.auth.claims(context)
+    async def _caller(self, context: grpc.aio.ServicerContext) -> Claims:
+        claims = await self.auth.claims(context)
         self.limiter.take(claims.account_id)
         return claims
 
@@ -64,7 +64,7 @@ class MatchServicer(gateway_pb2_grpc.MatchServiceServicer):
     async def CreateMatch(
         self, request: gateway_pb2.CreateMatchRequest, context: Any
     ) -> gateway_pb2.CreateMatchResponse:
-        claims = self._caller(context)
+        claims = await self._caller(context)
         rules = self.upstream.rules(request.game)
         match_id = str(uuid.uuid4())
         if request.request_id:  # idempotent: the match id follows from (caller, request id)
@@ -176,7 +176,7 @@ class MatchServicer(gateway_pb2_grpc.MatchServiceServicer):
     async def ListMatches(
         self, request: gateway_pb2.ListMatchesRequest, context: Any
     ) -> gateway_pb2.ListMatchesResponse:
-        claims = self._caller(context)
+        claims = await self._caller(context)
         query = ppb.ListMatchesRequest(
             game=request.game, limit=min(request.page_size or 50, MAX_PAGE), cursor=request.page_token
         )
@@ -194,13 +194,13 @@ class MatchServicer(gateway_pb2_grpc.MatchServiceServicer):
         )
 
     async def GetMatch(self, request: gateway_pb2.GetMatchRequest, context: Any) -> gateway_pb2.GetMatchResponse:
-        claims = self._caller(context)
+        claims = await self._caller(context)
         match = await self._record(request.match_id)
         require_watch(match, claims)
         return gateway_pb2.GetMatchResponse(match=public_match(match))
 
     async def JoinMatch(self, request: gateway_pb2.JoinMatchRequest, context: Any) -> gateway_pb2.JoinMatchResponse:
-        claims = self._caller(context)
+        claims = await self._caller(context)
         match = await self._record(request.match_id)
         held = seat_of(match, claims, None)
         if held is not None and not request.HasField("seat"):
@@ -264,7 +264,7 @@ class MatchServicer(gateway_pb2_grpc.MatchServiceServicer):
         return started.match
 
     async def LeaveMatch(self, request: gateway_pb2.LeaveMatchRequest, context: Any) -> gateway_pb2.LeaveMatchResponse:
-        claims = self._caller(context)
+        claims = await self._caller(context)
         for _ in range(8):
             match = await self._record(request.match_id)
             seat = require_seat(match, claims, None)
@@ -294,7 +294,7 @@ class MatchServicer(gateway_pb2_grpc.MatchServiceServicer):
 
     # ----------------------------------------------------------------- play
     async def GetView(self, request: gateway_pb2.GetViewRequest, context: Any) -> gateway_pb2.GetViewResponse:
-        claims = self._caller(context)
+        claims = await self._caller(context)
         loaded = await load(self.upstream, request.match_id)
         require_watch(loaded.match, claims)
         seat = seat_of(loaded.match, claims, _optional(request, "seat"))
@@ -313,7 +313,7 @@ class MatchServicer(gateway_pb2_grpc.MatchServiceServicer):
     async def ListLegalActions(
         self, request: gateway_pb2.ListLegalActionsRequest, context: Any
     ) -> gateway_pb2.ListLegalActionsResponse:
-        claims = self._caller(context)
+        claims = await self._caller(context)
         loaded = await load(self.upstream, request.match_id)
         seat = require_seat(loaded.match, claims, _optional(request, "seat"))
         if loaded.match.status != "running":
@@ -328,7 +328,7 @@ class MatchServicer(gateway_pb2_grpc.MatchServiceServicer):
     async def SubmitAction(
         self, request: gateway_pb2.SubmitActionRequest, context: Any
     ) -> gateway_pb2.SubmitActionResponse:
-        claims = self._caller(context)
+        claims = await self._caller(context)
         which = request.WhichOneof("action")
         if which is None or not getattr(request, which):
             raise _bad("give action_id (from ListLegalActions) or action_json")
@@ -350,14 +350,15 @@ class MatchServicer(gateway_pb2_grpc.MatchServiceServicer):
         return response
 
     # ----------------------------------------------------------------- watch and replay
-    def WatchMatch(
+    async def WatchMatch(
         self, request: gateway_pb2.WatchMatchRequest, context: grpc.aio.ServicerContext
     ) -> AsyncIterator[gateway_pb2.WatchMatchResponse]:
-        claims = self._caller(context)
-        return self.watcher.watch(request, claims, context)
+        claims = await self._caller(context)
+        async for update in self.watcher.watch(request, claims, context):
+            yield update
 
     async def GetReplay(self, request: gateway_pb2.GetReplayRequest, context: Any) -> gateway_pb2.GetReplayResponse:
-        claims = self._caller(context)
+        claims = await self._caller(context)
         return await self.watcher.replay(request.match_id, claims)
 
 

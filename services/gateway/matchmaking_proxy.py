@@ -44,9 +44,9 @@ class Forwarder:
         if self.channel is not None:
             await self.channel.close()
 
-    def metadata(self, context: grpc.aio.ServicerContext) -> tuple[tuple[str, str], ...]:
-        """The caller's token, after checking it and the caller's rate."""
-        claims = self.auth.claims(context)
+    async def metadata(self, context: grpc.aio.ServicerContext) -> tuple[tuple[str, str], ...]:
+        """The caller's token, after checking it, its account and the caller's rate."""
+        claims = await self.auth.claims(context)
         self.limiter.take(claims.account_id)
         for key, value in context.invocation_metadata() or ():
             if key == "authorization":
@@ -56,7 +56,7 @@ class Forwarder:
 
 def _unary(forwarder: Forwarder, service: str, method: str) -> Callable[..., Any]:
     async def handler(self: Any, request: Any, context: grpc.aio.ServicerContext) -> Any:
-        metadata = forwarder.metadata(context)
+        metadata = await forwarder.metadata(context)
         return await call(getattr(forwarder.stubs[service], method)(request, metadata=metadata))
 
     return handler
@@ -64,7 +64,7 @@ def _unary(forwarder: Forwarder, service: str, method: str) -> Callable[..., Any
 
 def _stream(forwarder: Forwarder, service: str, method: str) -> Callable[..., Any]:
     async def handler(self: Any, request: Any, context: grpc.aio.ServicerContext) -> AsyncIterator[Any]:
-        metadata = forwarder.metadata(context)
+        metadata = await forwarder.metadata(context)
         upstream = getattr(forwarder.stubs[service], method)(request, metadata=metadata)
         try:
             async for message in upstream:

@@ -17,11 +17,13 @@ import structlog
 from nats.aio.msg import Msg
 
 import gamehall_services.matchmaking.errors  # noqa: F401 - registers the library errors
-from gamehall.auth import Tokens
+from gamehall.auth import Principals, Tokens
 from gamehall.events.v1 import match_pb2
 from gamehall.matchmaking import MatchPolicy
+from gamehall.runtime import embedded_secrets
 from gamehall.runtime.bus import SUBJECT_ROOT, Bus
-from gamehall.runtime.service import ServiceApp
+from gamehall.runtime.identity import account_lookup
+from gamehall.runtime.service import ServiceApp, exit_on_missing_secret
 from gamehall.runtime.settings import Settings
 from gamehall.v1 import matchmaking_pb2, matchmaking_pb2_grpc
 from gamehall_services.matchmaking.creator import MatchCreator
@@ -41,7 +43,7 @@ CONSUMER = "matchmaking-finished"
 
 def build_app(settings: Settings) -> ServiceApp:
     app = ServiceApp(settings, default_timeout=None)  # the watch streams live long
-    tokens = Tokens(settings.token_key.get_secret_value())
+    tokens = Tokens(embedded_secrets.token_key(settings).value)
     creator = MatchCreator(tokens, settings.gateway_addr, settings.persistence_addr)
     held: dict[str, Any] = {}
     tickets_servicer = _LateMatchmaking()
@@ -68,8 +70,9 @@ def build_app(settings: Settings) -> ServiceApp:
         policy = MatchPolicy(bot_fill_after=settings.matchmaking_bot_fill_seconds)
         queues = Queues(store, ratings, creator, policy)
         book = Tournaments(store, creator)
-        tickets_servicer.bind(queues, ratings, tokens)
-        tournament_servicer.bind(book, ratings, tokens)
+        principals = Principals(tokens, account_lookup(lambda: creator.persistence))
+        tickets_servicer.bind(queues, ratings, principals)
+        tournament_servicer.bind(book, ratings, principals)
 
         async def on_news(msg: Msg) -> None:  # any replica's matched event wakes this one's watch streams
             await queues.heard()
@@ -117,8 +120,8 @@ class _LateMatchmaking(MatchmakingServicer):
     def __init__(self) -> None:
         pass
 
-    def bind(self, queues: Queues, ratings: Ratings, tokens: Tokens) -> None:
-        MatchmakingServicer.__init__(self, queues, ratings, tokens)
+    def bind(self, queues: Queues, ratings: Ratings, principals: Principals) -> None:
+        MatchmakingServicer.__init__(self, queues, ratings, principals)
 
 
 class _LateTournaments(TournamentServicer):
@@ -127,10 +130,12 @@ class _LateTournaments(TournamentServicer):
     def __init__(self) -> None:
         pass
 
-    def bind(self, book: Tournaments, ratings: Ratings, tokens: Tokens) -> None:
-        TournamentServicer.__init__(self, book, ratings, tokens)
+    def bind(self, book: Tournaments, ratings: Ratings, principals: Principals) -> None:
+        TournamentServicer.__init__(self, book, ratings, principals)
 
 
 def main() -> None:
     settings = Settings() if "GAMEHALL_SERVICE" in os.environ else Settings(service="matchmaking")
-    build_app(settings).main()
+    with exit_on_missing_secret(settings):
+        app = build_app(settings)
+    app.main()

@@ -1,35 +1,22 @@
 """Who is calling: the bearer token the gateway verified and forwarded, verified again here.
 
-The matchmaking port is internal, but checking the signature again costs microseconds and means
-a misrouted call can never act as somebody else.
+The matchmaking port is internal, but checking again (the signature, and the role from the account
+record, cached) is cheap and means a misrouted call can never act as somebody else.
 """
 
 from __future__ import annotations
 
 import grpc
 
-from gamehall.auth import Claims, Tokens
-from gamehall.auth.errors import InvalidToken
+from gamehall.auth import Claims, Principals
 from gamehall.runtime.errors import ClientError
+from gamehall.runtime.identity import authenticate
 from gamehall.v1 import common_pb2
 
 
-def claims_of(context: grpc.aio.ServicerContext, tokens: Tokens) -> Claims:
-    """The verified claims of the call's `authorization: Bearer` metadata; UNAUTHENTICATED otherwise."""
-    token = ""
-    for key, value in context.invocation_metadata() or ():
-        if key == "authorization" and isinstance(value, str):
-            scheme, _, token = value.partition(" ")
-            token = token.strip() if scheme.lower() == "bearer" else ""
-            break
-    if not token:
-        raise ClientError(
-            grpc.StatusCode.UNAUTHENTICATED, "missing bearer token", common_pb2.ERROR_REASON_UNAUTHENTICATED
-        )
-    try:
-        return tokens.verify(token)
-    except InvalidToken as exc:
-        raise ClientError(grpc.StatusCode.UNAUTHENTICATED, str(exc), common_pb2.ERROR_REASON_UNAUTHENTICATED) from exc
+async def claims_of(context: grpc.aio.ServicerContext, principals: Principals) -> Claims:
+    """The verified caller, role from its account record; UNAUTHENTICATED otherwise."""
+    return await authenticate(context, principals)
 
 
 def is_operator(claims: Claims) -> bool:

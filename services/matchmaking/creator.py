@@ -11,17 +11,16 @@ crash returns the same match instead of a second one.
 
 from __future__ import annotations
 
-import asyncio
-import secrets
 import time
 from typing import Any
 
 import grpc
 
-from gamehall.auth import Passwords, Tokens
+from gamehall.auth import Tokens
 from gamehall.internal.v1 import persistence_pb2 as ppb
 from gamehall.internal.v1 import persistence_pb2_grpc
 from gamehall.runtime.errors import ClientError
+from gamehall.runtime.identity import ensure_service_account
 from gamehall.runtime.upstream import translate
 from gamehall.v1 import common_pb2, gateway_pb2, gateway_pb2_grpc
 
@@ -54,26 +53,7 @@ class MatchCreator:
     async def _service_account(self) -> ppb.AccountRecord:
         """The service's own account (idempotent across replicas and restarts)."""
         assert self.persistence is not None
-        try:
-            found = await self.persistence.GetAccount(ppb.GetAccountRequest(username=SERVICE_USERNAME), timeout=10)
-            account: ppb.AccountRecord = found.account
-            return account
-        except grpc.aio.AioRpcError as exc:
-            if exc.code() != grpc.StatusCode.NOT_FOUND:
-                raise
-        unusable = await asyncio.to_thread(Passwords().hash, secrets.token_urlsafe(32))
-        try:
-            created = await self.persistence.CreateAccount(
-                ppb.CreateAccountRequest(username=SERVICE_USERNAME, password_hash=unusable, role="player"), timeout=10
-            )
-            made: ppb.AccountRecord = created.account
-            return made
-        except grpc.aio.AioRpcError as exc:
-            if exc.code() != grpc.StatusCode.ALREADY_EXISTS:
-                raise
-        again = await self.persistence.GetAccount(ppb.GetAccountRequest(username=SERVICE_USERNAME), timeout=10)
-        winner: ppb.AccountRecord = again.account
-        return winner
+        return await ensure_service_account(self.persistence, SERVICE_USERNAME, "player")
 
     def metadata(self) -> tuple[tuple[str, str], ...]:
         now = time.monotonic()

@@ -9,7 +9,7 @@ from typing import Any
 
 import grpc
 
-from gamehall.auth import Tokens
+from gamehall.auth import Principals
 from gamehall.engine import get_game
 from gamehall.v1 import matchmaking_pb2 as pb
 from gamehall.v1 import matchmaking_pb2_grpc
@@ -27,13 +27,13 @@ MAX_LEADERBOARD = 1000
 
 
 class MatchmakingServicer(matchmaking_pb2_grpc.MatchmakingServiceServicer):
-    def __init__(self, queues: Queues, ratings: Ratings, tokens: Tokens) -> None:
+    def __init__(self, queues: Queues, ratings: Ratings, principals: Principals) -> None:
         self.queues = queues
         self.ratings = ratings
-        self.tokens = tokens
+        self.principals = principals
 
     async def EnqueueTicket(self, request: pb.EnqueueTicketRequest, context: Any) -> pb.EnqueueTicketResponse:
-        claims = claims_of(context, self.tokens)
+        claims = await claims_of(context, self.principals)
         players = list(request.players) or [claims.account_id]
         if players != [claims.account_id]:
             require_operator(claims, "queue other players or a party")
@@ -52,12 +52,12 @@ class MatchmakingServicer(matchmaking_pb2_grpc.MatchmakingServiceServicer):
         return pb.EnqueueTicketResponse(ticket=ticket_to_proto(entry))
 
     async def CancelTicket(self, request: pb.CancelTicketRequest, context: Any) -> pb.CancelTicketResponse:
-        claims = claims_of(context, self.tokens)
+        claims = await claims_of(context, self.principals)
         entry = await self.queues.cancel(request.ticket_id, lambda e: _may_see(e, claims.account_id, claims.role))
         return pb.CancelTicketResponse(ticket=ticket_to_proto(entry))
 
     async def GetTicket(self, request: pb.GetTicketRequest, context: Any) -> pb.GetTicketResponse:
-        claims = claims_of(context, self.tokens)
+        claims = await claims_of(context, self.principals)
         entry = await self.queues.get(request.ticket_id)
         if not _may_see(entry, claims.account_id, claims.role):
             raise invalid(f"no ticket {request.ticket_id!r} of yours")
@@ -71,7 +71,7 @@ class MatchmakingServicer(matchmaking_pb2_grpc.MatchmakingServiceServicer):
 
         Woken by this replica's own changes and by matched events from any replica, and looks
         again every `WATCH_POLL_S` regardless (a cancel through another replica has no event)."""
-        claims = claims_of(context, self.tokens)
+        claims = await claims_of(context, self.principals)
         since = self.queues.clock() - RECENT_CLOSED_S
         sent: dict[str, str] = {}
         while True:
@@ -85,7 +85,7 @@ class MatchmakingServicer(matchmaking_pb2_grpc.MatchmakingServiceServicer):
                     await asyncio.wait_for(self.queues.ticket_news.wait(), WATCH_POLL_S)
 
     async def GetLeaderboard(self, request: pb.GetLeaderboardRequest, context: Any) -> pb.GetLeaderboardResponse:
-        claims_of(context, self.tokens)
+        await claims_of(context, self.principals)
         mode = _mode(request.game, request.mode)
         limit = min(request.limit or 100, MAX_LEADERBOARD)
         rows = await self.ratings.leaderboard(request.game, mode, limit)
@@ -94,7 +94,7 @@ class MatchmakingServicer(matchmaking_pb2_grpc.MatchmakingServiceServicer):
         )
 
     async def GetRating(self, request: pb.GetRatingRequest, context: Any) -> pb.GetRatingResponse:
-        claims = claims_of(context, self.tokens)
+        claims = await claims_of(context, self.principals)
         mode = _mode(request.game, request.mode)
         player = request.account_id or claims.account_id
         rating = await self.ratings.rating(request.game, mode, player)

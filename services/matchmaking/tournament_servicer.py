@@ -8,7 +8,7 @@ from typing import Any
 
 import grpc
 
-from gamehall.auth import Claims, Tokens
+from gamehall.auth import Claims, Principals
 from gamehall.tournaments import machine
 from gamehall.v1 import matchmaking_pb2 as pb
 from gamehall.v1 import matchmaking_pb2_grpc
@@ -24,13 +24,13 @@ CLOSED = ("finished", "cancelled")
 
 
 class TournamentServicer(matchmaking_pb2_grpc.TournamentServiceServicer):
-    def __init__(self, tournaments: Tournaments, ratings: Ratings, tokens: Tokens) -> None:
+    def __init__(self, tournaments: Tournaments, ratings: Ratings, principals: Principals) -> None:
         self.book = tournaments
         self.ratings = ratings
-        self.tokens = tokens
+        self.principals = principals
 
-    def _operator(self, context: Any, what: str) -> Claims:
-        claims = claims_of(context, self.tokens)
+    async def _operator(self, context: Any, what: str) -> Claims:
+        claims = await claims_of(context, self.principals)
         require_operator(claims, what)
         return claims
 
@@ -41,7 +41,7 @@ class TournamentServicer(matchmaking_pb2_grpc.TournamentServiceServicer):
         return wanted or claims.account_id
 
     async def CreateTournament(self, request: pb.CreateTournamentRequest, context: Any) -> pb.CreateTournamentResponse:
-        claims = self._operator(context, "create a tournament")
+        claims = await self._operator(context, "create a tournament")
         now = self.book.clock()
         opens = float(request.registration_opens_unix or now)
         clock = {
@@ -71,7 +71,7 @@ class TournamentServicer(matchmaking_pb2_grpc.TournamentServiceServicer):
         return pb.CreateTournamentResponse(tournament=await self._proto(doc, revision))
 
     async def ListTournaments(self, request: pb.ListTournamentsRequest, context: Any) -> pb.ListTournamentsResponse:
-        claims_of(context, self.tokens)
+        await claims_of(context, self.principals)
         rows = [
             await self._proto(doc, revision)
             for doc, revision in await self.book.all([request.status] if request.status else [])
@@ -79,12 +79,12 @@ class TournamentServicer(matchmaking_pb2_grpc.TournamentServiceServicer):
         return pb.ListTournamentsResponse(tournaments=rows)
 
     async def GetTournament(self, request: pb.GetTournamentRequest, context: Any) -> pb.GetTournamentResponse:
-        claims_of(context, self.tokens)
+        await claims_of(context, self.principals)
         doc, revision = await self.book.get(request.tournament_id)
         return pb.GetTournamentResponse(tournament=await self._proto(doc, revision))
 
     async def RegisterPlayer(self, request: pb.RegisterPlayerRequest, context: Any) -> pb.RegisterPlayerResponse:
-        claims = claims_of(context, self.tokens)
+        claims = await claims_of(context, self.principals)
         if request.bot:
             require_operator(claims, "register a bot entrant")
             doc, revision = await self.book.change(request.tournament_id, "registered", self.book.add_bot(request.bot))
@@ -105,22 +105,22 @@ class TournamentServicer(matchmaking_pb2_grpc.TournamentServiceServicer):
         return pb.RegisterPlayerResponse(tournament=await self._proto(doc, revision), player=player)
 
     async def UnregisterPlayer(self, request: pb.UnregisterPlayerRequest, context: Any) -> pb.UnregisterPlayerResponse:
-        player = self._player(claims_of(context, self.tokens), request.player)
+        player = self._player(await claims_of(context, self.principals), request.player)
         doc, revision = await self._apply(request.tournament_id, "unregistered", machine.unregister, player)
         return pb.UnregisterPlayerResponse(tournament=await self._proto(doc, revision))
 
     async def CheckIn(self, request: pb.CheckInRequest, context: Any) -> pb.CheckInResponse:
-        player = self._player(claims_of(context, self.tokens), request.player)
+        player = self._player(await claims_of(context, self.principals), request.player)
         doc, revision = await self._apply(request.tournament_id, "checked-in", machine.check_in, player)
         return pb.CheckInResponse(tournament=await self._proto(doc, revision))
 
     async def StartTournament(self, request: pb.StartTournamentRequest, context: Any) -> pb.StartTournamentResponse:
-        self._operator(context, "start a tournament")
+        await self._operator(context, "start a tournament")
         doc, revision = await self._apply(request.tournament_id, "started", machine.start, self.book.clock())
         return pb.StartTournamentResponse(tournament=await self._proto(doc, revision))
 
     async def GetStandings(self, request: pb.GetStandingsRequest, context: Any) -> pb.GetStandingsResponse:
-        claims_of(context, self.tokens)
+        await claims_of(context, self.principals)
         doc, revision = await self.book.get(request.tournament_id)
         return pb.GetStandingsResponse(standings=standings_to_proto(doc, revision))
 
@@ -128,7 +128,7 @@ class TournamentServicer(matchmaking_pb2_grpc.TournamentServiceServicer):
         self, request: pb.WatchStandingsRequest, context: grpc.aio.ServicerContext
     ) -> AsyncIterator[pb.WatchStandingsResponse]:
         """The standings now, then after every stored change; ends when the tournament closes."""
-        claims_of(context, self.tokens)
+        await claims_of(context, self.principals)
         last = 0
         while True:
             found = await self.book.get_if_newer(request.tournament_id, last)
@@ -140,29 +140,29 @@ class TournamentServicer(matchmaking_pb2_grpc.TournamentServiceServicer):
             await asyncio.sleep(WATCH_POLL_S)
 
     async def PauseTournament(self, request: pb.PauseTournamentRequest, context: Any) -> pb.PauseTournamentResponse:
-        self._operator(context, "pause a tournament")
+        await self._operator(context, "pause a tournament")
         doc, revision = await self._apply(request.tournament_id, "paused", machine.pause)
         return pb.PauseTournamentResponse(tournament=await self._proto(doc, revision))
 
     async def ResumeTournament(self, request: pb.ResumeTournamentRequest, context: Any) -> pb.ResumeTournamentResponse:
-        self._operator(context, "resume a tournament")
+        await self._operator(context, "resume a tournament")
         doc, revision = await self._apply(request.tournament_id, "resumed", machine.resume)
         return pb.ResumeTournamentResponse(tournament=await self._proto(doc, revision))
 
     async def DropPlayer(self, request: pb.DropPlayerRequest, context: Any) -> pb.DropPlayerResponse:
-        player = self._player(claims_of(context, self.tokens), request.player)
+        player = self._player(await claims_of(context, self.principals), request.player)
         doc, revision = await self._apply(request.tournament_id, "dropped", machine.drop, player)
         return pb.DropPlayerResponse(tournament=await self._proto(doc, revision))
 
     async def RepairRound(self, request: pb.RepairRoundRequest, context: Any) -> pb.RepairRoundResponse:
-        self._operator(context, "re-pair a round")
+        await self._operator(context, "re-pair a round")
         doc, revision = await self._apply(request.tournament_id, "repaired", machine.repair)
         return pb.RepairRoundResponse(tournament=await self._proto(doc, revision))
 
     async def AdjudicatePairing(
         self, request: pb.AdjudicatePairingRequest, context: Any
     ) -> pb.AdjudicatePairingResponse:
-        self._operator(context, "adjudicate a pairing")
+        await self._operator(context, "adjudicate a pairing")
         ranks = [int(r) for r in request.ranks]
         doc, revision = await self._apply(
             request.tournament_id, "adjudicated", machine.adjudicate, request.pairing_id, ranks

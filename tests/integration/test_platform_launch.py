@@ -9,17 +9,21 @@ import signal
 import subprocess
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import grpc
 import pytest
 
+from gamehall.auth import Tokens
 from gamehall.internal.v1 import rules_pb2, rules_pb2_grpc
 from gamehall.launcher.platform import Platform, grpc_healthy
-from gamehall.v1 import common_pb2
+from gamehall.v1 import common_pb2, gateway_pb2, gateway_pb2_grpc
 from tests.support.processes import processes_mentioning, repo_env
 
 pytestmark = pytest.mark.integration
+OLD_PUBLIC_DEFAULT_KEY = "gamehall-embedded-development-key-change-me"
+SECRET_VARIABLES = ("GAMEHALL_TOKEN_KEY", "GAMEHALL_OPERATOR_PASSWORD", "GAMEHALL_HOST", "GAMEHALL_ENVIRONMENT")
 
 
 def _play_full_match(address: str) -> common_pb2.Outcome:
@@ -53,8 +57,37 @@ def test_platform_serves_a_full_match_and_stops_cleanly(tmp_path: Path, monkeypa
     assert processes_mentioning(str(tmp_path)) == []
 
 
+def _serving_address(log: Path) -> str | None:
+    if log.exists():
+        for line in log.read_text().splitlines():
+            if '"serving"' in line:
+                return f"127.0.0.1:{json.loads(line)['grpc_port']}"
+    return None
+
+
+@dataclass(frozen=True)
+class _Operator:
+    id: str
+    username: str = "operator"
+    role: str = "operator"
+
+
+def _check_operator_login(gateway: str, password: str) -> None:
+    """The generated operator password logs in; a token signed with the old public default key does not."""
+    with grpc.insecure_channel(gateway) as channel:
+        auth = gateway_pb2_grpc.AuthServiceStub(channel)
+        login = auth.Login(gateway_pb2.LoginRequest(username="operator", password=password), timeout=30)
+        assert login.account.role == gateway_pb2.ROLE_OPERATOR
+        forged = Tokens(OLD_PUBLIC_DEFAULT_KEY).issue(_Operator(login.account.id), 600)
+        with pytest.raises(grpc.RpcError) as refused:
+            auth.WhoAmI(gateway_pb2.WhoAmIRequest(), metadata=(("authorization", f"Bearer {forged}"),), timeout=30)
+        assert refused.value.code() == grpc.StatusCode.UNAUTHENTICATED
+
+
 def test_gamehall_run_answers_health_and_stops_on_sigterm(tmp_path: Path) -> None:
-    env = {**os.environ, **repo_env()}
+    """`gamehall run` with no secret configured: it generates a private signing key and operator password,
+    prints how to log in as the operator, serves, and stops every process on SIGTERM."""
+    env = {k: v for k, v in {**os.environ, **repo_env()}.items() if k not in SECRET_VARIABLES}
     proc = subprocess.Popen(
         [
             sys.executable,
@@ -72,25 +105,39 @@ def test_gamehall_run_answers_health_and_stops_on_sigterm(tmp_path: Path) -> Non
         stderr=subprocess.PIPE,
         text=True,
     )
+    password_file = tmp_path / "secrets" / "operator-password"
     try:
-        deadline = time.monotonic() + 60
-        log = tmp_path / "logs" / "rules-high-card.log"
-        address = None
-        while time.monotonic() < deadline and address is None:
+        deadline = time.monotonic() + 90
+        logs = tmp_path / "logs"
+        address = gateway = None
+        while time.monotonic() < deadline and (address is None or gateway is None):
             assert proc.poll() is None, proc.communicate()
-            if log.exists():
-                for line in log.read_text().splitlines():
-                    if '"serving"' in line:
-                        address = f"127.0.0.1:{json.loads(line)['grpc_port']}"
+            address = _serving_address(logs / "rules-high-card.log")
+            gateway = _serving_address(logs / "gateway.log")
             time.sleep(0.1)
-        assert address is not None, "the rules host never reported serving"
-        while time.monotonic() < deadline and not grpc_healthy(address):
+        assert address is not None and gateway is not None, "the rules host or the gateway never reported serving"
+        while time.monotonic() < deadline and not (grpc_healthy(address) and grpc_healthy(gateway)):
             time.sleep(0.1)
         assert grpc_healthy(address)
         assert _play_full_match(address).ranks
+        _check_operator_login(gateway, password_file.read_text().strip())
+        assert (tmp_path / "secrets" / "token-key").read_text().strip() != OLD_PUBLIC_DEFAULT_KEY
     finally:
         proc.send_signal(signal.SIGTERM)
         _, err = proc.communicate(timeout=60)
     assert proc.returncode == 0, err
     assert "all processes stopped" in err
+    assert f"log in as 'operator' with password {password_file.read_text().strip()}" in err
     assert processes_mentioning(str(tmp_path)) == []
+
+
+def test_a_service_on_a_public_address_without_a_key_refuses_to_start(tmp_path: Path) -> None:
+    env = {k: v for k, v in {**os.environ, **repo_env()}.items() if k not in SECRET_VARIABLES}
+    env.update({"GAMEHALL_HOST": "0.0.0.0", "GAMEHALL_DATA_DIR": str(tmp_path), "GAMEHALL_SERVICE": "gateway"})
+    done = subprocess.run(
+        [sys.executable, "-m", "gamehall_services.gateway"], env=env, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 2, done.stderr
+    assert "refusing to start" in done.stderr and "GAMEHALL_TOKEN_KEY is not set" in done.stderr
+    assert "Traceback" not in done.stderr
+    assert not (tmp_path / "secrets").exists()

@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import secrets
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -138,6 +139,7 @@ def _docker_stack(  # pragma: no cover - needs a Docker engine
             "GAMEHALL_GATEWAY_ADDR": "gateway:50051",
             "GAMEHALL_RULES_ADDRS": json.dumps(rules),
             "GAMEHALL_OPERATOR_PASSWORD": "operator-test-password",
+            "GAMEHALL_TOKEN_KEY": secrets.token_urlsafe(48),  # containers are not embedded: a key must be given
             # The fixture game lives in tests/: mounted read-only and loaded by reference.
             "PYTHONPATH": "/opt/gamehall-tests",
             "GAMEHALL_GAME_MODULES": repo_env()["GAMEHALL_GAME_MODULES"],

@@ -193,6 +193,7 @@ Plain settings first (config.extraEnv, then the component's env, override them),
 {{- $c := .c -}}
 {{- $vars := dict
   "GAMEHALL_SERVICE" $c.name
+  "GAMEHALL_ENVIRONMENT" "production"
   "GAMEHALL_HOST" "0.0.0.0"
   "GAMEHALL_GRPC_PORT" (toString $root.Values.ports.grpc)
   "GAMEHALL_METRICS_PORT" (toString $root.Values.ports.metrics)

@@ -8,6 +8,7 @@ from gamehall.auth.passwords import (
     validate_password,
     validate_username,
 )
+from gamehall.auth.principals import AccountFacts, AccountLookup, Principals, UnknownAccount
 from gamehall.auth.roles import BOT, OPERATOR, PLAYER, ROLES, Role, is_role, require_role
 from gamehall.auth.tokens import Claims, Tokens, TokenSubject
 
@@ -16,6 +17,8 @@ __all__ = [
     "OPERATOR",
     "PLAYER",
     "ROLES",
+    "AccountFacts",
+    "AccountLookup",
     "AuthError",
     "Claims",
     "ExpiredToken",
@@ -24,9 +27,11 @@ __all__ = [
     "PasswordPolicy",
     "Passwords",
     "PermissionDenied",
+    "Principals",
     "Role",
     "TokenSubject",
     "Tokens",
+    "UnknownAccount",
     "UsernamePolicy",
     "WeakPassword",
     "is_role",

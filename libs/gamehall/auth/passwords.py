@@ -49,7 +49,9 @@ class UsernamePolicy:
     min_length: int = 3
     max_length: int = 32
     reserved: frozenset[str] = field(
-        default_factory=lambda: frozenset({"admin", "administrator", "gamehall", "operator", "root", "system"})
+        default_factory=lambda: frozenset(
+            {"admin", "administrator", "ai-service", "gamehall", "matchmaking-service", "operator", "root", "system"}
+        )
     )
 
     def validate(self, username: str) -> str:

@@ -14,6 +14,8 @@ from rich.table import Table
 
 from gamehall.launcher.platform import Platform
 from gamehall.launcher.processes import LaunchError
+from gamehall.runtime import embedded_secrets
+from gamehall.runtime.settings import Settings
 
 
 class _Stop(Exception):
@@ -45,6 +47,7 @@ def run(
         for s in platform.services:
             table.add_row(s.definition.name, s.address, f"http://127.0.0.1:{s.metrics_port}/metrics")
         Console(width=None if Console().is_terminal else 160).print(table)
+        console.print(operator_login(data_dir))
         dead = platform.wait_until_dead()
         console.print(f"[red]stopped unexpectedly: {', '.join(dead)}; shutting down[/red]")
         code = 1
@@ -59,3 +62,16 @@ def run(
         platform.stop()
         console.print("all processes stopped")
     sys.exit(code)
+
+
+def operator_login(data_dir: Path) -> str:
+    """How to log in as the operator on this platform (the embedded start generates the password)."""
+    try:
+        secret = embedded_secrets.operator_password(Settings(data_dir=data_dir.resolve()))
+    except embedded_secrets.MissingSecret as exc:
+        return f"operator: no bootstrap account ({exc})"
+    if secret is None:
+        return "operator: no bootstrap account (set GAMEHALL_OPERATOR_PASSWORD to create one)"
+    if secret.source == "environment":
+        return "operator: log in as 'operator' with the password in GAMEHALL_OPERATOR_PASSWORD"
+    return f"operator: log in as 'operator' with password {secret.value}  (kept in {secret.source})"

@@ -11,8 +11,10 @@ example draining NATS) in reverse order.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import signal
-from collections.abc import Awaitable, Callable
+import sys
+from collections.abc import Awaitable, Callable, Iterator
 from typing import Any
 
 import grpc
@@ -23,6 +25,7 @@ from grpc_reflection.v1alpha import reflection
 from gamehall.internal.v1 import diagnostics_pb2_grpc
 from gamehall.runtime.diagnostics import SERVICE_NAME as DIAGNOSTICS
 from gamehall.runtime.diagnostics import DiagnosticsServicer
+from gamehall.runtime.embedded_secrets import MissingSecret
 from gamehall.runtime.interceptor import ServiceInterceptor
 from gamehall.runtime.logging import configure_logging
 from gamehall.runtime.metrics import start_metrics_server
@@ -129,3 +132,13 @@ class ServiceApp:
         """Configure logging and serve until SIGTERM/SIGINT."""
         configure_logging(self.name, self.settings.log_format, self.settings.log_level)
         asyncio.run(self.run_until_signal())
+
+
+@contextlib.contextmanager
+def exit_on_missing_secret(settings: Settings) -> Iterator[None]:
+    """Turn a secret that must be configured into a one-line refusal to start (exit status 2), not a traceback."""
+    try:
+        yield
+    except MissingSecret as exc:
+        print(f"{settings.service}: refusing to start: {exc}", file=sys.stderr)
+        sys.exit(2)

@@ -41,12 +41,23 @@ class Settings(BaseSettings):
     data_dir: Path = Field(Path("var"), description="Where embedded state lives (SQLite file, JetStream store).")
     nats_url: str = Field("nats://127.0.0.1:4222", description="NATS server(s), comma separated.")
     database_url: str = Field("", description="sqlite:///path or postgresql://...; empty: SQLite in data_dir.")
+    environment: Literal["embedded", "production"] = Field(
+        "embedded",
+        description="production: every secret must be configured (nothing is generated into the data dir).",
+    )
     token_key: SecretStr = Field(
-        SecretStr("gamehall-embedded-development-key-change-me"),
-        description="HS256 signing key of bearer tokens (at least 32 bytes in production).",
+        SecretStr(""),
+        description=(
+            "HS256 signing key of bearer tokens, at least 32 bytes. Empty: an embedded start on a loopback "
+            "address generates one into <data_dir>/secrets; any other start refuses (embedded_secrets.token_key)."
+        ),
     )
     operator_password: SecretStr = Field(
-        SecretStr(""), description="Bootstrap password of the 'operator' account; empty: no bootstrap account."
+        SecretStr(""),
+        description=(
+            "Bootstrap password of the 'operator' account. Empty: generated into <data_dir>/secrets for an "
+            "embedded start; no bootstrap account otherwise."
+        ),
     )
     game: str = Field("", description="The game a rules host serves (rules services only).")
     persistence_addr: str = Field("127.0.0.1:50052", description="host:port of the persistence service.")

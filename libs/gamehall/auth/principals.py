@@ -1,0 +1,77 @@
+"""Who a bearer token speaks for: its signature proves the account id, the account record says the rest.
+
+A token's `role` and `name` claims are display hints from issue time and are never trusted for a
+permission: `Principals.resolve` replaces them with the account's current role and username, so a
+token for an account that was deleted, or whose role changed, stops carrying the old rights within
+`ttl` seconds (the per-replica cache that keeps this off the hot path).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+
+import msgspec
+from cachetools import TTLCache
+
+from gamehall.auth.errors import InvalidToken
+from gamehall.auth.roles import ROLES
+from gamehall.auth.tokens import Claims, Tokens
+
+
+@dataclass(frozen=True)
+class AccountFacts:
+    """What authorisation needs of an account record."""
+
+    id: str
+    username: str
+    role: str
+
+
+AccountLookup = Callable[[str], Awaitable[AccountFacts | None]]
+"""Reads the account with this id from the store; None when there is no such account."""
+
+
+class UnknownAccount(InvalidToken):
+    """A well-signed token whose account does not exist (deleted, or never created by this platform)."""
+
+
+class Principals:
+    """Verifies bearer tokens and resolves their account's role from the store, cached per replica."""
+
+    def __init__(
+        self,
+        tokens: Tokens,
+        lookup: AccountLookup,
+        *,
+        ttl: float = 5.0,
+        max_accounts: int = 100_000,
+        timer: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.tokens = tokens
+        self._lookup = lookup
+        self._cache: TTLCache[str, AccountFacts] = TTLCache(maxsize=max_accounts, ttl=ttl, timer=timer)
+
+    async def resolve(self, token: str) -> Claims:
+        """The token's claims with `role` and `name` taken from the account record.
+
+        Raises ExpiredToken / InvalidToken for a bad token and UnknownAccount when its account is gone.
+        """
+        claims = self.tokens.verify(token)
+        facts = self._cache.get(claims.sub)
+        if facts is None:
+            facts = await self._lookup(claims.sub)
+            if facts is None:
+                raise UnknownAccount("the account of this token does not exist; register or log in again")
+            self._cache[claims.sub] = facts
+        if facts.role not in ROLES:
+            raise InvalidToken(f"the account {facts.username!r} has no valid role")
+        return msgspec.structs.replace(claims, role=facts.role, name=facts.username)
+
+    def forget(self, account_id: str) -> None:
+        """Drop a cached account (after this replica changed it) so the next call reads it again."""
+        self._cache.pop(account_id, None)
+
+
+__all__ = ["AccountFacts", "AccountLookup", "Principals", "UnknownAccount"]

@@ -1,0 +1,97 @@
+"""A token's role claim grants nothing: the account record decides (issue 20, finding 1)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pytest
+
+from gamehall.auth import AccountFacts, Principals, Tokens, UnknownAccount
+from gamehall.auth.errors import InvalidToken
+
+KEY = "unit-test-signing-key-0123456789-abcdefghij"
+
+
+@dataclass(frozen=True)
+class Subject:
+    id: str
+    username: str
+    role: str
+
+
+class Directory:
+    """An in-memory account table that counts its reads."""
+
+    def __init__(self, *accounts: AccountFacts) -> None:
+        self.accounts = {a.id: a for a in accounts}
+        self.reads = 0
+
+    async def __call__(self, account_id: str) -> AccountFacts | None:
+        self.reads += 1
+        return self.accounts.get(account_id)
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+async def test_role_and_name_come_from_the_account_not_the_token() -> None:
+    tokens = Tokens(KEY)
+    directory = Directory(AccountFacts("a1", "alice", "player"))
+    claims = await Principals(tokens, directory).resolve(tokens.issue(Subject("a1", "root", "operator"), 60))
+    assert (claims.sub, claims.role, claims.name) == ("a1", "player", "alice")
+
+
+async def test_a_token_for_an_account_that_does_not_exist_is_refused() -> None:
+    tokens = Tokens(KEY)
+    with pytest.raises(UnknownAccount, match="does not exist"):
+        await Principals(tokens, Directory()).resolve(tokens.issue(Subject("ghost", "ghost", "operator"), 60))
+
+
+async def test_unknown_account_is_an_invalid_token_so_callers_answer_unauthenticated() -> None:
+    assert issubclass(UnknownAccount, InvalidToken)
+
+
+async def test_accounts_are_cached_for_the_ttl_then_read_again() -> None:
+    tokens, clock = Tokens(KEY), Clock()
+    directory = Directory(AccountFacts("a1", "alice", "operator"))
+    principals = Principals(tokens, directory, ttl=5.0, timer=clock)
+    token = tokens.issue(Subject("a1", "alice", "operator"), 60)
+    for _ in range(3):
+        assert (await principals.resolve(token)).role == "operator"
+    assert directory.reads == 1
+    directory.accounts["a1"] = AccountFacts("a1", "alice", "player")  # demoted
+    clock.now = 6.0
+    assert (await principals.resolve(token)).role == "player"
+    assert directory.reads == 2
+
+
+async def test_forget_drops_the_cached_account() -> None:
+    tokens = Tokens(KEY)
+    directory = Directory(AccountFacts("a1", "alice", "player"))
+    principals = Principals(tokens, directory)
+    token = tokens.issue(Subject("a1", "alice", "player"), 60)
+    await principals.resolve(token)
+    del directory.accounts["a1"]
+    principals.forget("a1")
+    with pytest.raises(UnknownAccount):
+        await principals.resolve(token)
+
+
+async def test_an_account_with_an_unknown_role_is_refused() -> None:
+    tokens = Tokens(KEY)
+    directory = Directory(AccountFacts("a1", "alice", "superuser"))
+    with pytest.raises(InvalidToken, match="no valid role"):
+        await Principals(tokens, directory).resolve(tokens.issue(Subject("a1", "alice", "player"), 60))
+
+
+async def test_a_forged_signature_never_reaches_the_directory() -> None:
+    directory = Directory(AccountFacts("a1", "alice", "operator"))
+    forged = Tokens("another-key-that-is-long-enough-0123456789").issue(Subject("a1", "alice", "operator"), 60)
+    with pytest.raises(InvalidToken):
+        await Principals(Tokens(KEY), directory).resolve(forged)
+    assert directory.reads == 0
