@@ -1,0 +1,93 @@
+"""The Grimm World engine on the gamehall protocol: the skirmish mode (one conflict on the tactical grid)."""
+
+from __future__ import annotations
+
+import random
+
+from gamehall.engine import Action, Event, JsonDict, MatchConfig, Mode, Option, Outcome, StructGame
+from gamehall.games.grimm_world import views
+from gamehall.games.grimm_world.actions import ACTION_TYPES, Decline, EndPhase, Stop
+from gamehall.games.grimm_world.catalog import CONFLICTS
+from gamehall.games.grimm_world.choices import apply_character, apply_prompt, legal
+from gamehall.games.grimm_world.combat import run
+from gamehall.games.grimm_world.context import Ctx
+from gamehall.games.grimm_world.setup import new_state
+from gamehall.games.grimm_world.state import State
+
+_PREFERRED_DEFAULTS = (Decline(), Stop(), EndPhase())
+
+
+class GrimmWorld(StructGame[State]):
+    id = "grimm-world"
+    name = "Grimm World"
+    description = "Solo fairy-tale adventure: Martha fights on a tactical grid of Terrain Cards (skirmish mode)."
+    state_version = 1
+    modes = (Mode("skirmish", "Skirmish", (1,), "One Conflict Card: Martha against its enemies, automated by their "
+                  "Action Lines and the Decision Compass."),)
+    options = (
+        Option("conflict", "Y701", "the Conflict Card to fight", choices=tuple(sorted(CONFLICTS)), modes=("skirmish",)),
+        Option("chapter", 1, "chapter modifier 1-14: picks the placement table and Martha's loadout (the difficulty)",
+               choices=tuple(range(1, 15)), modes=("skirmish",)),
+    )
+    action_types = ACTION_TYPES
+    state_type = State
+    max_steps = 5000
+
+    def new_match(self, config: MatchConfig, seed: int) -> State:
+        config = self.validate_config(config)
+        return new_state(str(config.options["conflict"]), int(config.options["chapter"]), seed)  # type: ignore[arg-type]
+
+    def config_of(self, state: State) -> MatchConfig:
+        return self.configure(state.mode, 1, {"conflict": state.conflict, "chapter": state.chapter})
+
+    def to_act(self, state: State) -> frozenset[int]:
+        if state.fight is None or state.fight.result:
+            return frozenset()
+        return frozenset((0,))
+
+    def legal_actions(self, state: State, seat: int) -> list[Action]:
+        if seat != 0 or state.fight is None or state.fight.result:
+            return []
+        return legal(Ctx(state))
+
+    def _apply(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
+        s = self.copy(state)
+        ctx = Ctx(s)
+        if ctx.f.prompt:
+            apply_prompt(ctx, action)
+        else:
+            apply_character(ctx, action)
+        run(ctx)
+        s.steps += 1
+        return s, ctx.close()
+
+    def outcome(self, state: State) -> Outcome | None:
+        if state.fight is None or not state.fight.result:
+            return None
+        f = state.fight
+        if f.result == "victory":
+            return Outcome((1,), (1.0,), "victory")
+        from gamehall.games.grimm_world.catalog import ENEMIES
+
+        total = sum(ENEMIES[foe.number].constitution for foe in f.foes)
+        dealt = sum(ENEMIES[foe.number].constitution - foe.hp for foe in f.foes)
+        return Outcome((2,), (round(0.5 * dealt / total, 4),), "defeat")
+
+    def default_action(self, state: State, seat: int) -> Action | None:
+        legal_now = self.legal_actions(state, seat)
+        for preferred in _PREFERRED_DEFAULTS:
+            if preferred in legal_now:
+                return preferred
+        return legal_now[0] if legal_now else None
+
+    def view(self, state: State, seat: int | None) -> JsonDict:
+        return views.view(state, seat, sorted(self.to_act(state)))
+
+    def determinize(self, view: JsonDict, seat: int, rng: random.Random) -> State:
+        return views.determinize(view, rng)
+
+    def resample_hidden(self, state: State, seat: int | None, rng: random.Random) -> State:
+        return views.resample_hidden(state, self.copy(state), rng)
+
+
+GAME = GrimmWorld()

@@ -1,0 +1,132 @@
+"""Martha's stat aggregation from base values, Status Upgrades and equipped items (W-IT-04/06, SC-W21)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import combinations
+
+from gamehall.engine import IllegalAction
+from gamehall.games.grimm_world.catalog import CHARACTERS, ITEMS, SKILLS, UPGRADES
+from gamehall.games.grimm_world.state import Sheet
+
+FISTS = "fists"
+"""Bare fists: range 1, damage 1 (W-AK-04), no attack-rate limit (AMB-17)."""
+
+BLACK = ("dexterity", "knowledge", "charisma", "action", "reaction", "regeneration", "attack", "dodge", "armor",
+         "constitution")
+
+
+class EquipError(IllegalAction):
+    """An equipment change would break slots, weight or bag capacity (W-IT-03/04/08)."""
+
+
+@dataclass(frozen=True)
+class Weapon:
+    """What an attack uses: white range and damage, attack rate (None: unlimited) and crit numbers."""
+
+    key: str
+    range: int
+    damage: int
+    rate: int | None
+    crit: tuple[int, ...]
+
+
+def stats(sheet: Sheet) -> dict[str, int]:
+    """Black numbers add up (base + upgrades + items); red ones (negative mods) subtract; weight never lowers
+    Constitution (W-CK-09, W-IT-04)."""
+    character = CHARACTERS[sheet.character]
+    total = {name: character.base.get(name, 0) for name in BLACK}
+    for key in sheet.upgrades:
+        for name, value in UPGRADES[key].mods.items():
+            total[name] += value
+    for key in sheet.equipped:
+        for name, value in ITEMS[key].mods.items():
+            total[name] += value
+    return total
+
+
+def weight(items: list[str] | tuple[str, ...]) -> int:
+    return sum(ITEMS[key].weight for key in items)
+
+
+def weapons(sheet: Sheet) -> list[Weapon]:
+    """The attack options: bare fists plus every equipped weapon (white numbers stand alone, W-IT-06)."""
+    character = CHARACTERS[sheet.character]
+    out = [Weapon(FISTS, character.base["range"], character.base["damage"], None, ())]
+    for key in sheet.equipped:
+        item = ITEMS[key]
+        if item.weapon:
+            out.append(Weapon(key, item.range, item.damage, item.rate, item.crit))
+    return out
+
+
+def weapon(sheet: Sheet, key: str) -> Weapon:
+    for w in weapons(sheet):
+        if w.key == key:
+            return w
+    raise IllegalAction(f"{key} is not an equipped weapon")
+
+
+def crit_numbers(sheet: Sheet) -> set[int]:
+    """Critical-hit numbers of the character and its skills (6 for everyone, W-ED-06)."""
+    numbers = set(CHARACTERS[sheet.character].crit) | {6}
+    for key in sheet.skills:
+        numbers |= set(SKILLS[key].crit)
+    return numbers
+
+
+def check_equipment(sheet: Sheet, equipped: list[str], stored: list[str]) -> None:
+    """Raise EquipError unless slots, total weight <= Constitution and the bag's item capacity all hold."""
+    character = CHARACTERS[sheet.character]
+    hands = sum(ITEMS[k].hands for k in equipped if ITEMS[k].slot == "hands")
+    if hands > character.slots["hands"]:
+        raise EquipError(f"{hands} hands needed, Martha has {character.slots['hands']}")
+    for slot, limit in (("body", character.slots["body"]), ("accessory", character.slots["accessories"])):
+        if sum(1 for k in equipped if ITEMS[k].slot == slot) > limit:
+            raise EquipError(f"more {slot} items than slots")
+    constitution = stats(Sheet(sheet.character, sheet.upgrades, sheet.skills, [], [], []))["constitution"]
+    if weight(equipped) > constitution:
+        raise EquipError(f"equipped weight {weight(equipped)} exceeds Constitution {constitution}")
+    if len(stored) + len(sheet.broken) > character.bag_items:
+        raise EquipError(f"the bag holds {character.bag_items} items")
+
+
+def equip(sheet: Sheet, key: str) -> None:
+    """Move a stored whole item onto Martha (rejected if it breaks a limit)."""
+    if key not in sheet.stored:
+        raise EquipError(f"{key} is not in the bag")
+    equipped = [*sheet.equipped, key]
+    stored = list(sheet.stored)
+    stored.remove(key)
+    check_equipment(sheet, equipped, stored)
+    sheet.equipped, sheet.stored = equipped, stored
+
+
+def hand_loadouts(sheet: Sheet) -> list[tuple[str, ...]]:
+    """Every legal set of hand-slot items from those equipped or in the bag (combat re-equip, W-RQ-01),
+    other than the current one; sorted for a stable order."""
+    pool = sorted({k for k in sheet.equipped + sheet.stored if ITEMS[k].slot == "hands"})
+    fixed = [k for k in sheet.equipped if ITEMS[k].slot != "hands"]
+    current = tuple(sorted(k for k in sheet.equipped if ITEMS[k].slot == "hands"))
+    out = []
+    for n in range(len(pool) + 1):
+        for combo in combinations(pool, n):
+            if combo == current:
+                continue
+            stored = [k for k in sheet.stored if ITEMS[k].slot != "hands"] + [k for k in pool if k not in combo]
+            try:
+                check_equipment(sheet, fixed + list(combo), stored)
+            except EquipError:
+                continue
+            out.append(combo)
+    return out
+
+
+def set_hands(sheet: Sheet, hands: tuple[str, ...]) -> None:
+    """Apply a hand loadout chosen from `hand_loadouts`."""
+    pool = [k for k in sheet.equipped + sheet.stored if ITEMS[k].slot == "hands"]
+    fixed = [k for k in sheet.equipped if ITEMS[k].slot != "hands"]
+    stored = [k for k in sheet.stored if ITEMS[k].slot != "hands"] + [k for k in sorted(pool) if k not in hands]
+    equipped = fixed + list(hands)
+    check_equipment(sheet, equipped, stored)
+    sheet.equipped, sheet.stored = equipped, stored

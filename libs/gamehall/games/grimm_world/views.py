@@ -1,0 +1,86 @@
+"""What Martha (and a spectator) sees, and the determinization bots search on: everything but the order of
+the Encounter and Action decks and the generator (ARCHITECTURE rule 3)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import msgspec
+
+from gamehall.engine import JsonDict
+from gamehall.games.grimm_world.catalog import ACTION_CARDS, ENCOUNTERS, ENEMIES, NEXT_CHAPTER, TIME_PASSES
+from gamehall.games.grimm_world.field import battlefield
+from gamehall.games.grimm_world.sheet import stats, weapons
+from gamehall.games.grimm_world.state import State
+
+_DERIVED = ("seat", "board", "martha", "enemies")
+
+
+def view(s: State, seat: int | None, to_act: list[int]) -> JsonDict:
+    data: dict[str, Any] = msgspec.to_builtins(s)
+    del data["rng"]
+    data["decks"]["encounter"] = len(s.decks.encounter)
+    data["decks"]["action"] = len(s.decks.action)
+    data["seat"] = seat
+    data["to_act"] = to_act
+    if s.fight is not None:
+        board = battlefield(s.fight.conflict).board
+        data["board"] = {
+            "width": board.width,
+            "height": board.height,
+            "terrain": list(board.terrain),
+            "lines": [[a, b, kind] for (a, b), kind in sorted(board.lines.items())],
+            "spaces": [board.names.get(c, "") for c in range(board.width * board.height)],
+        }
+        data["enemies"] = [
+            {
+                "index": i,
+                "name": ENEMIES[foe.number].name,
+                "x": board.xy(foe.cell)[0],
+                "y": board.xy(foe.cell)[1],
+                "space": board.names.get(foe.cell, ""),
+                "card": msgspec.to_builtins(ENEMIES[foe.number]),
+            }
+            for i, foe in enumerate(s.fight.foes)
+        ]
+        x, y = board.xy(s.fight.cell)
+        data["martha"] = {
+            "x": x,
+            "y": y,
+            "space": board.names.get(s.fight.cell, ""),
+            "stats": stats(s.sheet),
+            "weapons": [[w.key, w.range, w.damage, w.rate] for w in weapons(s.sheet)],
+        }
+    return data
+
+
+def hidden_free(s: State) -> JsonDict:
+    return msgspec.to_builtins(s)  # type: ignore[no-any-return]
+
+
+def determinize(data: JsonDict, rng: random.Random) -> State:
+    """A full state consistent with a view: deck orders sampled, a fresh generator."""
+    raw = {k: v for k, v in data.items() if k not in _DERIVED and k != "to_act"}
+    decks = dict(raw["decks"])
+    held = set(raw["sheet"]["goods"])
+    in_deck = [k for k in sorted(ENCOUNTERS) if k.startswith("B") and k not in held]
+    in_deck += [c for c in (TIME_PASSES, NEXT_CHAPTER) if c not in decks["aside"]]
+    rng.shuffle(in_deck)
+    decks["encounter"] = in_deck
+    owned = set(raw["sheet"]["hand"]) | set(raw["sheet"]["damaged"])
+    if raw.get("fight"):
+        owned |= set(raw["fight"]["discard"])
+    action = [k for k in sorted(ACTION_CARDS) if k not in owned]
+    rng.shuffle(action)
+    decks["action"] = action[: data["decks"]["action"]]
+    raw["decks"] = decks
+    raw["rng"] = rng.getrandbits(64)
+    return msgspec.convert(raw, State)
+
+
+def resample_hidden(s: State, copy: State, rng: random.Random) -> State:
+    rng.shuffle(copy.decks.encounter)
+    rng.shuffle(copy.decks.action)
+    copy.rng = rng.getrandbits(64)
+    return copy
