@@ -17,7 +17,9 @@ step (or every `deep_every` steps for the costly checks):
   seat equal the original's;
 - `decode(encode(s))` re-encodes to the same bytes;
 - replaying the action log from the seed reproduces every state byte for byte;
-- the outcome has one rank per seat and the match ends within `game.max_steps`.
+- the outcome has one rank per seat and the match ends within `game.max_steps`;
+- the game's own invariants hold at every step: a game may define `invariants(state)` returning
+  a list of breaches (e.g. card conservation), which the kit calls on every state it reaches.
 """
 
 from __future__ import annotations
@@ -88,7 +90,12 @@ class _Match:
         seen: list[Action] = []
         seats = list(range(self.config.seats))
         step = 0
+        invariants = getattr(game, "invariants", None)
         while True:
+            if invariants is not None:
+                breaches = list(invariants(state))
+                if breaches:
+                    raise self.fail(step, f"game invariant broken: {'; '.join(breaches[:5])}")
             outcome = game.outcome(state)
             acting = game.to_act(state)
             deep = step % self.deep_every == 0

@@ -13,9 +13,16 @@ from __future__ import annotations
 from gamehall.engine.protocol import Event
 from gamehall.engine.rng import Rng
 from gamehall.games.grimslingers import catalog as cat
-from gamehall.games.grimslingers.effects import Cast, apply_atoms, compute
+from gamehall.games.grimslingers.effects import Cast, apply_atoms, bind_scourge, compute
+from gamehall.games.grimslingers.items import offer_grit
 from gamehall.games.grimslingers.piles import deactivate_card, discard_card, finish_card, reveal_signature
-from gamehall.games.grimslingers.revival import check_victory, defeat_check, offer_end_of_aftermath, offer_immediate
+from gamehall.games.grimslingers.revival import (
+    check_stalemate,
+    check_victory,
+    defeat_check,
+    offer_end_of_aftermath,
+    offer_immediate,
+)
 from gamehall.games.grimslingers.state import (
     AFTERMATH,
     C_PLAY,
@@ -264,13 +271,14 @@ def _effect(s: State, p: Play, events: list[Event], rng: Rng) -> None:
         # AD: FX in written order; stop if the caster drops to 0 HP (targets dying do not stop it)
         cast = _cast(s, p, card)
         downed: list[int] = []
+        was = s.scourge_on
         for effect in effects:
             atoms = compute(s, cast, [effect], rng)
             downed += apply_atoms(s, p.owner, atoms, rng, netting=False, action_card=True)
             if s.seats[p.owner].hp <= 0:
                 events.append(Event("fx_stopped", {"seat": p.owner, "card": cat.KEYS[card]}))
                 break
-        _finish(s, p, events, card)
+        _finish(s, p, events, card, placed=bind_scourge(s, was, p.owner, p.card))
         for seat in dict.fromkeys(downed):
             offer_immediate(s, seat)
         return
@@ -279,30 +287,25 @@ def _effect(s: State, p: Play, events: list[Event], rng: Rng) -> None:
     if extra:
         atoms += compute(s, Cast(p.owner, cast.targets, 0, 0), extra, rng)
     s.pending = atoms
-    s.stage = ST_APPLY
-    for seat, amount in cast.absorbable.items():
-        x = s.seats[seat]
-        if x.archetype == cat.FORGOTTEN and x.ep > 0 and amount > 0:
-            s.prompts.append(Prompt(seat, P_GRIT, list(range(min(amount, x.ep) + 1)), s.cur_play))
-            s.stage = ST_GRIT
+    s.stage = ST_GRIT if offer_grit(s, cast.absorbable, s.cur_play) else ST_APPLY
 
 
 def _apply(s: State, p: Play, events: list[Event], rng: Rng) -> None:
     card = effective(p)
     atoms, s.pending = s.pending, []
+    was = s.scourge_on
     zeroed = apply_atoms(s, p.owner, atoms, rng, netting=s.flags.fx_netting, action_card=True)
-    _finish(s, p, events, card)
+    _finish(s, p, events, card, placed=bind_scourge(s, was, p.owner, p.card))
     for seat in zeroed:
         offer_immediate(s, seat)
 
 
-def _finish(s: State, p: Play, events: list[Event], card: int) -> None:
+def _finish(s: State, p: Play, events: list[Event], card: int, *, placed: bool) -> None:
     events.append(
         Event("resolved", {"seat": p.owner, "card": cat.KEYS[p.card], "as": cat.KEYS[card], "target": p.target})
     )
     if p.status == PENDING:
         p.status = RESOLVED
-        placed = p.card == cat.SCOURGE and s.scourge_owner == p.owner and s.scourge_on >= 0
         if not placed:
             finish_card(s, p.owner, p.card)
         if p.combine >= 0:
@@ -321,8 +324,8 @@ def _end_of_turn(s: State, events: list[Event]) -> None:
     defeated = defeat_check(s)
     for seat in defeated:
         events.append(Event("defeated", {"seat": seat}))
-    if check_victory(s):
-        events.append(Event("match_over", {"ranks": list(s.ranks or [])}))
+    if check_victory(s) or check_stalemate(s, bool(defeated)):
+        events.append(Event("match_over", {"ranks": list(s.ranks or []), "reason": s.reason}))
         return
     for x in s.seats:
         if x.bl_on:

@@ -100,6 +100,7 @@ def run(matches: int, seed: int, options: dict[str, object]) -> dict[str, object
         )
         g = 0 if i % 2 == 0 else 1
         greedy_vs_random.append(1.0 if ranks[g] == 1 and ranks[1 - g] == 2 else (0.5 if ranks[0] == ranks[1] else 0.0))
+
     def swings(cards: list[CardDef]) -> dict[str, dict[str, object]]:
         rows: dict[str, dict[str, object]] = {}
         for card in cards:

@@ -1,40 +1,78 @@
-"""Simple policies: the turn clock's default action, a uniform random bot and a one-ply greedy bot."""
+"""Simple policies: the turn clock's default action and a uniform random bot.
+
+The default action must make progress, so that a match in which every seat only times out
+still ends: a seat that times out aims at a foe, plays its hardest-hitting element spell (or
+reloads one when it has none left), and otherwise passes. Elements always deal DMG, so HP
+keeps falling until the duel is decided (checked for every mode with all seats timing out).
+"""
 
 from __future__ import annotations
 
 import random
 
 from gamehall.engine.protocol import Action
+from gamehall.games.grimslingers import catalog as cat
 from gamehall.games.grimslingers import machine
-from gamehall.games.grimslingers.actions import Choose, EndStandoff, Pass, StopPicking
+from gamehall.games.grimslingers.actions import Aim, Choose, EndStandoff, Pass, Pick, Play, Reload, StopPicking
 from gamehall.games.grimslingers.state import (
+    AIM,
+    FIRE,
+    K_RECALL,
+    K_RELOAD,
     P_GRIT,
     P_JUJU,
     P_REDIRECT,
     P_RESURRECT,
     P_REVENANT,
     P_SPECTER,
+    STANDOFF,
     State,
 )
+from gamehall.games.grimslingers.table import is_foe
 
 _KEEP_ALIVE = (P_RESURRECT, P_JUJU, P_REVENANT, P_SPECTER, P_GRIT)
+_PRIORITY = tuple(cat.ID[k] for k in ("ICE", "LIGHTNING", "FIRE", "WIND", "WATER", "EARTH"))
+"""ICE first (its EP drain also stops revivals), then by DMG; EARTH last (it heals its caster as much)."""
+
+
+def _best_element(cards: list[int]) -> int:
+    for c in _PRIORITY:
+        if c in cards:
+            return c
+    return -1
 
 
 def default_action(s: State, seat: int) -> Action | None:
-    """What a turn clock plays: end the Standoff, pass, stop picking, keep a Redirect target as it
-    is, and take any revival or absorption offered (largest amount); otherwise the first choice."""
+    """What a turn clock plays on timeout (see the module docstring); prompts keep the seat alive."""
     legal = machine.legal(s, seat)
     if not legal:
         return None
-    for preferred in (EndStandoff(), Pass(), StopPicking()):
-        if preferred in legal:
-            return preferred
+    x = s.seats[seat]
     if s.prompts:
         prompt = s.prompts[0]
         if prompt.kind in _KEEP_ALIVE:
             return Choose(max(prompt.options))
         if prompt.kind == P_REDIRECT:
             return Choose(s.plays[prompt.ref].target)
+        return EndStandoff() if EndStandoff() in legal else legal[0]
+    if s.picking is not None:
+        if s.picking.kind in (K_RELOAD, K_RECALL):
+            best = _best_element([cat.ID[a.card] for a in legal if isinstance(a, Pick)])
+            if best >= 0 and s.picking.taken == 0:
+                return Pick(cat.KEYS[best])
+        return StopPicking() if StopPicking() in legal else legal[0]
+    if s.phase == STANDOFF:
+        if _best_element(x.hand) < 0 and _best_element(x.discard) >= 0 and Reload() in legal:
+            return Reload()
+        return EndStandoff()
+    if s.phase == AIM:
+        foes = [a for a in legal if isinstance(a, Aim) and is_foe(s, seat, a.target)]
+        return foes[0] if foes else legal[0]
+    if s.phase == FIRE:
+        best = _best_element(x.hand)
+        if best >= 0 and Play(cat.KEYS[best]) in legal:
+            return Play(cat.KEYS[best])
+        return Pass()
     return legal[0]
 
 

@@ -14,7 +14,7 @@ from gamehall.engine.rng import Rng
 from gamehall.games.grimslingers import catalog as cat
 from gamehall.games.grimslingers.actions import Aim, BloodFeast, Cheat, Choose, IntoDarkness, Pass, Play
 from gamehall.games.grimslingers.aftermath import build_plays
-from gamehall.games.grimslingers.effects import Cast, apply_atoms, compute
+from gamehall.games.grimslingers.effects import Cast, apply_atoms, bind_scourge, compute, gained_hp
 from gamehall.games.grimslingers.items import playable_item
 from gamehall.games.grimslingers.piles import deactivate_card, reveal_signature
 from gamehall.games.grimslingers.revival import offer_immediate
@@ -24,13 +24,14 @@ from gamehall.games.grimslingers.state import (
     C_PASS,
     C_PLAY,
     CHEAT,
+    COMMIT_NAMES,
     FIRE,
     P_CHEAT,
     Commit,
     Prompt,
     State,
 )
-from gamehall.games.grimslingers.table import aimed_target, fp_order, living
+from gamehall.games.grimslingers.table import aimed_target, draw_in_order, fp_order, living
 
 PASS_EP = 2
 DARK_HP = 2
@@ -90,7 +91,12 @@ def apply_fire(s: State, seat: int, action: Action, events: list[Event]) -> None
         x.commit = Commit(C_FEAST)
     else:
         raise IllegalAction(f"{type(action).__name__} is not a Draw action")
-    events.append(Event("committed", {"seat": seat}))
+    if draw_in_order(s):
+        # declared aloud in turn order: a pass (and Into Darkness, Blood Feast) happens at once
+        events.append(Event("committed", {"seat": seat, "kind": COMMIT_NAMES[x.commit.kind]}))
+        _declared(s, seat, events)
+    else:
+        events.append(Event("committed", {"seat": seat}))
     if all(s.seats[i].commit is not None for i in living(s)):
         s.phase = CHEAT
         s.cur = -1
@@ -99,6 +105,8 @@ def apply_fire(s: State, seat: int, action: Action, events: list[Event]) -> None
 
 def run_reveal(s: State, events: list[Event], rng: Rng) -> None:
     """After the last commitment: passes and pass-like abilities, then Dirty Cheat offers, then "Draw!"."""
+    if s.cur == -1 and draw_in_order(s):
+        s.order = []  # every declaration already happened in turn order
     if s.cur == -1:
         while s.order and not s.prompts:
             _declared(s, s.order.pop(0), events)
@@ -137,11 +145,12 @@ def _declared(s: State, seat: int, events: list[Event]) -> None:
         x.ep -= min(x.ep, cat.ARCHETYPES[cat.VAMPYRE].ability_cost)
         hp = min(FEAST_HP, victim.hp)
         ep = min(FEAST_EP, victim.ep)
-        before = victim.hp
+        before, mine = victim.hp, x.hp
         victim.hp -= hp
         victim.ep -= ep
         x.hp = min(x.max_hp, x.hp + hp)
         x.ep = min(x.max_ep, x.ep + ep)
+        gained_hp(s, seat, mine)
         if s.flags.blood_feast_pass_bonus:
             x.ep = min(x.max_ep, x.ep + PASS_EP)
         events.append(Event("blood_feast", {"seat": seat, "target": target, "hp": hp, "ep": ep}))
@@ -188,9 +197,9 @@ def apply_cheat(s: State, seat: int, action: Cheat, events: list[Event], rng: Rn
     targets = [action.target] if cat.CARDS[card].target == "single" else _cheat_targets(s, seat, card)
     cast = Cast(seat, targets, no_dmg=True)
     atoms = compute(s, cast, cat.card_effects(card, s.flags.wind_water_damage), rng)
+    was = s.scourge_on
     zeroed = apply_atoms(s, seat, atoms, rng, netting=s.flags.fx_netting, action_card=True)
-    placed = card == cat.SCOURGE and s.scourge_owner == seat
-    if not placed:
+    if not bind_scourge(s, was, seat, card):
         s.seats[seat].discard.append(card)  # "Cheated spell cards are discarded" (AMB-19)
     for z in zeroed:
         offer_immediate(s, z)

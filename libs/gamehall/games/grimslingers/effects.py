@@ -138,8 +138,10 @@ def _damage(s: State, cast: Cast, seat: int, amount: int, pierce: bool, atoms: l
     target = s.seats[seat]
     if amount <= 0:
         return
-    if target.bl_on and seat != cast.owner and (pierce or not s.evert):
-        target.bl_tally += amount  # potential DMG, even if prevented (not if converted by Evert)
+    if seat != cast.owner and cast.action_card and (pierce or not s.evert):
+        # Bloodlust's tally (R-194): every card's potential DMG to this seat this turn, even if
+        # prevented, not if converted by Evert; counted before Bloodlust itself resolves too.
+        target.bl_tally += amount
     if not pierce:
         if s.evert:
             atoms.append([seat, R_HP, amount])
@@ -202,8 +204,7 @@ def apply_atoms(
             _status(s, owner, seat, res, amount, rng)
     zeroed = []
     for i, x in enumerate(s.seats):
-        if x.hp > before[i] and s.scourge_on == i:
-            remove_scourge(s)
+        gained_hp(s, i, before[i])
         if i != owner and action_card and before[i] > x.hp:
             s.seats[owner].dealt[i] += before[i] - x.hp
         if before[i] > 0 and x.hp == 0 and x.alive:
@@ -225,12 +226,31 @@ def _random_piles(s: State, seat: int, n_discard: int, n_deact: int, rng: Rng) -
             deactivate_card(s, seat, card)
 
 
+def gained_hp(s: State, seat: int, before: int) -> None:
+    """Any HP gain (a heal, Blood Feast, a revival) removes a Scourge from that seat (R-173, R-199).
+
+    A gain of 0 (already at max) is no gain (AMB-18)."""
+    if s.seats[seat].hp > before and s.scourge_on == seat:
+        remove_scourge(s)
+
+
 def remove_scourge(s: State) -> None:
-    """The Scourged seat gained HP (or left the duel): Scourge goes to its owner's discard."""
+    """The Scourged seat gained HP (or someone left the duel): the card in its space goes to the
+    owner's discard, even a defeated owner's, so that no card is lost or doubled."""
     owner = s.scourge_owner
-    if owner >= 0 and s.seats[owner].alive:
-        s.seats[owner].discard.append(cat.SCOURGE)
-    s.scourge_on, s.scourge_owner, s.scourge_n = -1, -1, 0
+    card = s.scourge_card if s.scourge_card >= 0 else cat.SCOURGE
+    if owner >= 0:
+        discard_card(s, owner, card)
+    s.scourge_on, s.scourge_owner, s.scourge_n, s.scourge_card = -1, -1, 0, -1
+
+
+def bind_scourge(s: State, was_on: int, owner: int, card: int) -> bool:
+    """True when the FX just applied placed a Scourge: the physical card that carried it (Scourge,
+    or Equilibrium resolving as Scourge) goes to the target's space instead of a pile."""
+    if was_on < 0 and s.scourge_on >= 0 and s.scourge_owner == owner:
+        s.scourge_card = card
+        return True
+    return False
 
 
 def _status(s: State, owner: int, seat: int, res: int, n: int, rng: Rng) -> None:

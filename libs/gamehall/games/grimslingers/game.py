@@ -6,10 +6,10 @@ import random
 from collections.abc import Sequence
 
 from gamehall.engine.protocol import Action, Event, JsonDict, MatchConfig, Outcome, StructGame, action_id
-from gamehall.games.grimslingers import machine, views
+from gamehall.games.grimslingers import conservation, machine, views
 from gamehall.games.grimslingers.actions import ACTION_TYPES
 from gamehall.games.grimslingers.bots import default_action
-from gamehall.games.grimslingers.rules import FLAGS, MODES, OPTIONS
+from gamehall.games.grimslingers.rules import FLAGS, MODES, OPTIONS, team_count
 from gamehall.games.grimslingers.setup import new_state
 from gamehall.games.grimslingers.state import State
 
@@ -27,9 +27,9 @@ class Grimslingers(StructGame[State]):
     max_steps = 20_000
 
     def teams(self, config: MatchConfig) -> tuple[tuple[int, ...], ...]:
-        if config.mode == "versus-teams":
-            return (tuple(range(0, config.seats, 2)), tuple(range(1, config.seats, 2)))
-        return super().teams(config)
+        """Seats by team, derived from the mode's declared `team_size` (teammates sit alternately)."""
+        k = team_count(config.mode, config.seats)
+        return tuple(tuple(range(t, config.seats, k)) for t in range(k))
 
     def new_match(self, config: MatchConfig, seed: int) -> State:
         return new_state(self.validate_config(config), seed)
@@ -74,6 +74,10 @@ class Grimslingers(StructGame[State]):
 
     def resample_hidden(self, state: State, seat: int | None, rng: random.Random) -> State:
         return views.resample_hidden(self.copy(state), seat, rng)
+
+    def invariants(self, state: State) -> list[str]:
+        """Breaches of card conservation (every card in exactly one zone), for the conformance kit."""
+        return conservation.violations(state)
 
     def describe(self, state: State, action: Action) -> str:
         return views.describe(state, action) or action_id(action)

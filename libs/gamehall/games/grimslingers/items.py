@@ -12,7 +12,7 @@ from gamehall.engine.rng import Rng
 from gamehall.games.grimslingers import catalog as cat
 from gamehall.games.grimslingers.effects import Cast, apply_atoms, compute
 from gamehall.games.grimslingers.revival import offer_immediate
-from gamehall.games.grimslingers.state import State
+from gamehall.games.grimslingers.state import P_GRIT, Prompt, State
 
 FIELD_SIZE = 3
 
@@ -32,23 +32,47 @@ def scavenge(s: State, seat: int, slot: int, events: list[Event], rng: Rng) -> N
     x.ep -= cat.scavenge_cost(card)
     events.append(Event("scavenged", {"seat": seat, "card": cat.KEYS[card]}))
     definition = cat.CARDS[card]
-    if "instant" in definition.types:
-        atoms = compute(s, Cast(seat, [seat], action_card=False), definition.on_take, rng)
-        rolled = [a[2] for a in atoms if a[1] == -1]
-        keep = any(rolled and rolled[0] in b.faces and b.keep for e in definition.on_take for b in e.branches)
-        zeroed = apply_atoms(s, seat, atoms, rng, netting=s.flags.fx_netting, action_card=False)
-        if rolled:
-            events.append(Event("rolled", {"seat": seat, "card": cat.KEYS[card], "face": rolled[0]}))
-        if keep:
-            x.hand.append(card)
-            s.defused.append(card)
-        else:
-            s.item_discard.append(card)
-        for z in zeroed:
-            offer_immediate(s, z)
-    else:
+    if "instant" not in definition.types:
         x.hand.append(card)
+        s.field[slot] = draw_item(s, rng)
+        return
+    cast = Cast(seat, [seat], action_card=False)
+    atoms = compute(s, cast, definition.on_take, rng)
+    rolled = [a[2] for a in atoms if a[1] == -1]
+    keep = any(rolled and rolled[0] in b.faces and b.keep for e in definition.on_take for b in e.branches)
+    if rolled:
+        events.append(Event("rolled", {"seat": seat, "card": cat.KEYS[card], "face": rolled[0]}))
+    s.pending = atoms
+    s.instant = [seat, card, int(keep), slot]
+    if not offer_grit(s, cast.absorbable, ref=-1):
+        finish_instant(s, rng)
+
+
+def finish_instant(s: State, rng: Rng) -> None:
+    """Apply an Instant's take effects (after any True Grit answer), place it, refill its slot."""
+    seat, card, keep, slot = s.instant
+    atoms, s.pending, s.instant = s.pending, [], []
+    zeroed = apply_atoms(s, seat, atoms, rng, netting=s.flags.fx_netting, action_card=False)
+    x = s.seats[seat]
+    if keep:
+        x.hand.append(card)
+        s.defused.append(card)
+    else:
+        s.item_discard.append(card)
+    for z in zeroed:
+        offer_immediate(s, z)
     s.field[slot] = draw_item(s, rng)
+
+
+def offer_grit(s: State, absorbable: dict[int, int], ref: int) -> bool:
+    """Offer True Grit (R-157) to every Forgotten about to take DMG with EP to spend; True if any."""
+    offered = False
+    for seat, amount in absorbable.items():
+        x = s.seats[seat]
+        if x.archetype == cat.FORGOTTEN and x.ep > 0 and amount > 0:
+            s.prompts.append(Prompt(seat, P_GRIT, list(range(min(amount, x.ep) + 1)), ref))
+            offered = True
+    return offered
 
 
 def playable_item(s: State, card: int) -> bool:

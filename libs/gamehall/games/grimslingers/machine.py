@@ -11,6 +11,7 @@ from gamehall.engine.protocol import Action, Event
 from gamehall.engine.rng import Rng
 from gamehall.games.grimslingers import aftermath, draw, setup, standoff
 from gamehall.games.grimslingers.actions import Aim, Cheat, Choose, Keep, Pick, PickArchetype, StopPicking
+from gamehall.games.grimslingers.items import finish_instant
 from gamehall.games.grimslingers.revival import answer as answer_revival
 from gamehall.games.grimslingers.state import (
     AFTERMATH,
@@ -29,6 +30,7 @@ from gamehall.games.grimslingers.state import (
     STANDOFF,
     State,
 )
+from gamehall.games.grimslingers.table import draw_in_order, fp_order
 
 _CHOICES = (P_REDIRECT, P_EQUILIBRIUM, P_TRANSMUTE, P_GRIT)
 
@@ -47,7 +49,10 @@ def to_act(s: State) -> frozenset[int]:
     if s.phase == AIM:
         return frozenset(i for i, x in enumerate(s.seats) if x.alive and x.aim < 0)
     if s.phase == FIRE:
-        return frozenset(i for i, x in enumerate(s.seats) if x.alive and x.commit is None)
+        waiting = [i for i in fp_order(s) if s.seats[i].commit is None]
+        if draw_in_order(s):
+            return frozenset(waiting[:1])
+        return frozenset(waiting)
     return frozenset()
 
 
@@ -86,6 +91,8 @@ def step(s: State, seat: int, action: Action, events: list[Event]) -> None:
             raise IllegalAction("answer the prompt with a choose action")
         elif prompt.kind in _CHOICES:
             aftermath.answer_choice(s, prompt, action.option)
+            if prompt.kind == P_GRIT and s.instant and not s.prompts:
+                finish_instant(s, rng)  # True Grit against DMG outside the Aftermath
         else:
             answer_revival(s, prompt, action.option, end_check=s.phase == AFTERMATH and s.cur_play < -1)
             events.append(

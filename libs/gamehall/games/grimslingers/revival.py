@@ -9,8 +9,9 @@ check are defeated; a failed Specter expires "at the very end", after them.
 from __future__ import annotations
 
 from gamehall.games.grimslingers import catalog as cat
-from gamehall.games.grimslingers.effects import remove_scourge
+from gamehall.games.grimslingers.effects import gained_hp, remove_scourge
 from gamehall.games.grimslingers.piles import discard_card
+from gamehall.games.grimslingers.rules import TEAM_SIZE
 from gamehall.games.grimslingers.state import (
     OVER,
     P_JUJU,
@@ -58,6 +59,14 @@ def offer_end_of_aftermath(s: State, seat: int) -> None:
 
 def answer(s: State, prompt: Prompt, option: int, *, end_check: bool) -> None:
     """Apply a revival answer (option 0 declines)."""
+    seat = prompt.seat
+    x = s.seats[seat]
+    before = x.hp
+    _answer(s, prompt, option, end_check=end_check)
+    gained_hp(s, seat, before)  # reading: coming back from 0 HP is an HP gain, so it lifts a Scourge
+
+
+def _answer(s: State, prompt: Prompt, option: int, *, end_check: bool) -> None:
     seat = prompt.seat
     x = s.seats[seat]
     option = min(option, x.ep) if prompt.kind in (P_RESURRECT, P_REVENANT) else option
@@ -127,8 +136,7 @@ def _eliminate(s: State, seat: int, step: int) -> None:
     if s.scourge_on == seat:
         remove_scourge(s)
     if s.scourge_owner == seat:  # the owner left the duel: Scourge leaves the target's space (AMB-18)
-        x.discard.append(cat.SCOURGE)
-        s.scourge_on, s.scourge_owner, s.scourge_n = -1, -1, 0
+        remove_scourge(s)
 
 
 def check_victory(s: State) -> bool:
@@ -137,7 +145,7 @@ def check_victory(s: State) -> bool:
     if len(teams_alive) > 1:
         return False
     big = s.out_steps + 1
-    if s.mode == "versus-teams":
+    if s.mode in TEAM_SIZE:
         last: dict[int, int] = {}
         for i, x in enumerate(s.seats):
             t = team_of(s, i)
@@ -148,6 +156,33 @@ def check_victory(s: State) -> bool:
         ranks = [1 + sum(1 for v in score if v > mine) for mine in score]
     s.ranks = ranks
     s.reason = "last team standing" if teams_alive else "no one left standing"
+    s.phase = OVER
+    s.prompts = []
+    s.picking = None
+    return True
+
+
+def check_stalemate(s: State, defeated: bool) -> bool:
+    """Designed stalemate rule (flag `stalemate_turns`): after that many turns in a row with no
+    defeat and no new low of the standing seats' total HP, the survivors share the best rank."""
+    total = sum(s.seats[i].hp for i in living(s))
+    if defeated or s.low_hp < 0 or total < s.low_hp:
+        s.low_hp = total
+        s.calm = 0
+        return False
+    s.calm += 1
+    limit = s.flags.stalemate_turns
+    if not limit or s.calm < limit:
+        return False
+    big = s.out_steps + 1
+    score = [big if x.alive else x.out_step for x in s.seats]
+    if s.mode in TEAM_SIZE:
+        best: dict[int, int] = {}
+        for i, v in enumerate(score):
+            best[team_of(s, i)] = max(best.get(team_of(s, i), -1), v)
+        score = [best[team_of(s, i)] for i in range(s.n)]
+    s.ranks = [1 + sum(1 for v in score if v > mine) for mine in score]
+    s.reason = "stalemate"
     s.phase = OVER
     s.prompts = []
     s.picking = None

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from gamehall.engine.protocol import Mode, Option
 
-VERSUS = ("versus-1v1", "versus-ffa", "versus-teams")
+VERSUS = ("versus-1v1", "versus-ffa", "versus-teams", "versus-teams-3v3")
 
 MODES = (
     Mode("versus-1v1", "Versus 1v1", (2,), "Core Versus duel for two Grimslingers."),
@@ -16,9 +16,17 @@ MODES = (
     ),
     Mode(
         "versus-teams",
-        "Versus teams",
-        (4, 6),
-        "2v2 or 3v3, teammates seated alternately; one survivor wins for the team.",
+        "Versus teams 2v2",
+        (4,),
+        "Two teams of two, teammates seated alternately; one survivor wins for the team.",
+        team_size=2,
+    ),
+    Mode(
+        "versus-teams-3v3",
+        "Versus teams 3v3",
+        (6,),
+        "Two teams of three, teammates seated alternately; one survivor wins for the team.",
+        team_size=3,
     ),
     Mode(
         "advanced-duels",
@@ -94,4 +102,28 @@ FLAGS = (
         modes=("advanced-duels",),
     ),
     Option("item_reshuffle", True, "AMB-21: an empty Versus item deck is rebuilt from the item discard.", modes=VERSUS),
+    Option(
+        "draw_in_turn_order",
+        True,
+        "R-111/R-115: core Draw Step Two is declared one seat at a time from the first player, so a "
+        "later seat knows who passed (False: simultaneous secret choices, as in Advanced Duels).",
+        modes=VERSUS,
+    ),
+    Option(
+        "stalemate_turns",
+        30,
+        "Designed (the rulebooks are silent on endless duels): the duel ends when this many turns in "
+        "a row end with no defeat and no new low of the standing seats' total HP; the survivors "
+        "share the best rank (0 disables). It guarantees that every match ends, e.g. when every "
+        "seat only times out and revivals or True Grit undo each hit.",
+    ),
 )
+
+TEAM_SIZE: dict[str, int] = {m.id: m.team_size for m in MODES if m.team_size}
+"""Seats per team of the team modes: the one source for `teams()`, seating and victory."""
+
+
+def team_count(mode: str, seats: int) -> int:
+    """Teams in a match: seats / team size in team modes, else one team per seat."""
+    size = TEAM_SIZE.get(mode)
+    return seats // size if size else seats

@@ -61,20 +61,36 @@ def new_state(config: MatchConfig, seed: int) -> State:
     return s
 
 
-def deal_size(s: State) -> tuple[int, int]:
-    """(cards dealt, cards kept) per seat for this draft; a deck too small for 4 each deals fewer."""
+HIDDEN_DEAL, HIDDEN_KEEP = 4, 2
+
+
+def deal_size(s: State) -> int:
+    """Cards dealt per seat, computed from the full deck before the deal.
+
+    Hidden draft (R-035): 4 each, keep 2. A deck too small for 4 each (7-8 seats: 24 signatures)
+    deals as many as it allows to every seat alike (3), and each seat still keeps 2.
+    """
     if s.draft == "advanced":
-        return 3, 2
+        return 3
     if s.draft == "pass":
-        return 3, 1
-    dealt = min(4, len(s.sig_deck) // s.n)
-    return dealt, min(2, dealt)
+        return 3
+    return min(HIDDEN_DEAL, len(s.sig_deck) // s.n)
+
+
+def keep_count(s: State, offered: int) -> int:
+    """How many of the `offered` cards a seat keeps: hidden 2, pass 1 per round, Advanced Duels 2.
+
+    Computed from the seat's own offer (not the deck after the deal), so every seat count keeps
+    its stated number (R-035, R-036, R-049)."""
+    if s.draft == "pass":
+        return min(1, offered)
+    return min(HIDDEN_KEEP, offered)
 
 
 def _deal(s: State) -> None:
     s.phase = DRAFT
     s.draft_round = 1
-    dealt, _ = deal_size(s)
+    dealt = deal_size(s)
     for x in s.seats:
         x.offer = [s.sig_deck.pop() for _ in range(dealt)]
         x.draft_seen = list(x.offer)
@@ -103,10 +119,7 @@ def apply_archetype(s: State, seat: int, action: PickArchetype, events: list[Eve
 
 def keep_options(s: State, seat: int) -> list[Action]:
     offer = sorted(s.seats[seat].offer, key=lambda c: cat.KEYS[c])
-    _, keep = deal_size(s)
-    if s.draft == "pass" and s.draft_round == 2:
-        keep = 1
-    keep = min(keep, len(offer))
+    keep = keep_count(s, len(offer))
     return [Keep(tuple(cat.KEYS[c] for c in combo)) for combo in combinations(offer, keep)]
 
 
@@ -133,8 +146,10 @@ def apply_keep(s: State, seat: int, action: Keep, events: list[Event], rng: Rng)
         return
     for y, leftover in zip(s.seats, rest, strict=True):
         y.offer = []
-        if s.draft != "advanced":
-            s.sig_deck += leftover  # returned to the deck (Advanced Duels: to the box)
+        if s.draft == "advanced":
+            s.box += leftover  # Advanced Duels: the third card goes to the box, unseen (R-049)
+        else:
+            s.sig_deck += leftover  # returned to the deck
     rng.shuffle(s.sig_deck)
     s.phase = STANDOFF
     s.standoff_open = False

@@ -61,6 +61,8 @@ class Flags(msgspec.Struct, frozen=True, array_like=True):
     cheat_pays_spell_cost: bool = True
     ad_repeat_actions: bool = True
     item_reshuffle: bool = True
+    draw_in_turn_order: bool = True
+    stalemate_turns: int = 30
 
 
 class Commit(msgspec.Struct, array_like=True):
@@ -166,6 +168,16 @@ class State(msgspec.Struct):
     scourge_on: int = -1
     scourge_owner: int = -1
     scourge_n: int = 0
+    scourge_card: int = -1
+    """The physical card lying in the Scourged seat's space (Scourge, or a copy such as Equilibrium)."""
+    instant: list[int] = []
+    """An Instant item being taken while True Grit is asked: [seat, card, kept, field slot]."""
+    low_hp: int = -1
+    """Lowest total HP of the seats still standing seen at an end of turn (-1: none yet)."""
+    calm: int = 0
+    """Turns in a row that ended with no defeat and no new lowest total HP (stalemate rule)."""
+    box: list[int] = []
+    """Cards returned to the box (Advanced Duels draft leftovers): out of the match, still counted."""
     evert: bool = False
     out_steps: int = 0
     ranks: list[int] | None = None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from gamehall.games.grimslingers.rules import team_count
 from gamehall.games.grimslingers.state import State
 
 
@@ -10,8 +11,8 @@ def living(s: State) -> list[int]:
 
 
 def team_of(s: State, seat: int) -> int:
-    """Teams mode seats teammates alternately (A, X, B, Y): team = seat % 2; otherwise a seat is its team."""
-    return seat % 2 if s.mode == "versus-teams" else seat
+    """Team modes seat teammates alternately (A, X, B, Y): team = seat % teams; otherwise a seat is its team."""
+    return seat % team_count(s.mode, s.n)
 
 
 def is_foe(s: State, a: int, b: int) -> bool:
@@ -58,3 +59,9 @@ def next_living(s: State, seat: int) -> int:
         if s.seats[cand].alive:
             return cand
     return seat
+
+
+def draw_in_order(s: State) -> bool:
+    """Core Draw Step Two is declared seat by seat from the first player (R-111, R-115); Advanced
+    Duels is simultaneous (R-118), and so is core with flag `draw_in_turn_order` off."""
+    return not s.advanced and s.flags.draw_in_turn_order

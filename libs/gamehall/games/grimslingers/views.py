@@ -33,6 +33,7 @@ from gamehall.games.grimslingers.state import (
     Seat,
     State,
 )
+from gamehall.games.grimslingers.table import draw_in_order
 
 _COMMIT_IDS = {v: k for k, v in COMMIT_NAMES.items()}
 _SEAT_PUBLIC = (
@@ -100,7 +101,7 @@ def view(s: State, seat: int | None) -> JsonDict:
         p["dealt"] = list(x.dealt)
         p["decided"] = _decided(s, x)
         p["aim"] = x.aim if (s.phase != AIM or i == seat) else None
-        if x.commit is None or (s.phase == FIRE and i != seat):
+        if x.commit is None or (s.phase == FIRE and i != seat and not draw_in_order(s)):
             p["commit"] = None
         else:
             p["commit"] = COMMIT_NAMES[x.commit.kind]
@@ -141,7 +142,18 @@ def view(s: State, seat: int | None) -> JsonDict:
         "item_deck_size": len(s.item_deck),
         "item_discard": _keys(s.item_discard),
         "defused": _keys(s.defused),
-        "scourge": None if s.scourge_on < 0 else {"on": s.scourge_on, "owner": s.scourge_owner, "loss": s.scourge_n},
+        "scourge": None
+        if s.scourge_on < 0
+        else {
+            "on": s.scourge_on,
+            "owner": s.scourge_owner,
+            "loss": s.scourge_n,
+            "card": cat.KEYS[s.scourge_card] if s.scourge_card >= 0 else None,
+        },
+        "box_size": len(s.box),
+        "instant": list(s.instant),
+        "low_hp": s.low_hp,
+        "calm": s.calm,
         "evert": s.evert,
         "out_steps": s.out_steps,
         "outcome": None if s.ranks is None else {"ranks": list(s.ranks), "reason": s.reason},
@@ -247,6 +259,9 @@ def rebuild(v: JsonDict, seat: int | None, rng: random.Random) -> State:
         item_discard=_ids(v["item_discard"]),
         defused=_ids(v["defused"]),
         evert=v["evert"],
+        instant=list(v["instant"]),
+        low_hp=v["low_hp"],
+        calm=v["calm"],
         out_steps=v["out_steps"],
     )
     if v["picking"] is not None:
@@ -261,6 +276,7 @@ def rebuild(v: JsonDict, seat: int | None, rng: random.Random) -> State:
         )
     if v["scourge"] is not None:
         s.scourge_on, s.scourge_owner, s.scourge_n = v["scourge"]["on"], v["scourge"]["owner"], v["scourge"]["loss"]
+        s.scourge_card = cat.ID[v["scourge"]["card"]] if v["scourge"]["card"] else -1
     if v["outcome"] is not None:
         s.ranks, s.reason = list(v["outcome"]["ranks"]), v["outcome"]["reason"]
     if seat is not None:
@@ -282,8 +298,8 @@ def _located_sigs(s: State) -> set[int]:
         out.update(c for c in x.discard if not cat.IS_ITEM[c])
     for p in s.plays:
         out.update(c for c in (p.card, p.combine) if c >= 0)
-    if s.scourge_on >= 0:
-        out.add(cat.SCOURGE)
+    if s.scourge_card >= 0:
+        out.add(s.scourge_card)
     if s.picking is not None and s.picking.card >= 0:
         out.add(s.picking.card)
     return out
@@ -321,9 +337,12 @@ def _sample_hidden(s: State, v: JsonDict, seat: int | None, rng: random.Random) 
         x.offer = [unseen.pop() for _ in range(min(p["offer_size"], len(unseen)))]
         x.draft_seen = list(x.offer)
         _deal_pool(s, i, x, p, pool, rng)
-    s.sig_deck = unseen
+    s.box = unseen[: v["box_size"]]
+    s.sig_deck = unseen[v["box_size"] :]
     if s.items:
         in_view = set(s.item_discard) | {c for c in s.field if c >= 0} | held_items
+        if s.instant:
+            in_view.add(s.instant[1])
         if seat is not None:
             in_view |= {c for c in s.seats[seat].hand + s.seats[seat].deact if cat.IS_ITEM[c]}
             commit = s.seats[seat].commit
@@ -345,12 +364,12 @@ def _deal_pool(s: State, i: int, x: Seat, p: dict[str, Any], pool: list[int], rn
     n_deact = p["deactivated_size"]
     x.deact = pool[:n_deact]
     rest = pool[n_deact:]
-    if s.phase == FIRE and p["decided"]:
+    if s.phase == FIRE and p["decided"] and x.commit is None:
         x.hand = rest
         x.commit = _sample_commit(s, i, rng)
         for c in x.commit.cards:
             x.hand.remove(c)
-    elif x.commit is not None and s.phase == CHEAT and x.commit.kind == C_PLAY:
+    elif x.commit is not None and s.phase in (FIRE, CHEAT) and x.commit.kind == C_PLAY:
         x.hand = rest
         x.commit = _sample_commit(s, i, rng, plays_only=True)
         for c in x.commit.cards:

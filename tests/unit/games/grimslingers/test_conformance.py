@@ -37,7 +37,7 @@ CONFIGS: list[tuple[str, list[MatchConfig], int, int]] = [
         "teams",
         [
             GAME.configure("versus-teams", 4, options=ALL),
-            GAME.configure("versus-teams", 6, options=ALL),
+            GAME.configure("versus-teams-3v3", 6, options=ALL),
             GAME.configure("versus-teams", 4, options={"draft": "pass", "light_and_dark": True}),
         ],
         300,
@@ -90,6 +90,8 @@ def test_deep_checks_every_step() -> None:
 
 
 def test_teams_and_modes() -> None:
-    assert GAME.teams(GAME.configure("versus-teams", 6)) == ((0, 2, 4), (1, 3, 5))
+    assert GAME.teams(GAME.configure("versus-teams-3v3", 6)) == ((0, 2, 4), (1, 3, 5))
     assert GAME.teams(GAME.configure("versus-ffa", 3)) == ((0,), (1,), (2,))
-    assert {m.id for m in GAME.modes} == {"versus-1v1", "versus-ffa", "versus-teams", "advanced-duels"}
+    assert {"versus-1v1", "versus-ffa", "versus-teams", "versus-teams-3v3", "advanced-duels"} <= {
+        m.id for m in GAME.modes
+    }

@@ -7,6 +7,7 @@ from gamehall.games.grimslingers.actions import (
     Cheat,
     Choose,
     EndStandoff,
+    Pass,
     Pick,
     Play,
     Reactivate,
@@ -166,3 +167,23 @@ def test_flag_item_reshuffle() -> None:
         s.field[1] = -1
         s, _ = GAME.apply(s, 0, Scavenge(0))
         assert (keys(s.field)[0] == "snake_oil.1") is reshuffle if s.field[0] >= 0 else not reshuffle
+
+
+def test_flag_draw_in_turn_order() -> None:
+    for in_order in (True, False):
+        s = build([P(), P()], flags={"draw_in_turn_order": in_order})
+        for seat in (0, 1):
+            s, _ = GAME.apply(s, seat, EndStandoff())
+        assert GAME.to_act(s) == ({0} if in_order else {0, 1})
+        s, _ = GAME.apply(s, 0, Pass())
+        assert (s.seats[0].ep == 10) is in_order  # a pass gains its 2 EP at once when declared aloud
+        assert (GAME.view(s, 1)["players"][0]["commit"] == "pass") is in_order
+
+
+def test_flag_stalemate_turns() -> None:
+    for limit in (3, 0):
+        s = build([P(), P()], flags={"stalemate_turns": limit})
+        for _ in range(5):
+            s = turn(s)
+        assert (s.reason == "stalemate" and s.ranks == [1, 1]) is (limit == 3)
+        assert (s.ranks is None) is (limit == 0)

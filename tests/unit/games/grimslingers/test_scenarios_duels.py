@@ -204,9 +204,9 @@ def test_S_08_cheat_is_offered_only_after_every_commitment() -> None:
 
     s, _ = GAME.apply(s, 0, EndStandoff())
     s, _ = GAME.apply(s, 1, EndStandoff())
+    s, _ = GAME.apply(s, 0, Play("ICE"))  # core Step Two is declared in turn order, FP first
+    assert not s.prompts and GAME.to_act(s) == {1}
     s, _ = GAME.apply(s, 1, Play("FIRE"))
-    assert not s.prompts and GAME.to_act(s) == {0}
-    s, _ = GAME.apply(s, 0, Play("ICE"))
     assert s.prompts and s.prompts[0].kind == P_CHEAT and s.prompts[0].seat == 1
 
 

@@ -15,7 +15,7 @@ from .builders import BASICS, P, build
 
 
 def test_commitment_is_secret_until_everyone_committed() -> None:
-    s = build([P(hand=[*BASICS, "Magnify"]), P()])
+    s = build([P(hand=[*BASICS, "Magnify"]), P()], flags={"draw_in_turn_order": False})
     for seat in (0, 1):
         s, _ = GAME.apply(s, seat, EndStandoff())
     s, _ = GAME.apply(s, 0, Play("Magnify"))
@@ -48,3 +48,13 @@ def test_illegal_actions_are_named() -> None:
     s = build([P(), P()])
     with pytest.raises(IllegalAction):
         GAME.apply(s, 0, Play("Magnify"))
+
+
+def test_core_step_two_shows_that_a_seat_played_but_not_the_card() -> None:
+    s = build([P(hand=[*BASICS, "Magnify"]), P()])
+    for seat in (0, 1):
+        s, _ = GAME.apply(s, seat, EndStandoff())
+    s, _ = GAME.apply(s, 0, Play("Magnify"))
+    other = GAME.view(s, 1)
+    assert other["players"][0]["commit"] == "play" and other["players"][0]["hand_size"] == 7
+    assert "Magnify" not in json.dumps(other) and "Magnify" not in json.dumps(GAME.view(s, None))
