@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
+from typing import Any
 
 from gamehall.games.grimm_world.catalog import CONFLICTS, TERRAIN
 
@@ -29,6 +30,17 @@ class Board:
     lines: dict[tuple[int, int], str] = field(default_factory=dict)
     names: dict[int, str] = field(default_factory=dict)
     sight_cache: dict[tuple[int, int], object] = field(default_factory=dict, repr=False)
+    memo: dict[Any, Any] = field(default_factory=dict, repr=False)
+    """Terrain-only results of movement planning, per battlefield."""
+    _adj: list[list[tuple[str, int]]] | None = field(default=None, repr=False)
+    _costs: dict[frozenset[str], dict[tuple[int, int], int | None]] = field(default_factory=dict, repr=False)
+
+    def invalidate(self) -> None:
+        """Forget cached geometry after the terrain changed (fixtures build boards step by step)."""
+        self.sight_cache.clear()
+        self.memo.clear()
+        self._adj = None
+        self._costs.clear()
 
     @classmethod
     def fixture(cls, width: int, height: int, cells: Mapping[tuple[int, int], str] | None = None,
@@ -39,6 +51,7 @@ class Board:
         board = cls(width, height, ["open"] * (width * height))
         for (x, y), kind in (cells or {}).items():
             board.terrain[board.at(x - ox, y - oy)] = kind
+        board.invalidate()
         for (a, b, kind) in lines:
             board.set_line(board.at(a[0] - ox, a[1] - oy), board.at(b[0] - ox, b[1] - oy), kind)
         return board
@@ -56,6 +69,7 @@ class Board:
 
     def set_line(self, a: int, b: int, kind: str) -> None:
         self.lines[(min(a, b), max(a, b))] = kind
+        self.invalidate()
 
     def line(self, a: int, b: int) -> str:
         return self.lines.get((min(a, b), max(a, b)), "")
@@ -66,12 +80,15 @@ class Board:
         return self.at(x + dx, y + dy) if self.inside(x + dx, y + dy) else None
 
     def neighbours(self, cell: int) -> list[tuple[str, int]]:
-        out = []
-        for d in DIR_ORDER:
-            n = self.neighbour(cell, d)
-            if n is not None:
-                out.append((d, n))
-        return out
+        """(direction, cell) of the orthogonal neighbours on the field, in DIR_ORDER (precomputed)."""
+        if self._adj is None:
+            adj = []
+            for c in range(self.width * self.height):
+                x, y = self.xy(c)
+                adj.append([(d, self.at(x + dx, y + dy)) for d in DIR_ORDER
+                            for dx, dy in (DIRS[d],) if self.inside(x + dx, y + dy)])
+            self._adj = adj
+        return self._adj[cell]
 
     def distance(self, a: int, b: int) -> int:
         """Range, counted orthogonally space by space (W-LS-05)."""
@@ -92,6 +109,18 @@ def step_cost(board: Board, a: int, b: int, skills: frozenset[str] = frozenset()
     Each terrain type counts once (W-TT-06, AMB-8). A flying figure may pass over a blocked space (the
     caller forbids ending there) but never crosses a blocked line.
     """
+    table = board._costs.get(skills)
+    if table is None:
+        table = board._costs[skills] = {}
+    key = (a, b)
+    if key in table:
+        return table[key]
+    cost = _step_cost(board, a, b, skills)
+    table[key] = cost
+    return cost
+
+
+def _step_cost(board: Board, a: int, b: int, skills: frozenset[str]) -> int | None:
     line = board.line(a, b)
     if line == "blocked":
         return None

@@ -108,8 +108,7 @@ def plan_towards(board: Board, start: int, character: int, mp: int, skills: froz
         return paths[tied[random_pick(len(tied), draw)]]
     if before == 1 and visible(board, start, character):
         return None  # already adjacent with line of sight: nothing to do
-    targets = {n for _, n in board.neighbours(character) if can_stand(board, n) and visible(board, n, character)}
-    dist = _cost_to(board, targets, skills, character)
+    targets, dist = _towards_table(board, character, skills)
     if start not in dist:
         return None
     order = _ordered_dirs(compass)
@@ -141,7 +140,20 @@ def plan_towards(board: Board, start: int, character: int, mp: int, skills: froz
     return best_path
 
 
-def _cost_to(board: Board, targets: set[int], skills: frozenset[str], character: int) -> dict[int, int]:
+def _towards_table(board: Board, character: int, skills: frozenset[str]) -> tuple[frozenset[int], dict[int, int]]:
+    """The spaces next to the character with line of sight to it, and every space's cheapest MP to reach one
+    (terrain only, so cached per battlefield)."""
+    key = ("towards", character, skills)
+    cached: tuple[frozenset[int], dict[int, int]] | None = board.memo.get(key)
+    if cached is None:
+        targets = frozenset(n for _, n in board.neighbours(character) if can_stand(board, n)
+                            and visible(board, n, character))
+        cached = (targets, _cost_to(board, targets, skills, character))
+        board.memo[key] = cached
+    return cached
+
+
+def _cost_to(board: Board, targets: frozenset[int], skills: frozenset[str], character: int) -> dict[int, int]:
     """Cheapest MP from every space to the nearest target (reverse Dijkstra; never through the character)."""
     dist: dict[int, int] = {}
     heap = [(0, t) for t in sorted(targets)]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 from itertools import combinations
 
 from gamehall.engine import IllegalAction
@@ -34,6 +35,12 @@ class Weapon:
 def stats(sheet: Sheet) -> dict[str, int]:
     """Black numbers add up (base + upgrades + items); red ones (negative mods) subtract; weight never lowers
     Constitution (W-CK-09, W-IT-04)."""
+    return dict(_stats(sheet.character, tuple(sheet.upgrades), tuple(sheet.equipped)))
+
+
+@cache
+def _stats(character_key: str, upgrades: tuple[str, ...], equipped: tuple[str, ...]) -> dict[str, int]:
+    sheet = Sheet(character_key, list(upgrades), [], list(equipped), [], [])
     character = CHARACTERS[sheet.character]
     total = {name: character.base.get(name, 0) for name in BLACK}
     for key in sheet.upgrades:
@@ -105,6 +112,14 @@ def equip(sheet: Sheet, key: str) -> None:
 def hand_loadouts(sheet: Sheet) -> list[tuple[str, ...]]:
     """Every legal set of hand-slot items from those equipped or in the bag (combat re-equip, W-RQ-01),
     other than the current one; sorted for a stable order."""
+    return list(_hand_loadouts(sheet.character, tuple(sheet.upgrades), tuple(sheet.equipped), tuple(sheet.stored),
+                               tuple(sheet.broken)))
+
+
+@cache
+def _hand_loadouts(character: str, upgrades: tuple[str, ...], equipped: tuple[str, ...], stored: tuple[str, ...],
+                   broken: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
+    sheet = Sheet(character, list(upgrades), [], list(equipped), list(stored), [], broken=list(broken))
     pool = sorted({k for k in sheet.equipped + sheet.stored if ITEMS[k].slot == "hands"})
     fixed = [k for k in sheet.equipped if ITEMS[k].slot != "hands"]
     current = tuple(sorted(k for k in sheet.equipped if ITEMS[k].slot == "hands"))
@@ -113,13 +128,13 @@ def hand_loadouts(sheet: Sheet) -> list[tuple[str, ...]]:
         for combo in combinations(pool, n):
             if combo == current:
                 continue
-            stored = [k for k in sheet.stored if ITEMS[k].slot != "hands"] + [k for k in pool if k not in combo]
+            bag = [k for k in sheet.stored if ITEMS[k].slot != "hands"] + [k for k in pool if k not in combo]
             try:
-                check_equipment(sheet, fixed + list(combo), stored)
+                check_equipment(sheet, fixed + list(combo), bag)
             except EquipError:
                 continue
             out.append(combo)
-    return out
+    return tuple(out)
 
 
 def set_hands(sheet: Sheet, hands: tuple[str, ...]) -> None:

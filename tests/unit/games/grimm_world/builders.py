@@ -10,8 +10,7 @@ import msgspec
 import pytest
 
 from gamehall.engine import Rng
-from gamehall.games.grimm_world import GAME
-from gamehall.games.grimm_world import combat, enemy_ai
+from gamehall.games.grimm_world import GAME, combat, enemy_ai
 from gamehall.games.grimm_world.board import Board
 from gamehall.games.grimm_world.catalog import ACTION_CARDS, ENCOUNTERS, ENEMIES, NEXT_CHAPTER, TIME_PASSES
 from gamehall.games.grimm_world.content.schema import EnemyDef
@@ -30,7 +29,8 @@ def enemy(number: str, **fields: Any) -> str:
     data: dict[str, Any] = {
         "number": number, "name": f"Test {number}", "weapon": "stick", "type": "human", "initiative": 3,
         "range": 1, "attack": 0, "damage": 1, "dodge": 4, "armor": 0, "constitution": 3,
-        "lines": [[{"kind": "attack"}], [{"kind": "towards", "value": 3}, {"kind": "attack"}], [{"kind": "towards", "value": 4}]],
+        "lines": [[{"kind": "attack"}], [{"kind": "towards", "value": 3}, {"kind": "attack"}],
+                  [{"kind": "towards", "value": 4}]],
         "reaction": {"trigger": "attack", "kind": "dodge", "value": 1, "values": []},
         "reaction_value": 1, "provenance": {"source": "designed", "ref": "test fixture"},
     }
@@ -40,7 +40,8 @@ def enemy(number: str, **fields: Any) -> str:
 
 
 def board(width: int, height: int, cells: Mapping[tuple[int, int], str] | None = None,
-          lines: Iterable[tuple[tuple[int, int], tuple[int, int], str]] = (), origin: tuple[int, int] = (0, 0)) -> Board:
+          lines: Iterable[tuple[tuple[int, int], tuple[int, int], str]] = (),
+          origin: tuple[int, int] = (0, 0)) -> Board:
     return Board.fixture(width, height, cells, lines, origin)
 
 

@@ -102,7 +102,7 @@ def test_SC_W36_critical_hits(draws: list[int]) -> None:
 
 def test_SC_W37_push(draws: list[int]) -> None:
     hedge = state(board(4, 2, lines=[((1, 0), (2, 0), "obstacle")]), (0, 0), [(DUMMY, (1, 0))], hand=["A22"])
-    hedge, events = play(hedge, Play(("A22",)), Push(0))
+    hedge, _events = play(hedge, Play(("A22",)), Push(0))
     assert xy(hedge, hedge.fight.foes[0].cell) == (2, 0) and hedge.fight.foes[0].hp == 2
     wall = state(board(4, 2, {(2, 0): "blocked"}), (0, 0), [(DUMMY, (1, 0))], hand=["A22"])
     wall, _ = play(wall, Play(("A22",)), Push(0))

@@ -20,11 +20,12 @@ from .builders import FIG95, board, enemy, kinds, play, run_tasks, state, xy
 LINES = enemy("TL", lines=[[{"kind": "attack"}], [{"kind": "towards", "value": 2}, {"kind": "attack"}],
                            [{"kind": "towards", "value": 4}]])
 MOVER = enemy("TM", lines=[[{"kind": "towards", "value": 2}], [{"kind": "attack"}], [{"kind": "towards", "value": 1}]])
-BRUTE = enemy("TA", attack=3, damage=3, constitution=5, lines=[[{"kind": "attack"}, {"kind": "attack"}],
-                                                               [{"kind": "towards", "value": 2}], [{"kind": "towards", "value": 3}]])
+BRUTE = enemy("TA", attack=3, damage=3, constitution=5, lines=[
+    [{"kind": "attack"}, {"kind": "attack"}], [{"kind": "towards", "value": 2}], [{"kind": "towards", "value": 3}]])
 TOUGH = enemy("T9", armor=5, dodge=9, constitution=7)
-UPGRADES["T-regen"] = msgspec.convert({"key": "T-regen", "name": "Weakened", "mods": {"regeneration": -1},
-                                       "provenance": {"source": "designed", "ref": "test fixture: a red number"}}, UpgradeDef)
+UPGRADES["T-regen"] = msgspec.convert({
+    "key": "T-regen", "name": "Weakened", "mods": {"regeneration": -1},
+    "provenance": {"source": "designed", "ref": "test fixture: a red number"}}, UpgradeDef)
 
 
 def _line(events: list) -> int:
@@ -42,7 +43,8 @@ def test_SC_W41_action_line_selection() -> None:
     far = state(board(9, 2), (0, 0), [(LINES, (7, 0))], hand=hand, phase=ENEMY)
     s, events = run_tasks(far, Task("choose_line", 0))
     assert _line(events) == 3 and xy(s, s.fight.foes[0].cell) == (3, 0)
-    walled = state(board(9, 2, {(1, 0): "blocked", (0, 1): "blocked"}), (0, 0), [(LINES, (4, 0))], hand=hand, phase=ENEMY)
+    closed = board(9, 2, {(1, 0): "blocked", (0, 1): "blocked"})
+    walled = state(closed, (0, 0), [(LINES, (4, 0))], hand=hand, phase=ENEMY)
     s, events = run_tasks(walled, Task("choose_line", 0))
     assert kinds(events, "enemy_line") == [{"target": 0, "line": 0, "partial": True}]
     assert xy(s, s.fight.foes[0].cell) == (4, 0) and not kinds(events, "attack")
@@ -96,7 +98,7 @@ def test_SC_W46_character_reactions() -> None:
     foes = [(BRUTE, (0, 1)), (BRUTE, (2, 1)), (BRUTE, (1, 2))]
     hand = ["A02", "A09", "A22", "A10", "A13"]
     s = state(board(3, 3), (1, 1), foes, hand=hand, upgrades=["Y202"], fates=[5, 4, 5, 4, 5, 4], phase=ENEMY)
-    s, events = run_tasks(s, Task("enemy_phase"))
+    s, _events = run_tasks(s, Task("enemy_phase"))
     assert s.fight.prompt == P_ATTACKED and s.fight.pa == 0
     s, _ = play(s, React("A02"))  # Block +1 against 3 damage, Armor 0: 2 cards
     assert s.fight.prompt == P_DAMAGE and s.fight.pa == 2

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
+from gamehall.engine import Rng
 from gamehall.games.grimm_world import GAME
 from gamehall.games.grimm_world.actions import Play, Reequip
 from gamehall.games.grimm_world.board import build, card_cells
 from gamehall.games.grimm_world.catalog import CONFLICTS, ENEMIES
 from gamehall.games.grimm_world.setup import new_fight, skirmish_sheet
 from gamehall.games.grimm_world.state import CHARACTER, ENEMY, P_EQUIP
-from gamehall.engine import Rng
 
 
 def test_SC_W29_battlefield_setup_orientation_and_numbering() -> None:

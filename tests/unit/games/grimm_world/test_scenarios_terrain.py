@@ -13,7 +13,7 @@ from .builders import FIG95, board, enemy, play, state
 NOBODY = enemy("T0")
 
 
-def c(field, x: int, y: int) -> int:  # noqa: ANN001 - a fixture board
+def c(field, x: int, y: int) -> int:
     return field.at(x, y)
 
 
@@ -46,7 +46,7 @@ def test_SC_W50_elevation() -> None:
     assert dodge_modifier(ridge, c(ridge, 0, 0), c(ridge, 1, 0)) == 0  # AMB-21
 
 
-def _fig101(cover: bool = True):  # noqa: ANN202
+def _fig101(cover: bool = True):
     cells = {(2, 1): "blocked"}
     if cover:
         cells[(3, 0)] = "cover"
@@ -87,4 +87,5 @@ def test_SC_W52_enemy_movement_skills() -> None:
     assert dodge_modifier(cover, 0, 2, huge=True) == -1  # no cover for the Huge, elevation still counts
     assert dodge_modifier(cover, 0, 2) == 1 - 1
     water = board(3, 1, {(2, 0): "water"}, [((0, 0), (1, 0), "obstacle")])
-    assert dodge_modifier(water, 0, 2, huge=True) == 0 and dodge_modifier(board(2, 1, {(1, 0): "water"}), 0, 1, huge=True) == 0
+    assert dodge_modifier(water, 0, 2, huge=True) == 0
+    assert dodge_modifier(board(2, 1, {(1, 0): "water"}), 0, 1, huge=True) == 0
