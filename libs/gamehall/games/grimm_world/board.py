@@ -33,6 +33,7 @@ class Board:
     memo: dict[Any, Any] = field(default_factory=dict, repr=False)
     """Terrain-only results of movement planning, per battlefield."""
     _adj: list[list[tuple[str, int]]] | None = field(default=None, repr=False)
+    _nbr: list[dict[str, int]] | None = field(default=None, repr=False)
     _costs: dict[frozenset[str], dict[tuple[int, int], int | None]] = field(default_factory=dict, repr=False)
 
     def invalidate(self) -> None:
@@ -40,6 +41,7 @@ class Board:
         self.sight_cache.clear()
         self.memo.clear()
         self._adj = None
+        self._nbr = None
         self._costs.clear()
 
     @classmethod
@@ -75,9 +77,9 @@ class Board:
         return self.lines.get((min(a, b), max(a, b)), "")
 
     def neighbour(self, cell: int, direction: str) -> int | None:
-        x, y = self.xy(cell)
-        dx, dy = DIRS[direction]
-        return self.at(x + dx, y + dy) if self.inside(x + dx, y + dy) else None
+        if self._nbr is None:
+            self._nbr = [dict(self.neighbours(c)) for c in range(self.width * self.height)]
+        return self._nbr[cell].get(direction)
 
     def neighbours(self, cell: int) -> list[tuple[str, int]]:
         """(direction, cell) of the orthogonal neighbours on the field, in DIR_ORDER (precomputed)."""
@@ -92,9 +94,8 @@ class Board:
 
     def distance(self, a: int, b: int) -> int:
         """Range, counted orthogonally space by space (W-LS-05)."""
-        ax, ay = self.xy(a)
-        bx, by = self.xy(b)
-        return abs(ax - bx) + abs(ay - by)
+        w = self.width
+        return abs(a % w - b % w) + abs(a // w - b // w)
 
     def cell_of(self, space: str) -> int:
         for cell, name in self.names.items():
