@@ -13,7 +13,8 @@ from __future__ import annotations
 from gamehall.engine.protocol import Event
 from gamehall.engine.rng import Rng
 from gamehall.games.grimslingers import catalog as cat
-from gamehall.games.grimslingers.effects import Cast, apply_atoms, bind_scourge, compute
+from gamehall.games.grimslingers import creatures
+from gamehall.games.grimslingers.effects import Cast, apply_atoms, bind_scourge, compute, option_list
 from gamehall.games.grimslingers.items import offer_grit
 from gamehall.games.grimslingers.piles import deactivate_card, discard_card, finish_card, reveal_signature
 from gamehall.games.grimslingers.revival import (
@@ -26,8 +27,10 @@ from gamehall.games.grimslingers.revival import (
 from gamehall.games.grimslingers.state import (
     AFTERMATH,
     C_PLAY,
+    K_PURGE,
     P_EQUILIBRIUM,
     P_GRIT,
+    P_OPTION,
     P_REDIRECT,
     P_TRANSMUTE,
     PENDING,
@@ -41,12 +44,15 @@ from gamehall.games.grimslingers.state import (
     ST_GRIT,
     ST_START,
     STANDOFF,
+    Picking,
     Play,
     Prompt,
     State,
 )
 from gamehall.games.grimslingers.table import aimed_target, foes, fp_order, is_foe, living, next_living, seat_key, team
 
+PURGE_FREE = 2
+"""Elemental Catalyst's Purge: up to 2 spells, +1 EP each, free (AMB-28)."""
 END_PROMPTS = -2
 """`cur_play` value once the end-of-Aftermath revival offers have been made."""
 
@@ -55,8 +61,9 @@ def effective(p: Play) -> int:
     return p.as_card if p.as_card >= 0 else p.card
 
 
-def build_plays(s: State, events: list[Event]) -> None:
-    """Reveal every committed card ("Draw!") with its RN, NV and DMG boosts."""
+def build_plays(s: State, events: list[Event], rng: Rng) -> None:
+    """Reveal every committed card ("Draw!") with its RN, NV and DMG boosts; a creature skill
+    picks its single target now (card data, AMB-27) and takes its modifiers' NV and RN."""
     plays = []
     for seat in fp_order(s):
         x = s.seats[seat]
@@ -66,6 +73,10 @@ def build_plays(s: State, events: list[Event]) -> None:
         card = c.cards[0]
         combine = c.cards[1] if len(c.cards) > 1 else -1
         p = Play(seat, card, combine, aimed_target(s, seat), cat.RN[card])
+        if seat == s.creature:
+            p.target = creatures.target(s, card, rng) if cat.CARDS[card].target == "single" else -1
+            p.nv += creatures.nv_bonus(s)
+            p.rn += creatures.rn_shift(s)
         if cat.IS_SPELL[card]:
             if x.surged:
                 p.nv += 1
@@ -174,7 +185,7 @@ def _start(s: State, p: Play, events: list[Event]) -> None:
     if p.status != PENDING:
         _done(s)
         return
-    if owner.hp <= 0:
+    if owner.hp <= 0 or (p.owner == s.creature and owner.ep <= 0):
         _remove(s, p, deactivate=True)
         events.append(Event("deactivated", {"seat": p.owner, "card": cat.KEYS[p.card], "why": "owner at 0 HP"}))
         _done(s)
@@ -233,6 +244,16 @@ def _choose(s: State, p: Play) -> None:
                 s.prompts.append(Prompt(p.owner, P_REDIRECT, living(s), i))
     elif "transmute" in ops:
         s.prompts.append(Prompt(p.owner, P_TRANSMUTE, [0, 1], s.cur_play))
+    elif "choose_one" in ops:
+        # the targets of a skill make the choices it gives them (R-223), one after another
+        effect = next(e for e in cat.CARDS[card].effects if e.op == "choose_one")
+        for seat in targets_of(s, p, card):
+            s.prompts.append(Prompt(seat, P_OPTION, option_list(s, seat, effect), s.cur_play))
+    elif "catalyst" in ops:
+        for seat in targets_of(s, p, card):
+            if any(cat.IS_SPELL[c] for c in s.seats[seat].hand):
+                s.picking = Picking(seat, K_PURGE, PURGE_FREE, 0)  # the card's free Purge (AMB-28)
+                break
 
 
 def _resolution_order(s: State) -> list[int]:
@@ -255,12 +276,15 @@ def answer_choice(s: State, prompt: Prompt, option: int) -> None:
         owner = s.seats[s.plays[prompt.ref].owner]
         owner.transmute = option
         owner.transmute_phase = AFTERMATH
+    elif prompt.kind == P_OPTION:
+        s.plays[prompt.ref].choices += [prompt.seat, option]
     elif prompt.kind == P_GRIT and option > 0:
         s.pending[:0] = [[prompt.seat, R_EP, -option], [prompt.seat, R_HP, option]]
 
 
 def _cast(s: State, p: Play, card: int) -> Cast:
-    return Cast(p.owner, targets_of(s, p, card), p.nv, p.bonus)
+    choices = dict(zip(p.choices[::2], p.choices[1::2], strict=True))
+    return Cast(p.owner, targets_of(s, p, card), p.nv, p.bonus, choices=choices)
 
 
 def _effect(s: State, p: Play, events: list[Event], rng: Rng) -> None:
@@ -274,7 +298,9 @@ def _effect(s: State, p: Play, events: list[Event], rng: Rng) -> None:
         was = s.scourge_on
         for effect in effects:
             atoms = compute(s, cast, [effect], rng)
-            downed += apply_atoms(s, p.owner, atoms, rng, netting=False, action_card=True)
+            # one FX at a time; Elemental Catalyst's elements land "all at the same time" (R-228)
+            together = effect.op == "catalyst"
+            downed += apply_atoms(s, p.owner, atoms, rng, netting=together, action_card=True)
             if s.seats[p.owner].hp <= 0:
                 events.append(Event("fx_stopped", {"seat": p.owner, "card": cat.KEYS[card]}))
                 break
@@ -339,7 +365,8 @@ def _end_of_turn(s: State, events: list[Event]) -> None:
     s.cur_play = -1
     s.evert = False
     s.turn += 1
-    s.fp = next_living(s, s.fp)
+    if s.creature < 0:
+        s.fp = next_living(s, s.fp)  # a creature stays the first player (R-076)
     s.phase = STANDOFF
     s.standoff_open = False
     events.append(Event("turn", {"turn": s.turn, "first_player": s.fp}))

@@ -8,7 +8,16 @@ Content is read once at import (engines do no I/O at apply time).
 from __future__ import annotations
 
 from gamehall.engine.content import load_pack
-from gamehall.games.grimslingers.content.schema import ArchetypeDef, ArchetypePack, CardDef, CardPack, Effect
+from gamehall.games.grimslingers.content.schema import (
+    ArchetypeDef,
+    ArchetypePack,
+    CardDef,
+    CardPack,
+    CreatureDef,
+    CreaturePack,
+    Effect,
+    ModifierDef,
+)
 
 _PKG = "gamehall.games.grimslingers.content"
 
@@ -16,6 +25,7 @@ ELEMENT_PACK: CardPack = load_pack(_PKG, "elements.json", CardPack)
 SIGNATURE_PACK: CardPack = load_pack(_PKG, "signatures.json", CardPack)
 ITEM_PACK: CardPack = load_pack(_PKG, "items.json", CardPack)
 ARCHETYPE_PACK: ArchetypePack = load_pack(_PKG, "archetypes.json", ArchetypePack)
+CREATURE_PACK: CreaturePack = load_pack(_PKG, "creatures.json", CreaturePack)
 
 CARDS: list[CardDef] = []
 KEYS: list[str] = []
@@ -46,14 +56,14 @@ def register(card: CardDef, key: str | None = None) -> int:
     CARDS.append(card)
     KEYS.append(key)
     ID[key] = cid
-    IS_SPELL.append(card.kind != "item")
+    IS_SPELL.append(card.kind in ("element", "signature"))
     IS_ITEM.append(card.kind == "item")
     IS_ELEMENT.append(card.kind == "element")
     RN.append(NO_RN if card.rn is None else card.rn)
     COST.append(card.cost)
     DAMAGING.append(any(e.op == "dmg" and e.who == "target" for e in card.effects))
     PLAYABLE_IN_DRAW.append(
-        (card.kind != "item" and card.use == "draw")
+        (card.kind in ("element", "signature") and card.use == "draw")
         or (card.kind == "item" and "standard" in card.types and "instant" not in card.types)
     )
     IS_COMBINE.append(card.kind == "item" and "combine" in card.types)
@@ -68,6 +78,9 @@ for _card in SIGNATURE_PACK.cards:
 for _card in ITEM_PACK.cards:
     for _copy in range(1, _card.copies + 1):
         register(_card, _card.key if _card.copies == 1 else f"{_card.key}.{_copy}")
+
+for _card in CREATURE_PACK.skills:
+    register(_card)
 
 BASIC_ELEMENTS: tuple[int, ...] = tuple(ID[k] for k in ("FIRE", "WATER", "EARTH", "WIND", "ICE", "LIGHTNING"))
 LIGHT, DARK = ID["LIGHT"], ID["DARK"]
@@ -112,3 +125,23 @@ def card_effects(cid: int, wind_water: str) -> list[Effect]:
     if wind_water == "2/1" and cid in _SWAPPED_SPLIT:
         return _SWAPPED_SPLIT[cid]
     return CARDS[cid].effects
+
+
+# ------------------------------------------------------------------ creatures (creature duels)
+CREATURES: list[CreatureDef] = list(CREATURE_PACK.creatures)
+CREATURE_ID: dict[str, int] = {c.key: i for i, c in enumerate(CREATURES)}
+MODIFIERS: list[ModifierDef] = list(CREATURE_PACK.modifiers)
+GENERAL_SKILLS: tuple[int, ...] = tuple(ID[k] for k in CREATURE_PACK.general)
+WITCH_KING = CREATURE_PACK.witch_king
+
+
+def is_skill(cid: int) -> bool:
+    return CARDS[cid].kind == "skill"
+
+
+def creature_deck(key: str) -> list[int]:
+    """The skill cards a creature duels with: its own 3 plus the 3 general skills (R-213);
+    the Witch King's deck is its 6 skills alone."""
+    if key == WITCH_KING.key:
+        return [ID[k] for k in WITCH_KING.skills]
+    return [ID[k] for k in CREATURES[CREATURE_ID[key]].skills] + list(GENERAL_SKILLS)

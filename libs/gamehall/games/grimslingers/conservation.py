@@ -14,50 +14,63 @@ from gamehall.games.grimslingers import catalog as cat
 from gamehall.games.grimslingers.state import CHEAT, FIRE, PENDING, State
 
 
-def universe(s: State) -> Counter[int]:
-    cards: Counter[int] = Counter()
-    for _ in range(s.n):
-        cards.update(cat.BASIC_ELEMENTS)
-    cards.update(cat.SIGNATURES)
-    if s.light_dark:
-        cards.update((cat.LIGHT, cat.DARK))
-    if s.items:
-        cards.update(cat.ITEMS)
-    return cards
+def universe(s: State) -> list[int]:
+    """Every card of the match, sorted (one element set per player)."""
+    key = (s.players, s.light_dark, s.items, tuple(s.cdeck))
+    cached = _UNIVERSE.get(key)
+    if cached is None:
+        cards = list(cat.BASIC_ELEMENTS) * s.players + list(s.cdeck) + list(cat.SIGNATURES)
+        if s.light_dark:
+            cards += [cat.LIGHT, cat.DARK]
+        if s.items:
+            cards += list(cat.ITEMS)
+        cached = _UNIVERSE[key] = sorted(cards)
+    return cached
+
+
+_UNIVERSE: dict[tuple[object, ...], list[int]] = {}
 
 
 def located(s: State) -> Counter[int]:
     """Every card found in a zone, with multiplicity."""
-    found: Counter[int] = Counter()
+    return Counter(_cards(s))
+
+
+def _cards(s: State) -> list[int]:
+    found: list[int] = []
     for x in s.seats:
-        found.update(x.hand)
-        found.update(x.discard)
-        found.update(x.deact)
-        found.update(x.offer)
+        found += x.hand
+        found += x.discard
+        found += x.deact
+        found += x.offer
         if x.commit is not None and s.phase in (FIRE, CHEAT):
-            found.update(x.commit.cards)
+            found += x.commit.cards
     for p in s.plays:
         if p.status == PENDING:
-            found.update(c for c in (p.card, p.combine) if c >= 0)
+            found += [c for c in (p.card, p.combine) if c >= 0]
     if s.picking is not None and s.picking.card >= 0:
-        found[s.picking.card] += 1
+        found.append(s.picking.card)
     if s.instant:
-        found[s.instant[1]] += 1
+        found.append(s.instant[1])
     if s.scourge_card >= 0:
-        found[s.scourge_card] += 1
-    found.update(s.sig_deck)
-    found.update(s.box)
-    found.update(s.item_deck)
-    found.update(c for c in s.field if c >= 0)
-    found.update(s.item_discard)
+        found.append(s.scourge_card)
+    found += s.sig_deck
+    found += s.box
+    found += s.item_deck
+    found += [c for c in s.field if c >= 0]
+    found += s.item_discard
     return found
 
 
 def violations(s: State) -> list[str]:
     """Cards doubled or lost, by key (empty when every card is in exactly one place)."""
-    want, got = universe(s), located(s)
-    out = []
-    for card in sorted(set(want) | set(got)):
-        if want[card] != got[card]:
-            out.append(f"{cat.KEYS[card]}: {got[card]} in play, {want[card]} in the match")
-    return out
+    cards = _cards(s)
+    want = universe(s)
+    if sorted(cards) == want:
+        return []
+    have, need = Counter(cards), Counter(want)
+    return [
+        f"{cat.KEYS[c]}: {have[c]} in play, {need[c]} in the match"
+        for c in sorted(set(have) | set(need))
+        if have[c] != need[c]
+    ]

@@ -120,7 +120,7 @@ def run_reveal(s: State, events: list[Event], rng: Rng) -> None:
             s.prompts.append(Prompt(seat, P_CHEAT, [0]))
             return
     if not s.prompts:
-        build_plays(s, events)
+        build_plays(s, events, rng)
 
 
 def _declared(s: State, seat: int, events: list[Event]) -> None:

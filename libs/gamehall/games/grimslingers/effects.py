@@ -33,6 +33,7 @@ from gamehall.games.grimslingers.table import is_foe
 S_BARRIER, S_EXALT, S_EVERT, S_BLOODLUST, S_SCOURGE, S_PARALYZE, S_HUSH, S_RECALL_RANDOM, S_REACT_RANDOM, S_PICK = (
     range(10, 20)
 )
+S_NAMED, S_BOOST = 20, 21
 _STATUS_OPS = {
     "barrier": S_BARRIER,
     "exalt": S_EXALT,
@@ -44,6 +45,7 @@ _STATUS_OPS = {
     "recall_random": S_RECALL_RANDOM,
     "reactivate_random": S_REACT_RANDOM,
     "pick_discard": S_PICK,
+    "boost_unresolved": S_BOOST,
 }
 CHOICE_OPS = frozenset({"redirect", "equilibrium", "transmute"})
 """Ops resolved by a prompt before the other FX (see aftermath.py)."""
@@ -64,6 +66,8 @@ class Cast:
     """Dirty Cheat: the spell does no DMG but applies its other FX."""
     action_card: bool = True
     absorbable: dict[int, int] = field(default_factory=dict)
+    choices: dict[int, int] = field(default_factory=dict)
+    """Each target's answer to a skill's options (Engulf), by seat."""
 
 
 def boosted(effect: Effect, nv: int) -> int:
@@ -119,6 +123,19 @@ def _atomize(
         atoms.append([seat, R_DEACT, n])
     elif op == "amnesia":
         atoms.append([seat, R_DEACT if s.flags.amnesia_pile == "deactivate" else R_DISCARD, n])
+    elif op == "discard_named":
+        if effect.name in cat.ID:
+            atoms.append([seat, S_NAMED, cat.ID[effect.name]])
+    elif op == "choose_one":
+        options = option_list(s, seat, effect)
+        chosen = cast.choices.get(seat, options[0])
+        sub = Cast(cast.owner, [seat], cast.nv, 0, cast.no_dmg, cast.action_card, cast.absorbable)
+        for inner in effect.branches[chosen].effects:
+            receivers = [cast.owner] if inner.who == "self" else [seat]
+            for r in receivers:
+                _atomize(s, sub, inner, r, atoms, {}, rng)
+    elif op == "catalyst":
+        _catalyst(s, cast, seat, atoms, rng)
     elif op == "roll":
         face = rng.randint(1, 6)
         for branch in effect.branches:
@@ -131,6 +148,41 @@ def _atomize(
                 atoms.append([seat, -1, face])
     elif op in _STATUS_OPS:
         atoms.append([seat, _STATUS_OPS[op], n])
+
+
+def option_list(s: State, seat: int, effect: Effect) -> list[int]:
+    """The options of a skill's choice that `seat` can take: paying EP needs the EP, discarding a
+    named spell needs it in hand or among the seat's unresolved cards (Engulf, AMB-29)."""
+    x = s.seats[seat]
+    out = []
+    for i, branch in enumerate(effect.branches):
+        ok = True
+        for e in branch.effects:
+            if e.op == "lose_ep" and x.ep < e.n:
+                ok = False
+            if e.op == "discard_named":
+                card = cat.ID.get(e.name or "", -1)
+                pending = any(p.owner == seat and p.status == PENDING and p.card == card for p in s.plays)
+                ok = ok and (card in x.hand or pending)
+        if ok:
+            out.append(i)
+    return out or [0]
+
+
+def _catalyst(s: State, cast: Cast, seat: int, atoms: list[list[int]], rng: Rng) -> None:
+    """Elemental Catalyst (R-228): every element in the target's hand is discarded, and all of them
+    resolve against it at once, the target being caster and target (self-heal and EP apply)."""
+    x = s.seats[seat]
+    elements = [c for c in x.hand if cat.IS_ELEMENT[c]]
+    for c in elements:
+        x.hand.remove(c)
+        discard_card(s, seat, c)
+    sub = Cast(seat, [seat], 0, 0, False, True, cast.absorbable)
+    for c in elements:
+        for e in cat.card_effects(c, s.flags.wind_water_damage):
+            if e.op in CHOICE_OPS or e.op in MODIFIER_OPS:
+                continue
+            _atomize(s, sub, e, seat, atoms, {}, rng)
 
 
 def _damage(s: State, cast: Cast, seat: int, amount: int, pierce: bool, atoms: list[list[int]]) -> None:
@@ -287,5 +339,20 @@ def _status(s: State, owner: int, seat: int, res: int, n: int, rng: Rng) -> None
         for card in rng.shuffled(x.deact)[:n]:
             x.deact.remove(card)
             x.hand.append(card)
+    elif res == S_NAMED:
+        if n in x.hand:
+            x.hand.remove(n)
+            discard_card(s, seat, n)
+        else:
+            for i, p in enumerate(s.plays):
+                if p.owner == seat and p.status == PENDING and p.card == n and i != s.cur_play:
+                    p.status = REMOVED
+                    for card in [p.card] + ([p.combine] if p.combine >= 0 else []):
+                        discard_card(s, seat, card)
+                    break
+    elif res == S_BOOST:
+        for i, p in enumerate(s.plays):
+            if p.status == PENDING and i != s.cur_play and cat.IS_SPELL[p.card]:
+                p.nv += n
     elif res == S_PICK and any(cat.IS_SPELL[c] for c in x.discard):
         s.picking = Picking(seat, K_RECALL, n, 1)

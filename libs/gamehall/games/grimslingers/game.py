@@ -35,16 +35,18 @@ class Grimslingers(StructGame[State]):
         return new_state(self.validate_config(config), seed)
 
     def config_of(self, state: State) -> MatchConfig:
-        options = {}
-        if state.mode != "advanced-duels":
-            options = {
-                "items": state.items,
-                "archetypes": state.archetypes,
-                "draft": state.draft,
-                "light_and_dark": state.light_dark,
-            }
+        candidates: dict[str, object] = {
+            "items": state.items,
+            "archetypes": state.archetypes,
+            "draft": state.draft,
+            "light_and_dark": state.light_dark,
+            "creature": state.config_creature,
+            "modifiers": state.config_modifiers,
+            "difficulty": state.difficulty,
+        }
+        options = {o.name: candidates[o.name] for o in OPTIONS if o.applies_to(state.mode)}
         flags = {f.name: getattr(state.flags, f.name) for f in FLAGS if f.applies_to(state.mode)}
-        return self.configure(state.mode, state.n, options, flags)
+        return self.configure(state.mode, state.players, options, flags)
 
     def to_act(self, state: State) -> frozenset[int]:
         return machine.to_act(state)

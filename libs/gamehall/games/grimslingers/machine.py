@@ -9,7 +9,7 @@ from __future__ import annotations
 from gamehall.engine.errors import IllegalAction
 from gamehall.engine.protocol import Action, Event
 from gamehall.engine.rng import Rng
-from gamehall.games.grimslingers import aftermath, draw, setup, standoff
+from gamehall.games.grimslingers import aftermath, creatures, draw, setup, standoff
 from gamehall.games.grimslingers.actions import Aim, Cheat, Choose, Keep, Pick, PickArchetype, StopPicking
 from gamehall.games.grimslingers.items import finish_instant
 from gamehall.games.grimslingers.revival import answer as answer_revival
@@ -24,15 +24,16 @@ from gamehall.games.grimslingers.state import (
     P_CHEAT,
     P_EQUILIBRIUM,
     P_GRIT,
+    P_OPTION,
     P_REDIRECT,
     P_SPECTER,
     P_TRANSMUTE,
     STANDOFF,
     State,
 )
-from gamehall.games.grimslingers.table import draw_in_order, fp_order
+from gamehall.games.grimslingers.table import draw_in_order, player_order
 
-_CHOICES = (P_REDIRECT, P_EQUILIBRIUM, P_TRANSMUTE, P_GRIT)
+_CHOICES = (P_REDIRECT, P_EQUILIBRIUM, P_TRANSMUTE, P_GRIT, P_OPTION)
 
 
 def to_act(s: State) -> frozenset[int]:
@@ -45,11 +46,13 @@ def to_act(s: State) -> frozenset[int]:
     if s.phase in (ARCHETYPE, STANDOFF):
         return frozenset((s.cur,)) if s.cur >= 0 else frozenset()
     if s.phase == DRAFT:
-        return frozenset(i for i, x in enumerate(s.seats) if x.acted == 0)
+        return frozenset(i for i in range(s.players) if s.seats[i].acted == 0)
     if s.phase == AIM:
         return frozenset(i for i, x in enumerate(s.seats) if x.alive and x.aim < 0)
     if s.phase == FIRE:
-        waiting = [i for i in fp_order(s) if s.seats[i].commit is None]
+        if s.creature >= 0 and s.seats[s.creature].commit is None:
+            return frozenset()  # only between an action and `advance`: the creature plays first
+        waiting = [i for i in player_order(s) if s.seats[i].commit is None]
         if draw_in_order(s):
             return frozenset(waiting[:1])
         return frozenset(waiting)
@@ -125,7 +128,9 @@ def advance(s: State, events: list[Event], rng: Rng) -> None:
         if s.prompts or s.picking is not None or s.phase == OVER:
             return
         if s.phase == STANDOFF and not s.standoff_open:
-            standoff.open_standoff(s, events)
+            standoff.open_standoff(s, events, rng)
+        elif s.phase == FIRE and s.creature >= 0 and s.seats[s.creature].commit is None:
+            creatures.draw(s, events, rng)  # the creature's top card goes face down first
         elif s.phase == CHEAT:
             draw.run_reveal(s, events, rng)
             if s.phase == CHEAT:

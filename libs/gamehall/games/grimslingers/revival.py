@@ -9,6 +9,7 @@ check are defeated; a failed Specter expires "at the very end", after them.
 from __future__ import annotations
 
 from gamehall.games.grimslingers import catalog as cat
+from gamehall.games.grimslingers.creatures import check_end
 from gamehall.games.grimslingers.effects import gained_hp, remove_scourge
 from gamehall.games.grimslingers.piles import discard_card
 from gamehall.games.grimslingers.rules import TEAM_SIZE
@@ -109,7 +110,7 @@ def defeat_check(s: State) -> list[int]:
     out = []
     step = s.out_steps
     for i in living(s):
-        if s.seats[i].hp <= 0:
+        if s.seats[i].hp <= 0 or (i == s.creature and s.seats[i].ep <= 0):
             _eliminate(s, i, step)
             out.append(i)
     if out:
@@ -141,6 +142,8 @@ def _eliminate(s: State, seat: int, step: int) -> None:
 
 def check_victory(s: State) -> bool:
     """Over when at most one team has a living seat; ranks follow elimination order."""
+    if s.creature >= 0:
+        return check_end(s)
     teams_alive = {team_of(s, i) for i in living(s)}
     if len(teams_alive) > 1:
         return False
@@ -174,6 +177,8 @@ def check_stalemate(s: State, defeated: bool) -> bool:
     limit = s.flags.stalemate_turns
     if not limit or s.calm < limit:
         return False
+    if s.creature >= 0:
+        return check_end(s, stalemate=True)
     big = s.out_steps + 1
     score = [big if x.alive else x.out_step for x in s.seats]
     if s.mode in TEAM_SIZE:

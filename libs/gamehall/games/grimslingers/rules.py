@@ -5,6 +5,10 @@ from __future__ import annotations
 from gamehall.engine.protocol import Mode, Option
 
 VERSUS = ("versus-1v1", "versus-ffa", "versus-teams", "versus-teams-3v3")
+CREATURE_MODES = ("creature-duel", "witch-king")
+CORE = (*VERSUS, "creature-duel")
+ADVANCED = ("advanced-duels", "witch-king")
+CREATURE_CHOICES = ("random", "bandits", "chupacabra", "dune_wurm", "jackalope", "peyote_scorpion", "specter")
 
 MODES = (
     Mode("versus-1v1", "Versus 1v1", (2,), "Core Versus duel for two Grimslingers."),
@@ -34,6 +38,20 @@ MODES = (
         (2,),
         "Two Standoff actions, reactivate 6, 3-choose-2 draft, FX in written order.",
     ),
+    Mode(
+        "creature-duel",
+        "Creature duel",
+        (1, 2, 3, 4),
+        "Core rules, 1-4 Grimslingers together against an automated creature (C 'Creature Duels'), "
+        "optionally with Attack-node modifiers.",
+    ),
+    Mode(
+        "witch-king",
+        "Witch King challenge",
+        (1, 2, 3, 4),
+        "Advanced Duels rules, 1-4 Grimslingers with three signature spells each against the "
+        "simulated Witch King (AD 'Creature Duel').",
+    ),
 )
 
 OPTIONS = (
@@ -44,7 +62,10 @@ OPTIONS = (
         modes=VERSUS,
     ),
     Option(
-        "archetypes", False, "Archetype module: Daemon, Forgotten, Outlaw, Revenant, Vampyre, Witchborn.", modes=VERSUS
+        "archetypes",
+        False,
+        "Archetype module: Daemon, Forgotten, Outlaw, Revenant, Vampyre, Witchborn.",
+        modes=CORE,
     ),
     Option(
         "draft",
@@ -54,6 +75,27 @@ OPTIONS = (
         modes=VERSUS,
     ),
     Option("light_and_dark", False, "Shuffle LIGHT and DARK into the signature deck before the draft.", modes=VERSUS),
+    Option(
+        "creature",
+        "random",
+        "The creature to duel (random: drawn at setup, as an Attack node's roll would).",
+        choices=CREATURE_CHOICES,
+        modes=("creature-duel",),
+    ),
+    Option(
+        "modifiers",
+        0,
+        "Attack-node creature modifiers drawn at random (R-211: Easy/Normal 1, Hard/Impossible 2).",
+        choices=(0, 1, 2),
+        modes=("creature-duel",),
+    ),
+    Option(
+        "difficulty",
+        "normal",
+        "Witch King setting (printed on the card back; values designed except 2 players 20/20).",
+        choices=("easy", "normal", "hard", "impossible"),
+        modes=("witch-king",),
+    ),
 )
 
 FLAGS = (
@@ -81,25 +123,25 @@ FLAGS = (
         True,
         "AMB-36: simultaneous FX are netted per resource before clamping "
         "(False: applied in written order, clamped each step).",
-        modes=VERSUS,
+        modes=CORE,
     ),
     Option(
         "equilibrium_copy_cost",
         True,
         "AMB-14: Equilibrium's copies pay the copied card's EP cost (False: their own card's).",
     ),
-    Option("cheat_after_pass", True, "AMB-19: an Outlaw who passed may still Dirty Cheat.", modes=VERSUS),
+    Option("cheat_after_pass", True, "AMB-19: an Outlaw who passed may still Dirty Cheat.", modes=CORE),
     Option(
         "cheat_pays_spell_cost",
         True,
         "Reading: a Dirty-Cheated spell also costs its own EP (besides the 2 EP).",
-        modes=VERSUS,
+        modes=CORE,
     ),
     Option(
         "ad_repeat_actions",
         True,
         "AMB-09: Advanced Duels allows repeating a non-Anima Standoff action.",
-        modes=("advanced-duels",),
+        modes=ADVANCED,
     ),
     Option("item_reshuffle", True, "AMB-21: an empty Versus item deck is rebuilt from the item discard.", modes=VERSUS),
     Option(
@@ -124,6 +166,7 @@ TEAM_SIZE: dict[str, int] = {m.id: m.team_size for m in MODES if m.team_size}
 
 
 def team_count(mode: str, seats: int) -> int:
-    """Teams in a match: seats / team size in team modes, else one team per seat."""
+    """Teams in a match: seats / team size in team modes, else one team per seat (creature duels
+    seat their players as one side internally; see table.team_of)."""
     size = TEAM_SIZE.get(mode)
     return seats // size if size else seats

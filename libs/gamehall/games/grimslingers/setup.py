@@ -9,6 +9,7 @@ the third goes to the box. The first player is random (the roll-off).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from itertools import combinations
 
 from gamehall.engine.errors import IllegalAction
@@ -16,8 +17,10 @@ from gamehall.engine.protocol import Action, Event, MatchConfig
 from gamehall.engine.rng import Rng, derive_seed
 from gamehall.games.grimslingers import catalog as cat
 from gamehall.games.grimslingers.actions import Keep, PickArchetype
+from gamehall.games.grimslingers.creatures import add_creature, start_duel
 from gamehall.games.grimslingers.items import FIELD_SIZE, draw_item
 from gamehall.games.grimslingers.state import ARCHETYPE, DRAFT, STANDOFF, Flags, Seat, State
+from gamehall.games.grimslingers.table import player_seats
 
 START_HP = START_EP = 8
 MAX_HP = MAX_EP = 10
@@ -30,20 +33,29 @@ def new_state(config: MatchConfig, seed: int) -> State:
     opts = config.options
     # Values were checked against the declared flags by `validate_config`.
     flags = Flags(**{k: v for k, v in config.flags.items() if k in Flags.__struct_fields__})  # type: ignore[arg-type]
-    advanced = config.mode == "advanced-duels"
-    seats = [Seat(START_HP, START_EP, MAX_HP, MAX_EP, hand=list(cat.BASIC_ELEMENTS), dealt=[0] * n) for _ in range(n)]
+    advanced = config.mode in ("advanced-duels", "witch-king")
+    creature_mode = config.mode in ("creature-duel", "witch-king")
+    width = n + 1 if creature_mode else n
+    seats = [
+        Seat(START_HP, START_EP, MAX_HP, MAX_EP, hand=list(cat.BASIC_ELEMENTS), dealt=[0] * width) for _ in range(n)
+    ]
+    draft = "advanced" if config.mode == "advanced-duels" else str(opts.get("draft", "hidden"))
+    if config.mode == "witch-king":
+        draft = "witch"
     s = State(
         mode=config.mode,
         n=n,
         items=bool(opts.get("items", False)) and not advanced,
         archetypes=bool(opts.get("archetypes", False)) and not advanced,
-        draft="advanced" if advanced else str(opts.get("draft", "hidden")),
+        draft=draft,
         light_dark=bool(opts.get("light_and_dark", False)) and not advanced,
         flags=flags,
         rng=0,
         seats=seats,
     )
     s.fp = rng.below(n)
+    if creature_mode:
+        _add_creature(s, opts, rng)
     deck = list(cat.SIGNATURES) + ([cat.LIGHT, cat.DARK] if s.light_dark else [])
     s.sig_deck = rng.shuffled(deck)
     if s.items:
@@ -62,6 +74,25 @@ def new_state(config: MatchConfig, seed: int) -> State:
 
 
 HIDDEN_DEAL, HIDDEN_KEEP = 4, 2
+WITCH_DEAL, WITCH_KEEP = 4, 3
+"""Witch King challenge: three signatures each (R-053); dealt as 4 keep 3, one to the box (AMB-35)."""
+
+
+def _add_creature(s: State, opts: Mapping[str, object], rng: Rng) -> None:
+    """Creature duels: draw the creature (or take the chosen one) and its modifiers, seat it."""
+    players = s.n
+    if s.mode == "witch-king":
+        s.difficulty = str(opts.get("difficulty", "normal"))
+        add_creature(s, cat.WITCH_KING.key, players, rng)
+        return
+    key = str(opts.get("creature", "random"))
+    s.config_creature = key
+    s.config_modifiers = int(opts.get("modifiers", 0))  # type: ignore[call-overload]
+    if key == "random":
+        key = cat.CREATURES[rng.below(len(cat.CREATURES))].key
+    count = int(opts.get("modifiers", 0))  # type: ignore[call-overload]
+    s.mods = sorted(rng.shuffled(list(range(len(cat.MODIFIERS))))[:count])
+    add_creature(s, key, players, rng)
 
 
 def deal_size(s: State) -> int:
@@ -70,11 +101,11 @@ def deal_size(s: State) -> int:
     Hidden draft (R-035): 4 each, keep 2. A deck too small for 4 each (7-8 seats: 24 signatures)
     deals as many as it allows to every seat alike (3), and each seat still keeps 2.
     """
-    if s.draft == "advanced":
+    if s.draft in ("advanced", "pass"):
         return 3
-    if s.draft == "pass":
-        return 3
-    return min(HIDDEN_DEAL, len(s.sig_deck) // s.n)
+    if s.draft == "witch":
+        return WITCH_DEAL
+    return min(HIDDEN_DEAL, len(s.sig_deck) // s.players)
 
 
 def keep_count(s: State, offered: int) -> int:
@@ -84,6 +115,8 @@ def keep_count(s: State, offered: int) -> int:
     its stated number (R-035, R-036, R-049)."""
     if s.draft == "pass":
         return min(1, offered)
+    if s.draft == "witch":
+        return min(WITCH_KEEP, offered)
     return min(HIDDEN_KEEP, offered)
 
 
@@ -91,7 +124,8 @@ def _deal(s: State) -> None:
     s.phase = DRAFT
     s.draft_round = 1
     dealt = deal_size(s)
-    for x in s.seats:
+    for i in player_seats(s):
+        x = s.seats[i]
         x.offer = [s.sig_deck.pop() for _ in range(dealt)]
         x.draft_seen = list(x.offer)
 
@@ -133,20 +167,21 @@ def apply_keep(s: State, seat: int, action: Keep, events: list[Event], rng: Rng)
         x.hand.append(c)
     x.acted = 1  # decided (the choice stays hidden until everyone has kept)
     events.append(Event("kept", {"seat": seat}))
-    if any(y.acted == 0 for y in s.seats):
+    players = [s.seats[i] for i in player_seats(s)]
+    if any(y.acted == 0 for y in players):
         return
-    rest = [list(y.offer) for y in s.seats]
-    for y in s.seats:
+    rest = [list(y.offer) for y in players]
+    for y in players:
         y.acted = 0
     if s.draft == "pass" and s.draft_round == 1:
         s.draft_round = 2
-        for i, y in enumerate(s.seats):
-            y.offer = rest[(i - 1) % s.n]  # passed to the left
+        for i, y in enumerate(players):
+            y.offer = rest[(i - 1) % len(players)]  # passed to the left
             y.draft_seen += y.offer
         return
-    for y, leftover in zip(s.seats, rest, strict=True):
+    for y, leftover in zip(players, rest, strict=True):
         y.offer = []
-        if s.draft == "advanced":
+        if s.draft in ("advanced", "witch"):
             s.box += leftover  # Advanced Duels: the third card goes to the box, unseen (R-049)
         else:
             s.sig_deck += leftover  # returned to the deck
@@ -154,4 +189,6 @@ def apply_keep(s: State, seat: int, action: Keep, events: list[Event], rng: Rng)
     s.phase = STANDOFF
     s.standoff_open = False
     s.draft_round = 0
+    if s.creature >= 0:
+        start_duel(s, events)
     events.append(Event("duel_starts", {"first_player": s.fp}))

@@ -10,6 +10,7 @@ from gamehall.engine.errors import IllegalAction
 from gamehall.engine.protocol import Action, Event
 from gamehall.engine.rng import Rng
 from gamehall.games.grimslingers import catalog as cat
+from gamehall.games.grimslingers import creatures
 from gamehall.games.grimslingers.actions import (
     EndStandoff,
     Pick,
@@ -35,10 +36,11 @@ from gamehall.games.grimslingers.state import (
     K_RECALL,
     K_RELOAD,
     K_SURGE,
+    STANDOFF,
     Picking,
     State,
 )
-from gamehall.games.grimslingers.table import fp_order, uses_target_cards
+from gamehall.games.grimslingers.table import player_order, uses_target_cards
 
 RELOAD_COST, RELOAD_TAKE = 3, 4
 PURGE_MAX = 2
@@ -57,8 +59,9 @@ def reactivate_take(s: State) -> int:
     return 6 if s.advanced else 5
 
 
-def open_standoff(s: State, events: list[Event]) -> None:
-    """Start of the Standoff: Scourge bites (HP loss), then the first player acts."""
+def open_standoff(s: State, events: list[Event], rng: Rng) -> None:
+    """Start of the Standoff: Scourge bites (HP loss), the creature's automatic step (creature
+    duels, R-087), then the first player acts."""
     s.standoff_open = True
     for x in s.seats:
         x.dealt = [0] * s.n
@@ -69,13 +72,17 @@ def open_standoff(s: State, events: list[Event]) -> None:
         events.append(Event("scourge", {"seat": s.scourge_on, "lost": before - victim.hp}))
         if before > 0 and victim.hp == 0:
             offer_immediate(s, s.scourge_on)
-    order = fp_order(s)
-    s.cur = order[0]
+    if s.creature >= 0:
+        creatures.standoff(s, events, rng)
+    order = player_order(s)
+    s.cur = order[0] if order else -1
+    if s.cur < 0:
+        s.phase = FIRE
 
 
 def end_turn_of(s: State) -> None:
     """The current seat is done with the Standoff: next seat clockwise, or on to the Draw phase."""
-    order = fp_order(s)
+    order = player_order(s)
     idx = order.index(s.cur) if s.cur in order else len(order)
     if idx + 1 < len(order):
         s.cur = order[idx + 1]
@@ -256,8 +263,8 @@ def _close_picking(s: State) -> None:
     s.picking = None
     if pk.card >= 0:
         finish_card(s, pk.seat, pk.card)
-    if s.phase in (AIM, FIRE) or s.cur != pk.seat:
-        return
+    if s.phase != STANDOFF or s.cur != pk.seat:
+        return  # a picking opened by a card in the Aftermath (Catalyst's Purge) ends no Standoff
     _maybe_done(s, pk.seat)
 
 

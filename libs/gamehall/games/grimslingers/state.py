@@ -25,6 +25,7 @@ ST_START, ST_CHOOSE, ST_EFFECT, ST_GRIT, ST_APPLY = range(5)
 
 # prompt kinds (answered with Choose)
 P_REDIRECT, P_EQUILIBRIUM, P_TRANSMUTE, P_GRIT, P_RESURRECT, P_JUJU, P_REVENANT, P_SPECTER, P_CHEAT = range(9)
+P_OPTION = 9
 PROMPT_NAMES = (
     "redirect",
     "equilibrium",
@@ -35,6 +36,7 @@ PROMPT_NAMES = (
     "revenant",
     "specter",
     "dirty_cheat",
+    "skill_option",
 )
 
 # picking kinds (a Standoff action that selects cards one at a time)
@@ -117,6 +119,8 @@ class Play(msgspec.Struct, array_like=True):
     as_card: int = -1
     status: int = PENDING
     consumed: bool = False
+    choices: list[int] = []
+    """Answers of targets to a skill's options (Engulf): seat, option, seat, option..."""
 
 
 class Prompt(msgspec.Struct, array_like=True):
@@ -172,6 +176,17 @@ class State(msgspec.Struct):
     """The physical card lying in the Scourged seat's space (Scourge, or a copy such as Equilibrium)."""
     instant: list[int] = []
     """An Instant item being taken while True Grit is asked: [seat, card, kept, field slot]."""
+    creature: int = -1
+    """Creature duels: the creature's index in `seats` (= the number of players); -1 in versus."""
+    ckey: str = ""
+    mods: list[int] = []
+    """Creature modifiers drawn for this duel (indices into catalog.MODIFIERS)."""
+    difficulty: str = ""
+    config_creature: str = "random"
+    config_modifiers: int = 0
+    """The creature-duel options as configured (the drawn creature and modifiers are above)."""
+    cdeck: list[int] = []
+    """Every skill card the creature duels with (its whole deck, whatever pile each card is in)."""
     low_hp: int = -1
     """Lowest total HP of the seats still standing seen at an end of turn (-1: none yet)."""
     calm: int = 0
@@ -185,4 +200,10 @@ class State(msgspec.Struct):
 
     @property
     def advanced(self) -> bool:
-        return self.mode == "advanced-duels"
+        """Advanced Duels rules: the versus duel, and the Witch King challenge (CD-AD)."""
+        return self.mode in ("advanced-duels", "witch-king")
+
+    @property
+    def players(self) -> int:
+        """Grimslinger seats (protocol seats); the creature, if any, sits after them."""
+        return self.creature if self.creature >= 0 else self.n

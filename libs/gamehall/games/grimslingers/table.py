@@ -11,7 +11,10 @@ def living(s: State) -> list[int]:
 
 
 def team_of(s: State, seat: int) -> int:
-    """Team modes seat teammates alternately (A, X, B, Y): team = seat % teams; otherwise a seat is its team."""
+    """Team modes seat teammates alternately (A, X, B, Y): team = seat % teams; creature duels put
+    every player on side 0 and the creature on side 1; otherwise a seat is its own team."""
+    if s.creature >= 0:
+        return 1 if seat == s.creature else 0
     return seat % team_count(s.mode, s.n)
 
 
@@ -38,8 +41,8 @@ def seat_key(s: State, seat: int) -> int:
 
 
 def uses_target_cards(s: State) -> bool:
-    """Target cards (Draw Step One) only with more than two Grimslingers in the duel."""
-    return not s.advanced and len(living(s)) > 2
+    """Target cards (Draw Step One) only with more than two Grimslingers in a versus duel."""
+    return not s.advanced and s.creature < 0 and len(living(s)) > 2
 
 
 def aimed_target(s: State, seat: int) -> int:
@@ -64,4 +67,17 @@ def next_living(s: State, seat: int) -> int:
 def draw_in_order(s: State) -> bool:
     """Core Draw Step Two is declared seat by seat from the first player (R-111, R-115); Advanced
     Duels is simultaneous (R-118), and so is core with flag `draw_in_turn_order` off."""
+    if s.creature >= 0:
+        return True  # players play face up, one after another, after the creature (R-122)
     return not s.advanced and s.flags.draw_in_turn_order
+
+
+def player_seats(s: State) -> list[int]:
+    """The Grimslinger seats (not the creature)."""
+    return list(range(s.players))
+
+
+def player_order(s: State) -> list[int]:
+    """Living players in the order they act: clockwise from the first player (the creature, in a
+    creature duel, acts on its own before them)."""
+    return [i for i in fp_order(s) if i != s.creature]

@@ -22,6 +22,7 @@ from gamehall.games.grimslingers.state import (
     COMMIT_NAMES,
     DRAFT,
     FIRE,
+    PENDING,
     PHASE_NAMES,
     PICK_NAMES,
     PROMPT_NAMES,
@@ -81,9 +82,14 @@ def _held_items(s: State, x: Seat) -> list[int]:
     return sorted(c for c in pool if cat.IS_ITEM[c])
 
 
-def _hand_size(s: State, x: Seat) -> int:
-    extra = len(x.commit.cards) if x.commit is not None and _commit_hidden(s) else 0
-    return len(x.hand) + extra
+def _face_up(s: State, i: int) -> bool:
+    """Creature duels: players play face up (R-020); only the creature's card is face down."""
+    return s.creature >= 0 and i != s.creature
+
+
+def _hand_size(s: State, i: int, x: Seat) -> int:
+    hidden = x.commit is not None and _commit_hidden(s) and not _face_up(s, i)
+    return len(x.hand) + (len(x.commit.cards) if hidden and x.commit is not None else 0)
 
 
 def view(s: State, seat: int | None) -> JsonDict:
@@ -91,7 +97,10 @@ def view(s: State, seat: int | None) -> JsonDict:
     for i, x in enumerate(s.seats):
         p: dict[str, Any] = {k: getattr(x, k) for k in _SEAT_PUBLIC}
         p["archetype"] = cat.ARCHETYPES[x.archetype].key if x.archetype >= 0 else None
-        p["hand_size"] = _hand_size(s, x)
+        p["hand_size"] = _hand_size(s, i, x)
+        p["commit_cards"] = (
+            _keys(x.commit.cards) if x.commit is not None and _face_up(s, i) and _commit_hidden(s) else None
+        )
         p["deactivated_size"] = len(x.deact)
         p["discard"] = _keys(x.discard)
         p["discard_top"] = cat.KEYS[x.discard[-1]] if x.discard else None
@@ -111,7 +120,16 @@ def view(s: State, seat: int | None) -> JsonDict:
         "mode": s.mode,
         "seat": seat,
         "seats": s.n,
-        "options": {"items": s.items, "archetypes": s.archetypes, "draft": s.draft, "light_and_dark": s.light_dark},
+        "options": {
+            "items": s.items,
+            "archetypes": s.archetypes,
+            "draft": s.draft,
+            "light_and_dark": s.light_dark,
+            "creature": s.config_creature,
+            "modifiers": s.config_modifiers,
+            "difficulty": s.difficulty,
+        },
+        "creature": _creature_json(s),
         "flags": {k: getattr(s.flags, k) for k in Flags.__struct_fields__},
         "phase": PHASE_NAMES[s.phase],
         "turn": s.turn,
@@ -168,6 +186,22 @@ def view(s: State, seat: int | None) -> JsonDict:
             None if x.commit is None else {"kind": COMMIT_NAMES[x.commit.kind], "cards": _keys(x.commit.cards)}
         )
     return out
+
+
+def _creature_json(s: State) -> dict[str, Any] | None:
+    """The creature: which one, its modifiers, its whole deck (public: every duel uses the same
+    cards) and the back of its face-down card (R-120: Bandit-specific or general, or a telegraph)."""
+    if s.creature < 0:
+        return None
+    c = s.seats[s.creature]
+    hidden = c.commit is not None and c.commit.cards and _commit_hidden(s)
+    return {
+        "seat": s.creature,
+        "key": s.ckey,
+        "modifiers": [cat.MODIFIERS[m].key for m in s.mods],
+        "deck": _keys(s.cdeck),
+        "back": cat.CARDS[c.commit.cards[0]].back if hidden and c.commit is not None else None,
+    }
 
 
 def _decided(s: State, x: Seat) -> bool:
@@ -230,7 +264,7 @@ def rebuild(v: JsonDict, seat: int | None, rng: random.Random) -> State:
         if phase == AIM and p["decided"] and p["aim"] is None:
             x.aim = rng.choice([t for t, q in enumerate(v["players"]) if q["alive"] and t != len(seats)])
         if p["commit"] is not None:
-            x.commit = Commit(_COMMIT_IDS[p["commit"]], [])
+            x.commit = Commit(_COMMIT_IDS[p["commit"]], _ids(p["commit_cards"] or []))
         seats.append(x)
     opts = v["options"]
     s = State(
@@ -260,10 +294,17 @@ def rebuild(v: JsonDict, seat: int | None, rng: random.Random) -> State:
         defused=_ids(v["defused"]),
         evert=v["evert"],
         instant=list(v["instant"]),
+        config_creature=opts["creature"],
+        config_modifiers=opts["modifiers"],
+        difficulty=opts["difficulty"],
         low_hp=v["low_hp"],
         calm=v["calm"],
         out_steps=v["out_steps"],
     )
+    if v["creature"] is not None:
+        cv = v["creature"]
+        s.creature, s.ckey, s.cdeck = cv["seat"], cv["key"], _ids(cv["deck"])
+        s.mods = [next(k for k, m in enumerate(cat.MODIFIERS) if m.key == key) for key in cv["modifiers"]]
     if v["picking"] is not None:
         pk = v["picking"]
         s.picking = Picking(
@@ -294,8 +335,10 @@ def rebuild(v: JsonDict, seat: int | None, rng: random.Random) -> State:
 def _located_sigs(s: State) -> set[int]:
     """Signatures whose place everyone knows: discard piles, face-up plays, Scourge in play."""
     out: set[int] = set()
-    for x in s.seats:
+    for i, x in enumerate(s.seats):
         out.update(c for c in x.discard if not cat.IS_ITEM[c])
+        if _face_up(s, i) and x.commit is not None:
+            out.update(x.commit.cards)
     for p in s.plays:
         out.update(c for c in (p.card, p.combine) if c >= 0)
     if s.scourge_card >= 0:
@@ -324,9 +367,13 @@ def _sample_hidden(s: State, v: JsonDict, seat: int | None, rng: random.Random) 
         if i == seat:
             continue
         p = v["players"][i]
-        elements = [c for c in cat.BASIC_ELEMENTS if c not in x.discard and not _in_plays(s, i, c)]
+        if i == s.creature:
+            _sample_creature(s, x, p, v, rng)
+            continue
+        shown = set(x.commit.cards) if x.commit is not None and _face_up(s, i) else set()
+        elements = [c for c in cat.BASIC_ELEMENTS if c not in x.discard and not _in_plays(s, i, c) and c not in shown]
         sigs = [c for c in x.sigs_seen if c not in located]
-        items = _ids(p["items_held"])
+        items = [c for c in _ids(p["items_held"]) if c not in shown]
         held_items.update(items)
         pool_size = p["hand_size"] + p["deactivated_size"]
         missing = pool_size - len(elements) - len(sigs) - len(items)
@@ -355,6 +402,21 @@ def _sample_hidden(s: State, v: JsonDict, seat: int | None, rng: random.Random) 
         s.item_deck = deck[: v["item_deck_size"]]
 
 
+def _sample_creature(s: State, x: Seat, p: dict[str, Any], v: JsonDict, rng: random.Random) -> None:
+    """The creature's face-down cards: its deck less its discard pile and its cards on the table,
+    split into deactivated pile, the face-down played card (matching its visible back) and hand."""
+    on_table = {q.card for q in s.plays if q.owner == s.creature and q.status == PENDING}
+    pool = [c for c in s.cdeck if c not in x.discard and c not in on_table]
+    rng.shuffle(pool)
+    back = v["creature"]["back"]
+    if back is not None and x.commit is not None:
+        card = next(c for c in pool if cat.CARDS[c].back == back)
+        pool.remove(card)
+        x.commit = Commit(x.commit.kind, [card])
+    x.deact = pool[: p["deactivated_size"]]
+    x.hand = pool[p["deactivated_size"] :]
+
+
 def _in_plays(s: State, owner: int, card: int) -> bool:
     return any(p.owner == owner and card in (p.card, p.combine) for p in s.plays)
 
@@ -369,7 +431,7 @@ def _deal_pool(s: State, i: int, x: Seat, p: dict[str, Any], pool: list[int], rn
         x.commit = _sample_commit(s, i, rng)
         for c in x.commit.cards:
             x.hand.remove(c)
-    elif x.commit is not None and s.phase in (FIRE, CHEAT) and x.commit.kind == C_PLAY:
+    elif x.commit is not None and s.phase in (FIRE, CHEAT) and x.commit.kind == C_PLAY and not x.commit.cards:
         x.hand = rest
         x.commit = _sample_commit(s, i, rng, plays_only=True)
         for c in x.commit.cards:

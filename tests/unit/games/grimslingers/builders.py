@@ -146,3 +146,62 @@ def fixture_card(key: str, rn: int | None, effects: list[Effect], *, cost: int =
 
 def choose(option: int) -> Choose:
     return Choose(option)
+
+
+@dataclass
+class C:
+    """The creature of a creature-duel scenario: HP/EP and piles (the hand's last card is on top)."""
+
+    hp: int = 20
+    ep: int = 10
+    hand: list[str] | None = None
+    discard: list[str] = field(default_factory=list)
+    deact: list[str] = field(default_factory=list)
+
+
+def build_creature(
+    players: list[P],
+    creature: C,
+    *,
+    key: str = "bandits",
+    mode: str = "creature-duel",
+    options: Mapping[str, Any] | None = None,
+    flags: Mapping[str, Any] | None = None,
+    seed: int = 1,
+) -> State:
+    """A creature duel at the start of a turn's Standoff, players and creature as given."""
+    opts = dict(options or {})
+    if mode == "creature-duel":
+        opts.setdefault("creature", key)
+    config = GAME.configure(mode, len(players), options=opts, flags=flags or {})
+    s = GAME.new_match(config, seed)
+    for x, p in zip(s.seats, players, strict=False):
+        if p.archetype:
+            x.archetype = cat.ARCHETYPE_ID[p.archetype]
+        x.max_hp = p.max_hp if p.max_hp is not None else x.max_hp
+        x.max_ep = p.max_ep if p.max_ep is not None else x.max_ep
+        x.hp, x.ep = p.hp, p.ep
+        x.hand, x.discard, x.deact = ids(p.hand), ids(p.discard), ids(p.deact)
+        x.offer, x.draft_seen, x.acted = [], [], 0
+    c = s.seats[s.creature]
+    c.hp, c.ep = creature.hp, creature.ep
+    if creature.hand is not None:
+        c.hand = ids(creature.hand)
+    c.discard, c.deact = ids(creature.discard), ids(creature.deact)
+    s.phase = STANDOFF
+    s.standoff_open = False
+    s.cur = -1
+    s.order = []
+    machine.advance(s, [], Rng(s.rng))
+    return s
+
+
+def play_creature_turn(
+    s: State,
+    *,
+    fire: Mapping[int, Action] | None = None,
+    answers: Mapping[int, list[Action]] | None = None,
+    standoff: Mapping[int, list[Action]] | None = None,
+) -> State:
+    """One creature-duel turn with scripted player choices (the same driver as `turn`)."""
+    return turn(s, standoff=standoff, fire=fire, answers=answers)

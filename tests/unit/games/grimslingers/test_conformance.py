@@ -1,4 +1,4 @@
-"""The conformance kit over every mode and seat count: 2,100 random matches in total."""
+"""The conformance kit over every mode and seat count: 1,050 random matches in total (each config 40 or more)."""
 
 from __future__ import annotations
 
@@ -18,19 +18,19 @@ CONFIGS: list[tuple[str, list[MatchConfig], int, int]] = [
             GAME.configure("versus-1v1", 2, options={**ALL, "draft": "pass"}),
             GAME.configure("versus-1v1", 2, options={**ALL, "light_and_dark": True}),
         ],
-        600,
+        300,
         25,
     ),
     (
         "advanced",
         [GAME.configure("advanced-duels", 2), GAME.configure("advanced-duels", 2, flags={"ad_repeat_actions": False})],
-        400,
+        200,
         25,
     ),
     (
         "ffa",
         [GAME.configure("versus-ffa", n, options=ALL if n % 2 else {"draft": "pass"}) for n in range(2, 9)],
-        560,
+        280,
         40,
     ),
     (
@@ -40,7 +40,7 @@ CONFIGS: list[tuple[str, list[MatchConfig], int, int]] = [
             GAME.configure("versus-teams-3v3", 6, options=ALL),
             GAME.configure("versus-teams", 4, options={"draft": "pass", "light_and_dark": True}),
         ],
-        300,
+        150,
         40,
     ),
     (
@@ -66,7 +66,7 @@ CONFIGS: list[tuple[str, list[MatchConfig], int, int]] = [
                 },
             )
         ],
-        240,
+        120,
         30,
     ),
 ]
@@ -95,3 +95,31 @@ def test_teams_and_modes() -> None:
     assert {"versus-1v1", "versus-ffa", "versus-teams", "versus-teams-3v3", "advanced-duels"} <= {
         m.id for m in GAME.modes
     }
+
+
+CREATURE_CONFIGS = [
+    GAME.configure("creature-duel", n, options={"archetypes": n % 2 == 0, "modifiers": n % 3}) for n in (1, 2, 3, 4)
+] + [
+    GAME.configure("witch-king", n, options={"difficulty": d})
+    for n, d in ((1, "easy"), (2, "normal"), (3, "hard"), (4, "impossible"))
+]
+
+
+def test_creature_modes_conform() -> None:
+    report = assert_conforms(GAME, matches=64, configs=CREATURE_CONFIGS, deep_every=4, seed=5)
+    assert report.matches == 64 and report.hidden_differs > 0
+    assert {k.split("/")[0] for k in report.by_config} == {"creature-duel", "witch-king"}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("mode", ["creature-duel", "witch-king"])
+def test_random_bots_finish_500_matches(mode: str) -> None:
+    """500 matches per new mode, random bots on views only (gamehall.ai), every seat count."""
+    from gamehall.ai.arena import play_match
+    from gamehall.ai.bot import RandomBot
+
+    configs = [c for c in CREATURE_CONFIGS if c.mode == mode] + [GAME.configure(mode, n) for n in (1, 2, 3, 4)]
+    for i in range(500):
+        config = configs[i % len(configs)]
+        result = play_match(GAME, config, [RandomBot() for _ in range(config.seats)], seed=i)
+        assert len(result.outcome.ranks) == config.seats

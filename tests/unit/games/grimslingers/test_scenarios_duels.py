@@ -1,4 +1,4 @@
-"""Scenarios S-01..S-12: the books' versus and archetype examples (docs: rules/grimslingers.md Part C)."""
+"""Scenarios S-01..S-12: the books' versus and archetype examples (../shared/rules/grimslingers.md, Part C)."""
 
 from __future__ import annotations
 

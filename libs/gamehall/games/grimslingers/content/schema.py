@@ -15,7 +15,8 @@ from gamehall.engine.content import Provenance
 
 Who = Literal["target", "self"]
 TargetKind = Literal["single", "self", "team", "all", "all_foes", "ally", "none"]
-CardKind = Literal["element", "signature", "item"]
+CardKind = Literal["element", "signature", "item", "skill"]
+Aim = Literal["random", "weakest", "strongest"]
 ItemType = Literal["standard", "combine", "standoff", "instant", "passive"]
 After = Literal["discard", "deactivate", "keep"]
 
@@ -50,6 +51,11 @@ OPS = frozenset(
         "hush",
         "redirect",
         "equilibrium",
+        # creature skills
+        "boost_unresolved",
+        "choose_one",
+        "catalyst",
+        "discard_named",
         # combine-item modifiers of the companion spell
         "nv_bonus",
         "dmg_bonus",
@@ -74,6 +80,8 @@ class Effect(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     word: bool = False
     pierce: bool = False
     branches: list[Branch] = []
+    name: str | None = None
+    """The card an effect names (discard_named: Engulf's "discard your WIND spell")."""
 
     def __post_init__(self) -> None:
         if self.op not in OPS:
@@ -98,6 +106,11 @@ class CardDef(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     combine_with: str | None = None
     on_take: list[Effect] = []
     copies: int = 1
+    back: str | None = None
+    """Creature skills: what the face-down card's back shows (its creature, general, or the Witch
+    King's telegraph category)."""
+    aim: Aim = "random"
+    """Creature skills with a single target: which player it picks (AMB-27: card data)."""
 
 
 class ArchetypeDef(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -124,3 +137,58 @@ class CardPack(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 class ArchetypePack(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     version: int
     archetypes: list[ArchetypeDef]
+
+
+class CreatureDef(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A creature portrait: HP/EP by player count (1-4 players) and its own skill cards."""
+
+    key: str
+    name: str
+    hp: list[int]
+    ep: list[int]
+    skills: list[str]
+    provenance: Provenance
+    ritual_item: str | None = None
+
+
+class ModifierDef(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A creature modifier (Attack-node duels): per-player HP/EP, skill NV/RN, per-turn regen,
+    a standing barrier, DMG to every player at the start, extra reward items."""
+
+    key: str
+    name: str
+    text: str
+    provenance: Provenance
+    hp: int = 0
+    ep: int = 0
+    nv: int = 0
+    rn: int = 0
+    regen: int = 0
+    ep_regen: int = 0
+    barrier: int = 0
+    ambush: int = 0
+    items: int = 0
+
+
+class Setting(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    hp: list[int]
+    ep: list[int]
+    nv: int = 0
+    rn: int = 0
+
+
+class WitchKingDef(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    key: str
+    name: str
+    skills: list[str]
+    difficulties: dict[str, Setting]
+    provenance: Provenance
+
+
+class CreaturePack(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    version: int
+    skills: list[CardDef]
+    general: list[str]
+    creatures: list[CreatureDef]
+    modifiers: list[ModifierDef]
+    witch_king: WitchKingDef
