@@ -12,6 +12,7 @@ from datetime import datetime
 from typing import Any
 
 from gamehall.store.core import StoreCore
+from gamehall.store.deadlines import next_deadline_ms
 from gamehall.store.errors import InvalidArgument, MatchClosed, NotFound, VersionConflict
 from gamehall.store.outbox import write_outbox
 from gamehall.store.records import (
@@ -56,7 +57,8 @@ class ActionOps(StoreCore):
         2. a match that is not running raises MatchClosed;
         3. a version other than `expected_version` raises VersionConflict (with the current version);
         4. otherwise the log row, the version bump, the snapshot (the state at the new version),
-           the outbox rows and `match_update` are written together, or nothing is.
+           the outbox rows and `match_update` are written together, or nothing is. A new clock state
+           moves the match's `next_deadline_ms`; finishing or aborting clears it.
         """
         if not request_id:
             raise InvalidArgument("an action needs a request id")
@@ -69,7 +71,7 @@ class ActionOps(StoreCore):
         outcome_json = dump_optional_json(update.outcome, "outcome")
         clock_json = dump_optional_json(update.clock_state, "clock state")
         async with self._write() as tx:
-            match = await self._lock_match(tx, match_id)
+            match = await self._lock_match(tx, match_id, "id, status, version, clock")
             first = await tx.fetchrow(
                 f"SELECT {ACTION_COLUMNS} FROM action_log WHERE match_id = ? AND request_id = ?",
                 match_id,
@@ -82,6 +84,8 @@ class ActionOps(StoreCore):
             current = int(match["version"])
             if current != expected_version:
                 raise VersionConflict(match_id, expected_version, current)
+            closing = update.status in CLOSED_STATUSES
+            deadline = None if closing or clock_json is None else next_deadline_ms(match["clock"], clock_json)
             now = self._now()
             record = ActionRecord(
                 match_id=match_id,
@@ -107,7 +111,7 @@ class ActionOps(StoreCore):
             if update.status is not None:
                 sets.append("status = ?")
                 args.append(update.status)
-                if update.status in CLOSED_STATUSES:
+                if closing:
                     sets.append("finished_at = ?")
                     args.append(now)
             if outcome_json is not None:
@@ -116,6 +120,9 @@ class ActionOps(StoreCore):
             if clock_json is not None:
                 sets.append("clock_state = ?")
                 args.append(clock_json)
+            if closing or clock_json is not None:
+                sets.append("next_deadline_ms = ?")
+                args.append(deadline)
             bumped = await tx.fetchrow(
                 f"UPDATE matches SET {', '.join(sets)} WHERE id = ? AND version = ? RETURNING version",
                 *args,

@@ -9,6 +9,7 @@ from typing import Any
 
 from gamehall.store.core import StoreCore
 from gamehall.store.cursor import decode_cursor, encode_cursor
+from gamehall.store.deadlines import next_deadline_ms
 from gamehall.store.errors import InvalidArgument, MatchClosed, NotFound, VersionConflict
 from gamehall.store.outbox import write_outbox
 from gamehall.store.records import (
@@ -25,6 +26,7 @@ from gamehall.store.records import (
     seed_commitment,
 )
 from gamehall.store.rows import (
+    MATCH_COLUMN_COUNT,
     MATCH_COLUMNS,
     SEAT_COLUMNS,
     dump_json,
@@ -35,6 +37,8 @@ from gamehall.store.rows import (
 from gamehall.store.transaction import Row, Tx
 
 MAX_PAGE = 500
+MAX_DUE = 500
+"""The most matches one `due_clocks` call returns."""
 
 
 def _check_new_seats(seats: Sequence[NewSeat], count: int) -> None:
@@ -106,10 +110,13 @@ class MatchOps(StoreCore):
         if isinstance(seed, bool) or not 0 <= seed <= MAX_SEED:
             raise InvalidArgument(f"the seed must be an integer in [0, 2**63 - 1], not {seed}")
         match_id = match_id or str(uuid.uuid4())
+        clock_json = dump_optional_json(clock, "clock")
+        state_json = dump_optional_json(clock_state, "clock state")
+        deadline = next_deadline_ms(clock_json, state_json)
         now = self._now()
         async with self._write() as tx:
             await tx.execute(
-                f"INSERT INTO matches ({MATCH_COLUMNS}) VALUES ({self._placeholders(range(17))})",
+                f"INSERT INTO matches ({MATCH_COLUMNS}) VALUES ({self._placeholders(range(MATCH_COLUMN_COUNT))})",
                 match_id,
                 game,
                 mode,
@@ -123,10 +130,11 @@ class MatchOps(StoreCore):
                 created_by,
                 now,
                 None,
-                dump_optional_json(clock, "clock"),
-                dump_optional_json(clock_state, "clock state"),
+                clock_json,
+                state_json,
                 tournament_id,
                 dump_json(labels or {}, "labels"),
+                deadline,
             )
             await tx.executemany(
                 f"INSERT INTO seats ({SEAT_COLUMNS}) VALUES (?, ?, ?, ?, ?)",
@@ -237,14 +245,20 @@ class MatchOps(StoreCore):
         MatchClosed if the match is not open."""
         state_json = dump_optional_json(clock_state, "clock state")
         async with self._write() as tx:
-            row = await self._lock_match(tx, match_id)
+            row = await self._lock_match(tx, match_id, "id, status, version, clock, clock_state")
             if row["status"] != "open":
                 raise MatchClosed(f"match {match_id} is {row['status']}, only an open match can start")
+            deadline = next_deadline_ms(row["clock"], row["clock_state"] if state_json is None else state_json)
             if state_json is None:
-                await tx.execute("UPDATE matches SET status = 'running' WHERE id = ?", match_id)
+                await tx.execute(
+                    "UPDATE matches SET status = 'running', next_deadline_ms = ? WHERE id = ?", deadline, match_id
+                )
             else:
                 await tx.execute(
-                    "UPDATE matches SET status = 'running', clock_state = ? WHERE id = ?", state_json, match_id
+                    "UPDATE matches SET status = 'running', clock_state = ?, next_deadline_ms = ? WHERE id = ?",
+                    state_json,
+                    deadline,
+                    match_id,
                 )
             await write_outbox(tx, outbox, self._now())
             return await self._load_match(tx, match_id)
@@ -288,7 +302,7 @@ class MatchOps(StoreCore):
                 raise VersionConflict(match_id, expected_version, int(row["version"]))
             now = self._now()
             await tx.execute(
-                "UPDATE matches SET status = ?, outcome = ?, finished_at = ? WHERE id = ?",
+                "UPDATE matches SET status = ?, outcome = ?, finished_at = ?, next_deadline_ms = NULL WHERE id = ?",
                 status,
                 outcome_json,
                 now,
@@ -312,15 +326,39 @@ class MatchOps(StoreCore):
         *,
         expected_version: int | None = None,
     ) -> None:
-        """Store the per-seat clock state; with `expected_version`, only if no action landed meanwhile."""
+        """Store the per-seat clock state (and the next deadline it implies); with `expected_version`,
+        only if no action landed meanwhile."""
         state_json = dump_json(clock_state, "clock state")
         async with self._write() as tx:
-            row = await self._lock_match(tx, match_id)
+            row = await self._lock_match(tx, match_id, "id, status, version, clock")
             if row["status"] in CLOSED_STATUSES:
                 raise MatchClosed(f"match {match_id} is {row['status']}")
             if expected_version is not None and int(row["version"]) != expected_version:
                 raise VersionConflict(match_id, expected_version, int(row["version"]))
-            await tx.execute("UPDATE matches SET clock_state = ? WHERE id = ?", state_json, match_id)
+            await tx.execute(
+                "UPDATE matches SET clock_state = ?, next_deadline_ms = ? WHERE id = ?",
+                state_json,
+                next_deadline_ms(row["clock"], state_json),
+                match_id,
+            )
+
+    async def due_clocks(self, now_ms: int, limit: int = MAX_DUE) -> list[Match]:
+        """Running matches whose next clock deadline is at or before `now_ms` (unix ms), earliest first,
+        with their seats. Reads a prefix of the `matches_due_clocks` index: the cost follows the number
+        of due matches, not the number of live ones (ARCHITECTURE rule 7)."""
+        if not 1 <= limit <= MAX_DUE:
+            raise InvalidArgument(f"limit must be between 1 and {MAX_DUE}, not {limit}")
+        if isinstance(now_ms, bool) or not isinstance(now_ms, int) or now_ms < 0:
+            raise InvalidArgument(f"now_ms must be a non-negative integer of unix milliseconds, not {now_ms!r}")
+        async with self._read() as tx:
+            rows = await tx.fetch(
+                f"SELECT {MATCH_COLUMNS} FROM matches WHERE status = 'running' AND next_deadline_ms IS NOT NULL "
+                "AND next_deadline_ms <= ? ORDER BY next_deadline_ms, id LIMIT ?",
+                now_ms,
+                limit,
+            )
+            seats = await self._seats_of(tx, [r["id"] for r in rows])
+        return [match_from(r, seats.get(r["id"], ()), self.dialect) for r in rows]
 
     async def set_labels(self, match_id: str, labels: Mapping[str, Any]) -> None:
         """Replace the match's free-form labels (lobby tags, operator notes)."""

@@ -8,11 +8,13 @@ than .sql files so they ship inside the wheel. Never edit a released migration: 
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime
 
+from gamehall.store.deadlines import next_deadline_ms
 from gamehall.store.dialect import Dialect
-from gamehall.store.errors import StoreError
+from gamehall.store.errors import InvalidArgument, StoreError
 from gamehall.store.transaction import Tx
 
 
@@ -21,6 +23,27 @@ class Migration:
     version: int
     name: str
     statements: tuple[str, ...]
+    backfill: Callable[[Tx], Awaitable[None]] | None = None
+    """Python run after the statements, in the same transaction, for data SQL cannot derive portably."""
+
+
+async def _backfill_deadlines(tx: Tx) -> None:
+    """`next_deadline_ms` of the matches that were open or running when migration 3 ran (a one-off pass:
+    afterwards every write keeps the column). A clock state the clock cannot read is left NULL, as before."""
+    rows = await tx.fetch(
+        "SELECT id, clock, clock_state FROM matches "
+        "WHERE status IN ('open', 'running') AND clock IS NOT NULL AND clock_state IS NOT NULL"
+    )
+    updates: list[tuple[int, str]] = []
+    for row in rows:
+        try:
+            deadline = next_deadline_ms(row["clock"], row["clock_state"])
+        except InvalidArgument:
+            deadline = None
+        if deadline is not None:
+            updates.append((deadline, row["id"]))
+    if updates:
+        await tx.executemany("UPDATE matches SET next_deadline_ms = ? WHERE id = ?", updates)
 
 
 MIGRATIONS: tuple[Migration, ...] = (
@@ -188,6 +211,18 @@ MIGRATIONS: tuple[Migration, ...] = (
             "WHERE folded_at IS NULL",
         ),
     ),
+    Migration(
+        3,
+        "matches: next clock deadline, indexed for the clock sweeper",
+        (
+            # Unix ms of the earliest deadline among the seats to act; NULL: no clock, nobody to act, or closed.
+            "ALTER TABLE matches ADD COLUMN next_deadline_ms {bigint}",
+            # "Running matches whose deadline has passed, earliest first" reads a prefix of this index.
+            "CREATE INDEX matches_due_clocks ON matches (next_deadline_ms, id) "
+            "WHERE status = 'running' AND next_deadline_ms IS NOT NULL",
+        ),
+        backfill=_backfill_deadlines,
+    ),
 )
 
 _LEDGER = """CREATE TABLE IF NOT EXISTS schema_migrations (
@@ -222,6 +257,8 @@ async def migrate(tx: Tx, dialect: Dialect, now: datetime) -> list[int]:
             continue
         for statement in migration.statements:
             await tx.execute(dialect.render(statement))
+        if migration.backfill is not None:
+            await migration.backfill(tx)
         await tx.execute(
             "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
             migration.version,

@@ -81,6 +81,9 @@ class Match(msgspec.Struct, frozen=True, kw_only=True):
     """Per-seat clock state (time left, turn started at), written by whoever runs the clock."""
     tournament_id: str | None
     labels: JsonObject
+    next_deadline_ms: int | None = None
+    """Derived by the store from `clock` and `clock_state`: the earliest deadline (unix ms) among the seats
+    to act; None without an active clock, with nobody to act, or once closed. Indexed for `due_clocks`."""
     seats: tuple[Seat, ...] = ()
 
     @property

@@ -17,8 +17,9 @@ _encoder = msgspec.json.Encoder(order="sorted")
 ACCOUNT_COLUMNS = "id, username, password_hash, role, created_at"
 MATCH_COLUMNS = (
     "id, game, mode, config, public, status, seed, seed_commitment, version, outcome, created_by, "
-    "created_at, finished_at, clock, clock_state, tournament_id, labels"
+    "created_at, finished_at, clock, clock_state, tournament_id, labels, next_deadline_ms"
 )
+MATCH_COLUMN_COUNT = len(MATCH_COLUMNS.split(","))
 SEAT_COLUMNS = "match_id, seat, kind, account_id, bot_difficulty"
 ACTION_COLUMNS = "match_id, version, seat, action, request_id, state_digest, created_at"
 SNAPSHOT_COLUMNS = "match_id, version, state, created_at"
@@ -95,6 +96,7 @@ def match_from(row: Row, seats: tuple[Seat, ...], d: Dialect) -> Match:
         clock_state=load_optional_json(row["clock_state"]),
         tournament_id=row["tournament_id"],
         labels=load_json(row["labels"]),
+        next_deadline_ms=None if row["next_deadline_ms"] is None else int(row["next_deadline_ms"]),
         seats=seats,
     )
 
