@@ -11,6 +11,7 @@ from gamehall.internal.v1 import persistence_pb2 as pb
 from gamehall.internal.v1 import persistence_pb2_grpc
 from gamehall.store import MatchUpdate
 from gamehall.store.errors import InvalidArgument
+from gamehall.store.matches import MAX_DUE
 from gamehall_services.persistence.records import (
     account_to_proto,
     action_to_proto,
@@ -190,3 +191,11 @@ class PersistenceServicer(StoreWriter, persistence_pb2_grpc.PersistenceServiceSe
             request.match_id, max(1, request.from_version), request.to_version or None
         )
         return pb.GetActionsResponse(actions=[action_to_proto(a) for a in actions])
+
+    # ----------------------------------------------------------------- clocks
+    async def ListDueClocks(self, request: pb.ListDueClocksRequest, context: Any) -> pb.ListDueClocksResponse:
+        """Running matches whose next clock deadline is at or before `now_unix_ms`, earliest first (indexed)."""
+        if request.now_unix_ms <= 0:
+            raise InvalidArgument("now_unix_ms is required (unix milliseconds)")
+        matches = await self.store.due_clocks(request.now_unix_ms, min(request.limit or MAX_DUE, MAX_DUE))
+        return pb.ListDueClocksResponse(matches=[match_to_proto(m) for m in matches])

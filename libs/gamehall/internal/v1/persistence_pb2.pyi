@@ -361,3 +361,17 @@ class GetActionsResponse(_message.Message):
     ACTIONS_FIELD_NUMBER: _ClassVar[int]
     actions: _containers.RepeatedCompositeFieldContainer[ActionEntry]
     def __init__(self, actions: _Optional[_Iterable[_Union[ActionEntry, _Mapping]]] = ...) -> None: ...
+
+class ListDueClocksRequest(_message.Message):
+    __slots__ = ("now_unix_ms", "limit")
+    NOW_UNIX_MS_FIELD_NUMBER: _ClassVar[int]
+    LIMIT_FIELD_NUMBER: _ClassVar[int]
+    now_unix_ms: int
+    limit: int
+    def __init__(self, now_unix_ms: _Optional[int] = ..., limit: _Optional[int] = ...) -> None: ...
+
+class ListDueClocksResponse(_message.Message):
+    __slots__ = ("matches",)
+    MATCHES_FIELD_NUMBER: _ClassVar[int]
+    matches: _containers.RepeatedCompositeFieldContainer[MatchRecord]
+    def __init__(self, matches: _Optional[_Iterable[_Union[MatchRecord, _Mapping]]] = ...) -> None: ...

@@ -101,6 +101,11 @@ class PersistenceServiceStub:
                 request_serializer=gamehall_dot_internal_dot_v1_dot_persistence__pb2.GetActionsRequest.SerializeToString,
                 response_deserializer=gamehall_dot_internal_dot_v1_dot_persistence__pb2.GetActionsResponse.FromString,
                 _registered_method=True)
+        self.ListDueClocks = channel.unary_unary(
+                '/gamehall.internal.v1.PersistenceService/ListDueClocks',
+                request_serializer=gamehall_dot_internal_dot_v1_dot_persistence__pb2.ListDueClocksRequest.SerializeToString,
+                response_deserializer=gamehall_dot_internal_dot_v1_dot_persistence__pb2.ListDueClocksResponse.FromString,
+                _registered_method=True)
 
 
 class PersistenceServiceServicer:
@@ -199,6 +204,14 @@ class PersistenceServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def ListDueClocks(self, request, context):
+        """Running matches whose next clock deadline has passed, earliest first: an indexed query whose cost
+        follows the number of due matches, not of live ones (what the clock sweeper polls).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_PersistenceServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -266,6 +279,11 @@ def add_PersistenceServiceServicer_to_server(servicer, server):
                     servicer.GetActions,
                     request_deserializer=gamehall_dot_internal_dot_v1_dot_persistence__pb2.GetActionsRequest.FromString,
                     response_serializer=gamehall_dot_internal_dot_v1_dot_persistence__pb2.GetActionsResponse.SerializeToString,
+            ),
+            'ListDueClocks': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListDueClocks,
+                    request_deserializer=gamehall_dot_internal_dot_v1_dot_persistence__pb2.ListDueClocksRequest.FromString,
+                    response_serializer=gamehall_dot_internal_dot_v1_dot_persistence__pb2.ListDueClocksResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -621,6 +639,33 @@ class PersistenceService:
             '/gamehall.internal.v1.PersistenceService/GetActions',
             gamehall_dot_internal_dot_v1_dot_persistence__pb2.GetActionsRequest.SerializeToString,
             gamehall_dot_internal_dot_v1_dot_persistence__pb2.GetActionsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListDueClocks(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/gamehall.internal.v1.PersistenceService/ListDueClocks',
+            gamehall_dot_internal_dot_v1_dot_persistence__pb2.ListDueClocksRequest.SerializeToString,
+            gamehall_dot_internal_dot_v1_dot_persistence__pb2.ListDueClocksResponse.FromString,
             options,
             channel_credentials,
             insecure,
