@@ -40,7 +40,7 @@ def view(s: State, seat: int | None, to_act: list[int]) -> JsonDict:
                 "x": board.xy(foe.cell)[0],
                 "y": board.xy(foe.cell)[1],
                 "space": board.names.get(foe.cell, ""),
-                "card": msgspec.to_builtins(ENEMIES[foe.number]),
+                "card": _card(foe.number),
             }
             for i, foe in enumerate(s.fight.foes)
         ]
@@ -55,8 +55,9 @@ def view(s: State, seat: int | None, to_act: list[int]) -> JsonDict:
     return data
 
 
-def hidden_free(s: State) -> JsonDict:
-    return msgspec.to_builtins(s)  # type: ignore[no-any-return]
+def _card(number: str) -> JsonDict:
+    """The Enemy Card as plain JSON (lists, not tuples): it lies face up, so all of it is public."""
+    return msgspec.json.decode(msgspec.json.encode(ENEMIES[number]))  # type: ignore[no-any-return]
 
 
 def determinize(data: JsonDict, rng: random.Random) -> State:
