@@ -11,7 +11,6 @@ import os
 import time
 from typing import Any
 
-import grpc
 import structlog
 from nats.aio.msg import Msg
 
@@ -20,6 +19,7 @@ from gamehall.engine import all_games
 from gamehall.internal.v1 import persistence_pb2_grpc
 from gamehall.runtime import embedded_secrets, metrics
 from gamehall.runtime.bus import Bus, turn_subject
+from gamehall.runtime.channels import internal_channel
 from gamehall.runtime.identity import ensure_service_account
 from gamehall.runtime.service import ServiceApp, exit_on_missing_secret
 from gamehall.runtime.settings import Settings
@@ -46,11 +46,11 @@ def build_app(settings: Settings) -> ServiceApp:
 
     @app.on_start
     async def start() -> None:
-        async with grpc.aio.insecure_channel(settings.persistence_addr) as persistence:
+        async with internal_channel(settings.persistence_addr) as persistence:
             account = await ensure_service_account(
                 persistence_pb2_grpc.PersistenceServiceStub(persistence), SERVICE_USERNAME, "bot"
             )
-        channel = grpc.aio.insecure_channel(settings.gateway_addr)
+        channel = internal_channel(settings.gateway_addr)
         identity = BotIdentity(tokens, account)
         state["channel"] = channel
         state["worker"] = TurnWorker(gateway_pb2_grpc.MatchServiceStub(channel), identity)

@@ -37,7 +37,7 @@ def build_app(settings: Settings) -> ServiceApp:
     watcher = Watcher(upstream)
     catalog = CatalogServicer(upstream, auth)
     matches = MatchServicer(upstream, auth, RateLimiter(), watcher, catalog)
-    sweeper = ClockSweeper(upstream, matches.player)
+    sweeper = ClockSweeper(upstream)
     app.add_servicer(
         gateway_pb2_grpc.add_AuthServiceServicer_to_server,
         AuthServicer(upstream, auth, passwords),

@@ -8,20 +8,28 @@ from typing import Any
 from gamehall.internal.v1 import rules_pb2
 from gamehall.v1 import common_pb2, gateway_pb2, gateway_pb2_grpc
 from gamehall_services.gateway.auth import Authenticator
-from gamehall_services.gateway.upstream import Upstream, call
+from gamehall_services.gateway.upstream import Upstream
+
+SCHEMA_DEADLINE_SECONDS = 60.0
+"""A rules host derives its view schema at start; a ListGames that races the warm-up waits this long."""
 
 
 class CatalogServicer(gateway_pb2_grpc.CatalogServiceServicer):
     def __init__(self, upstream: Upstream, auth: Authenticator) -> None:
         self.upstream = upstream
         self.auth = auth
-        self._cache: dict[str, common_pb2.GameDescriptor] = {}
+        self._cache: dict[tuple[str, bool], common_pb2.GameDescriptor] = {}
 
-    async def describe(self, game: str) -> common_pb2.GameDescriptor:
-        if game not in self._cache:
-            described = await call(self.upstream.rules(game).DescribeGame(rules_pb2.DescribeGameRequest()))
-            self._cache[game] = described.game
-        return self._cache[game]
+    async def describe(self, game: str, *, schema: bool = True) -> common_pb2.GameDescriptor:
+        """The game's descriptor; `schema=False` skips the view schema (answered at once, for defaults)."""
+        key = (game, schema)
+        if key not in self._cache:
+            request = rules_pb2.DescribeGameRequest(skip_view_schema=not schema)
+            described = await self.upstream.replicas(game).on_any(
+                "DescribeGame", request, timeout=SCHEMA_DEADLINE_SECONDS if schema else None
+            )
+            self._cache[key] = described.game
+        return self._cache[key]
 
     async def ListGames(self, request: Any, context: Any) -> gateway_pb2.ListGamesResponse:
         await self.auth.claims(context)

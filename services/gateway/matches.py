@@ -1,4 +1,6 @@
-"""MatchService: create, list, join, leave, view, legal actions and submit (watch and replay in watch.py)."""
+"""MatchService: the lobby (create, list, join) here; everything about a running match (view, legal
+actions, submit, leave, watch, replay) is forwarded to the rules replica that owns it, with the
+caller as this gateway authenticated it. Watch streams are in watch.py."""
 
 from __future__ import annotations
 
@@ -8,21 +10,21 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import grpc
+from cachetools import LRUCache
 
 from gamehall.auth import Claims
+from gamehall.internal.v1 import live_pb2, rules_pb2
 from gamehall.internal.v1 import persistence_pb2 as ppb
-from gamehall.internal.v1 import rules_pb2
+from gamehall.matches import clocks, require_seat, require_watch, seat_of
 from gamehall.runtime.errors import ClientError
 from gamehall.store import seed_commitment
 from gamehall.v1 import common_pb2, gateway_pb2, gateway_pb2_grpc
-from gamehall_services.gateway import clocks, events
+from gamehall.wire import outbox as events
 from gamehall_services.gateway.auth import Authenticator
 from gamehall_services.gateway.catalog import CatalogServicer
 from gamehall_services.gateway.limits import RateLimiter, check_action_payload
-from gamehall_services.gateway.play import Move, Player, bot_seats
-from gamehall_services.gateway.records import STATUS_NAMES, dumps, loads, now_ms, public_match
-from gamehall_services.gateway.state import load, require_seat, require_watch, seat_of
-from gamehall_services.gateway.upstream import Upstream, call
+from gamehall_services.gateway.records import STATUS_NAMES, config_to_proto, dumps, loads, now_ms, public_match
+from gamehall_services.gateway.upstream import RulesReplicas, Upstream, call
 from gamehall_services.gateway.watch import Watcher
 
 MAX_PAGE = 200
@@ -47,8 +49,8 @@ class MatchServicer(gateway_pb2_grpc.MatchServiceServicer):
         self.catalog = catalog
         self.auth = auth
         self.limiter = limiter
-        self.player = Player(upstream)
         self.watcher = watcher
+        self._games: LRUCache[str, str] = LRUCache(maxsize=200_000)
 
     async def _caller(self, context: grpc.aio.ServicerContext) -> Claims:
         claims = await self.auth.claims(context)
@@ -58,24 +60,35 @@ class MatchServicer(gateway_pb2_grpc.MatchServiceServicer):
     async def _record(self, match_id: str) -> ppb.MatchRecord:
         if not match_id:
             raise _bad("match_id is required")
-        return (await call(self.upstream.persistence.GetMatch(ppb.GetMatchRequest(match_id=match_id)))).match
+        record: ppb.MatchRecord = (
+            await call(self.upstream.persistence.GetMatch(ppb.GetMatchRequest(match_id=match_id)))
+        ).match
+        self._games[record.id] = record.game
+        return record
+
+    async def _owner(self, match_id: str) -> RulesReplicas:
+        """The rules replicas of the match's game (a match's game never changes: cached per replica)."""
+        game = self._games.get(match_id) if match_id else None
+        if game is None:
+            game = (await self._record(match_id)).game
+        return self.upstream.replicas(game)
 
     # ----------------------------------------------------------------- lobby
     async def CreateMatch(
         self, request: gateway_pb2.CreateMatchRequest, context: Any
     ) -> gateway_pb2.CreateMatchResponse:
         claims = await self._caller(context)
-        rules = self.upstream.rules(request.game)
+        rules = self.upstream.replicas(request.game)
         match_id = str(uuid.uuid4())
         if request.request_id:  # idempotent: the match id follows from (caller, request id)
             match_id = str(uuid.uuid5(REQUEST_NAMESPACE, f"{claims.account_id}:{request.request_id}"))
             earlier = await self._created_before(match_id, claims)
             if earlier is not None:
                 return gateway_pb2.CreateMatchResponse(match=public_match(earlier))
-        spec = clocks.ClockSpec.from_proto(request.clock)
+        spec = clocks.ClockSpec.checked(request.clock.per_move_ms, request.clock.bank_ms, request.clock.increment_ms)
         seed = secrets.randbits(63)
         wanted = await self._defaults(request.game, request.config)
-        created = await call(rules.NewMatch(rules_pb2.NewMatchRequest(config=wanted, seed=seed)))
+        created = await rules.on_any("NewMatch", rules_pb2.NewMatchRequest(config=wanted, seed=seed), key=match_id)
         config = created.config
         seats = self._seats(request, claims, config.seats)
         full = all(s.kind in ("human", "bot") for s in seats)
@@ -140,7 +153,7 @@ class MatchServicer(gateway_pb2_grpc.MatchServiceServicer):
         """The config with the game's first mode and that mode's first seat count when left unset."""
         filled = common_pb2.MatchConfig()
         filled.CopyFrom(config)
-        descriptor = await self.catalog.describe(game)
+        descriptor = await self.catalog.describe(game, schema=False)
         if not filled.mode and descriptor.modes:
             filled.mode = descriptor.modes[0].id
         if not filled.seats:
@@ -244,13 +257,17 @@ class MatchServicer(gateway_pb2_grpc.MatchServiceServicer):
     async def _start_if_full(self, match: ppb.MatchRecord) -> ppb.MatchRecord:
         if match.status != "open" or any(s.kind not in ("human", "bot") for s in match.seats):
             return match
-        initial = await load(self.upstream, match.id)
-        view = await call(self.upstream.rules(match.game).View(rules_pb2.ViewRequest(state=initial.state)))
-        to_act = list(view.summary.to_act)
+        initial = await self.upstream.replicas(match.game).on_any(  # deterministic from (config, seed)
+            "NewMatch",
+            rules_pb2.NewMatchRequest(config=config_to_proto(loads(match.config_json) or {}), seed=match.seed),
+            key=match.id,
+        )
+        to_act = list(initial.summary.to_act)
         spec = clocks.ClockSpec.from_json(loads(match.clock_json))
         clock_state = clocks.initial(spec, len(match.seats), to_act, now_ms())
         deadlines = {s: clocks.deadline_ms(spec, clock_state, s) for s in to_act}
-        outbox = events.turns_for_bots(match.id, match.game, 0, to_act, bot_seats(match), deadlines)
+        bots = {int(s.seat): s.bot_difficulty or "normal" for s in match.seats if s.kind == "bot"}
+        outbox = events.turns_for_bots(match.id, match.game, 0, to_act, bots, deadlines)
         try:
             started = await call(
                 self.upstream.persistence.StartMatch(
@@ -282,48 +299,46 @@ class MatchServicer(gateway_pb2_grpc.MatchServiceServicer):
                     common_pb2.ERROR_REASON_MATCH_OVER,
                 )
             try:
-                closed = await self.player.forfeit(match, seat, "resigned")
+                await self.upstream.replicas(match.game).on_owner(
+                    match.id,
+                    "Forfeit",
+                    live_pb2.ForfeitRequest(match_id=match.id, caller=_caller_proto(claims), why="resigned"),
+                )
             except ClientError as exc:
                 if exc.code != grpc.StatusCode.ABORTED:
                     raise
                 continue  # a move landed meanwhile: resign at the new version
-            return gateway_pb2.LeaveMatchResponse(match=public_match(closed))
+            return gateway_pb2.LeaveMatchResponse(match=public_match(await self._record(match.id)))
         raise ClientError(
             grpc.StatusCode.ABORTED, "the match kept changing; retry", common_pb2.ERROR_REASON_VERSION_CONFLICT
         )
 
-    # ----------------------------------------------------------------- play
+    # ----------------------------------------------------------------- play (forwarded to the owner)
     async def GetView(self, request: gateway_pb2.GetViewRequest, context: Any) -> gateway_pb2.GetViewResponse:
         claims = await self._caller(context)
-        loaded = await load(self.upstream, request.match_id)
-        require_watch(loaded.match, claims)
-        seat = seat_of(loaded.match, claims, _optional(request, "seat"))
-        view_request = rules_pb2.ViewRequest(state=loaded.state)
-        if seat is not None:
-            view_request.seat = seat
-        view = await call(self.upstream.rules(loaded.match.game).View(view_request))
-        response = gateway_pb2.GetViewResponse(
-            version=loaded.version, view_json=view.view_json, to_act=list(view.summary.to_act)
-        )
-        if seat is not None:
-            response.seat = seat
-        _set_outcome(response, loaded.match, view.summary)
+        forwarded = live_pb2.GetViewRequest(match_id=request.match_id, caller=_caller_proto(claims))
+        if request.HasField("seat"):
+            forwarded.seat = request.seat
+        view = (await (await self._owner(request.match_id)).on_owner(request.match_id, "GetView", forwarded)).view
+        response = gateway_pb2.GetViewResponse(version=view.version, view_json=view.view_json, to_act=view.to_act)
+        if view.HasField("seat"):
+            response.seat = view.seat
+        if view.HasField("outcome"):
+            response.outcome.CopyFrom(view.outcome)
         return response
 
     async def ListLegalActions(
         self, request: gateway_pb2.ListLegalActionsRequest, context: Any
     ) -> gateway_pb2.ListLegalActionsResponse:
         claims = await self._caller(context)
-        loaded = await load(self.upstream, request.match_id)
-        seat = require_seat(loaded.match, claims, _optional(request, "seat"))
-        if loaded.match.status != "running":
-            return gateway_pb2.ListLegalActionsResponse(version=loaded.version, seat=seat)
-        legal = await call(
-            self.upstream.rules(loaded.match.game).LegalActions(
-                rules_pb2.LegalActionsRequest(state=loaded.state, seat=seat)
-            )
-        )
-        return gateway_pb2.ListLegalActionsResponse(version=loaded.version, seat=seat, actions=legal.actions)
+        forwarded = live_pb2.ListLegalActionsRequest(match_id=request.match_id, caller=_caller_proto(claims))
+        if request.HasField("seat"):
+            forwarded.seat = request.seat
+        owner = await self._owner(request.match_id)
+        result: gateway_pb2.ListLegalActionsResponse = (
+            await owner.on_owner(request.match_id, "ListLegalActions", forwarded)
+        ).result
+        return result
 
     async def SubmitAction(
         self, request: gateway_pb2.SubmitActionRequest, context: Any
@@ -333,21 +348,22 @@ class MatchServicer(gateway_pb2_grpc.MatchServiceServicer):
         if which is None or not getattr(request, which):
             raise _bad("give action_id (from ListLegalActions) or action_json")
         check_action_payload(request.action_json, request.request_id)
-        move = Move(action_id=request.action_id, action_json=request.action_json)
-        wanted = _optional(request, "seat")
-        played = await self.player.submit(
-            request.match_id,
-            lambda match: require_seat(match, claims, wanted),
-            move,
-            request.request_id or uuid.uuid4().hex,
-            _optional(request, "expected_version"),
+        forwarded = live_pb2.PlayRequest(
+            match_id=request.match_id,
+            caller=_caller_proto(claims),
+            request_id=request.request_id or uuid.uuid4().hex,
         )
-        response = gateway_pb2.SubmitActionResponse(
-            version=played.version, action=played.action, to_act=played.to_act, replayed=played.replayed
-        )
-        if played.outcome is not None:
-            response.outcome.CopyFrom(played.outcome)
-        return response
+        if which == "action_id":
+            forwarded.action_id = request.action_id
+        else:
+            forwarded.action_json = request.action_json
+        if request.HasField("seat"):
+            forwarded.seat = request.seat
+        if request.HasField("expected_version"):
+            forwarded.expected_version = request.expected_version
+        owner = await self._owner(request.match_id)
+        result: gateway_pb2.SubmitActionResponse = (await owner.on_owner(request.match_id, "Play", forwarded)).result
+        return result
 
     # ----------------------------------------------------------------- watch and replay
     async def WatchMatch(
@@ -359,12 +375,13 @@ class MatchServicer(gateway_pb2_grpc.MatchServiceServicer):
 
     async def GetReplay(self, request: gateway_pb2.GetReplayRequest, context: Any) -> gateway_pb2.GetReplayResponse:
         claims = await self._caller(context)
-        return await self.watcher.replay(request.match_id, claims)
+        record = await self._record(request.match_id)
+        forwarded = live_pb2.GetReplayRequest(match_id=record.id, caller=_caller_proto(claims))
+        owner = self.upstream.replicas(record.game)
+        result: gateway_pb2.GetReplayResponse = (await owner.on_owner(record.id, "GetReplay", forwarded)).result
+        result.match.CopyFrom(public_match(record))
+        return result
 
 
-def _set_outcome(response: Any, match: ppb.MatchRecord, summary: rules_pb2.StateSummary) -> None:
-    """The engine's outcome, or the stored one when the match ended outside the log (a forfeit)."""
-    if match.outcome_json:
-        response.outcome.CopyFrom(public_match(match).outcome)
-    elif summary.HasField("outcome"):
-        response.outcome.CopyFrom(summary.outcome)
+def _caller_proto(claims: Claims) -> live_pb2.Caller:
+    return live_pb2.Caller(account_id=claims.account_id, role=claims.role)

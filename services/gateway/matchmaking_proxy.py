@@ -14,11 +14,12 @@ from typing import Any
 import grpc
 from google.protobuf.descriptor import ServiceDescriptor
 
+from gamehall.runtime.channels import internal_channel
 from gamehall.runtime.upstream import translate
 from gamehall.v1 import matchmaking_pb2, matchmaking_pb2_grpc
 from gamehall_services.gateway.auth import Authenticator
 from gamehall_services.gateway.limits import RateLimiter
-from gamehall_services.gateway.upstream import CHANNEL_OPTIONS, call
+from gamehall_services.gateway.upstream import call
 
 SERVICES = matchmaking_pb2.DESCRIPTOR.services_by_name
 
@@ -34,7 +35,7 @@ class Forwarder:
         self.stubs: dict[str, Any] = {}
 
     def connect(self) -> None:
-        self.channel = grpc.aio.insecure_channel(self.address, options=CHANNEL_OPTIONS)
+        self.channel = internal_channel(self.address)
         self.stubs = {
             "MatchmakingService": matchmaking_pb2_grpc.MatchmakingServiceStub(self.channel),
             "TournamentService": matchmaking_pb2_grpc.TournamentServiceStub(self.channel),

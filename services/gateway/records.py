@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-import json
 import time
 from typing import Any
 
 from gamehall.internal.v1 import persistence_pb2 as ppb
+from gamehall.matches import clocks
 from gamehall.v1 import common_pb2, gateway_pb2
 from gamehall.wire.convert import dumps
-from gamehall_services.gateway import clocks
+from gamehall.wire.matches import loads, outcome_from_json
 
 STATUSES = {
     "open": gateway_pb2.MATCH_STATUS_OPEN,
@@ -21,18 +21,8 @@ STATUS_NAMES = {v: k for k, v in STATUSES.items()}
 CLOSED = frozenset({"finished", "aborted"})
 
 
-def loads(text: str) -> Any:
-    return json.loads(text) if text else None
-
-
 def now_ms() -> int:
     return int(time.time() * 1000)
-
-
-def outcome_from_json(data: dict[str, Any] | None) -> common_pb2.Outcome | None:
-    if not data:
-        return None
-    return common_pb2.Outcome(ranks=data["ranks"], scores=data.get("scores") or [], reason=data.get("reason", ""))
 
 
 def to_act_of(match: ppb.MatchRecord) -> list[int]:
@@ -65,7 +55,7 @@ def public_match(match: ppb.MatchRecord, usernames: dict[str, str] | None = None
         seed_commitment=match.seed_commitment,
         seed=match.seed if match.status in CLOSED else 0,
         public=match.public,
-        clock=spec.to_proto(),
+        clock=gateway_pb2.ClockSpec(per_move_ms=spec.per_move_ms, bank_ms=spec.bank_ms, increment_ms=spec.increment_ms),
         created_by=match.created_by,
         created_unix=match.created_unix_ms // 1000,
         seats=[

@@ -12,7 +12,6 @@ import contextlib
 import os
 from typing import Any
 
-import grpc
 import structlog
 from nats.aio.msg import Msg
 
@@ -22,6 +21,7 @@ from gamehall.events.v1 import match_pb2
 from gamehall.matchmaking import MatchPolicy
 from gamehall.runtime import embedded_secrets
 from gamehall.runtime.bus import SUBJECT_ROOT, Bus
+from gamehall.runtime.channels import internal_channel
 from gamehall.runtime.identity import account_lookup
 from gamehall.runtime.service import ServiceApp, exit_on_missing_secret
 from gamehall.runtime.settings import Settings
@@ -64,7 +64,7 @@ def build_app(settings: Settings) -> ServiceApp:
         bus = await Bus.connect(settings.nats_url, settings.service)
         await bus.ensure_streams()
         await creator.connect()
-        channel = grpc.aio.insecure_channel(settings.persistence_addr)
+        channel = internal_channel(settings.persistence_addr)
         store = MatchmakingStore(channel)
         ratings = Ratings(store)
         policy = MatchPolicy(bot_fill_after=settings.matchmaking_bot_fill_seconds)

@@ -19,6 +19,7 @@ import grpc
 from gamehall.auth import Tokens
 from gamehall.internal.v1 import persistence_pb2 as ppb
 from gamehall.internal.v1 import persistence_pb2_grpc
+from gamehall.runtime.channels import internal_channel
 from gamehall.runtime.errors import ClientError
 from gamehall.runtime.identity import ensure_service_account
 from gamehall.runtime.upstream import translate
@@ -43,8 +44,8 @@ class MatchCreator:
         self._renew_at = 0.0
 
     async def connect(self) -> None:
-        gateway = grpc.aio.insecure_channel(self._gateway_addr)
-        persistence = grpc.aio.insecure_channel(self._persistence_addr)
+        gateway = internal_channel(self._gateway_addr)
+        persistence = internal_channel(self._persistence_addr)
         self._channels = [gateway, persistence]
         self.gateway = gateway_pb2_grpc.MatchServiceStub(gateway)
         self.persistence = persistence_pb2_grpc.PersistenceServiceStub(persistence)

@@ -1,17 +1,27 @@
-"""Assemble a rules host: the harness plus the RulesService of the chosen game."""
+"""Assemble a rules host: the harness, the stateless RulesService of the chosen game, and the
+LiveMatchService through which this replica owns the live matches the gateways route to it."""
 
 from __future__ import annotations
 
 import argparse
 import os
+from typing import Any
+
+import structlog
 
 from gamehall.engine import get_game
-from gamehall.internal.v1 import rules_pb2, rules_pb2_grpc
+from gamehall.internal.v1 import live_pb2, live_pb2_grpc, persistence_pb2_grpc, rules_pb2, rules_pb2_grpc
+from gamehall.runtime.bus import Bus, view_subject
+from gamehall.runtime.channels import internal_channel
 from gamehall.runtime.service import ServiceApp
 from gamehall.runtime.settings import Settings
+from gamehall_services.rules.live import LiveMatches
+from gamehall_services.rules.live_servicer import LiveMatchServicer
 from gamehall_services.rules.servicer import RulesServicer
 
 SERVICE_NAME = rules_pb2.DESCRIPTOR.services_by_name["RulesService"].full_name
+LIVE_SERVICE_NAME = live_pb2.DESCRIPTOR.services_by_name["LiveMatchService"].full_name
+log = structlog.get_logger("gamehall.rules")
 
 
 def parse_args(argv: list[str] | None = None) -> Settings:
@@ -29,5 +39,34 @@ def parse_args(argv: list[str] | None = None) -> Settings:
 def build_app(settings: Settings) -> ServiceApp:
     game = get_game(settings.game)
     app = ServiceApp(settings)
-    app.add_servicer(rules_pb2_grpc.add_RulesServiceServicer_to_server, RulesServicer(game), SERVICE_NAME)
+    rules = RulesServicer(game)
+    app.add_servicer(rules_pb2_grpc.add_RulesServiceServicer_to_server, rules, SERVICE_NAME)
+    held: dict[str, Any] = {}
+
+    async def publish(match_id: str, seat: int | None, payload: bytes) -> None:
+        bus = held.get("bus")
+        if bus is not None:
+            await bus.nc.publish(view_subject(match_id, seat), payload)
+
+    live = LiveMatches(game, lambda: held["persistence"], publish)
+    app.add_servicer(live_pb2_grpc.add_LiveMatchServiceServicer_to_server, LiveMatchServicer(live), LIVE_SERVICE_NAME)
+
+    @app.on_start
+    async def connect() -> None:
+        rules.warm_up()  # the catalog's view schema, ready before the first ListGames asks
+        channel = internal_channel(settings.persistence_addr)
+        held["channel"] = channel
+        held["persistence"] = persistence_pb2_grpc.PersistenceServiceStub(channel)
+        try:
+            held["bus"] = await Bus.connect(settings.nats_url, settings.service)
+        except Exception as exc:  # watchers then ask the owner instead of hearing pushes
+            log.warning("no NATS connection; views will not be pushed", error=str(exc))
+
+    @app.on_stop
+    async def disconnect() -> None:
+        if "bus" in held:
+            await held["bus"].close()
+        if "channel" in held:
+            await held["channel"].close()
+
     return app

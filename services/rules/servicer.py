@@ -35,6 +35,7 @@ class RulesServicer(rules_pb2_grpc.RulesServiceServicer):  # type: ignore[misc]
     def __init__(self, game: Game[Any]) -> None:
         self.game = game
         self.descriptor = game_to_proto(game)
+        self._schema: asyncio.Task[None] | None = None
 
     # -- helpers ------------------------------------------------------------------
     def _decode(self, data: bytes) -> Any:
@@ -60,10 +61,26 @@ class RulesServicer(rules_pb2_grpc.RulesServiceServicer):  # type: ignore[misc]
         return summary
 
     # -- RPCs ---------------------------------------------------------------------
-    async def DescribeGame(self, request: Any, context: Any) -> rules_pb2.DescribeGameResponse:
-        if not self.descriptor.view_schema_json:  # derived once, off the event loop (it plays sample matches)
-            schema = await asyncio.to_thread(infer_view_schema, self.game)
-            self.descriptor.view_schema_json = json.dumps(schema, separators=(",", ":"), sort_keys=True)
+    def warm_up(self) -> asyncio.Task[None]:
+        """Start deriving the view schema (it plays sample matches) once, off the event loop; every
+        DescribeGame waits on the same task, so a cancelled call never throws the work away."""
+        if self._schema is None:
+            self._schema = asyncio.create_task(self._derive_schema())
+        return self._schema
+
+    async def _derive_schema(self) -> None:
+        schema = await asyncio.to_thread(infer_view_schema, self.game)
+        self.descriptor.view_schema_json = json.dumps(schema, separators=(",", ":"), sort_keys=True)
+
+    async def DescribeGame(
+        self, request: rules_pb2.DescribeGameRequest, context: Any
+    ) -> rules_pb2.DescribeGameResponse:
+        if request.skip_view_schema:
+            bare = common_pb2.GameDescriptor()
+            bare.CopyFrom(self.descriptor)
+            bare.view_schema_json = ""
+            return rules_pb2.DescribeGameResponse(game=bare)
+        await asyncio.shield(self.warm_up())
         return rules_pb2.DescribeGameResponse(game=self.descriptor)
 
     async def NewMatch(self, request: rules_pb2.NewMatchRequest, context: Any) -> rules_pb2.NewMatchResponse:

@@ -1,5 +1,6 @@
-"""kill -9 the gateway and persistence while clients submit concurrently: after restart, no
-committed action is lost or applied twice, and every action event is in JetStream exactly once."""
+"""kill -9 persistence, the rules host that owns the matches, nats-server and the gateway while
+clients submit concurrently: after restart, no acknowledged action is lost or applied twice, and
+every action event is in JetStream exactly once."""
 
 from __future__ import annotations
 
@@ -38,7 +39,8 @@ def _play(client: Client, match_id: str, accepted: list[str], errors: list[BaseE
     """Play to the end; each move is retried with its request id until it is acknowledged."""
     try:
         step = 0
-        while True:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
             legal = _retrying(lambda: client.legal(match_id))
             match = _retrying(lambda: client.match(match_id))
             if match.status != 2:  # not running any more
@@ -53,6 +55,7 @@ def _play(client: Client, match_id: str, accepted: list[str], errors: list[BaseE
             step += 1
             if result.HasField("outcome"):
                 return
+        raise AssertionError(f"match {match_id} did not end within 2 minutes")
     except BaseException as exc:
         errors.append(exc)
 
@@ -65,14 +68,14 @@ async def _action_event_ids(url: str, match_id: str) -> list[str]:
         while True:
             try:
                 batch = await sub.fetch(200, timeout=1.0)
-            except nats.errors.TimeoutError:
+            except (TimeoutError, nats.errors.TimeoutError):  # no more (the latter right after a restart)
                 return ids
             ids += [m.headers["Nats-Msg-Id"] for m in batch if m.headers]
     finally:
         await nc.close()
 
 
-def test_kill_9_gateway_and_persistence_mid_play(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_kill_9_persistence_owner_nats_and_gateway_mid_play(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     for key, value in repo_env().items():
         monkeypatch.setenv(key, value)
     platform = Platform(
@@ -95,6 +98,8 @@ def test_kill_9_gateway_and_persistence_mid_play(tmp_path: Path, monkeypatch: py
         time.sleep(0.2)
         before_kill = len(accepted)
         platform.restart("persistence")
+        platform.restart("rules-high-card")  # the owner of every match here: the next replica rebuilds from the log
+        platform.restart_nats()
         platform.restart("gateway")
         for t in threads:
             t.join(120)

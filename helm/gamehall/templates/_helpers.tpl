@@ -113,12 +113,14 @@ Every enabled component as JSON: name -> settings (defaults merged with its own 
 {{- printf "%s:%v" (include "gamehall.componentName" .) .root.Values.ports.grpc -}}
 {{- end -}}
 
-{{/* GAMEHALL_RULES_ADDRS: JSON map game id -> host:port of its rules host. */}}
+{{/* GAMEHALL_RULES_ADDRS: JSON map game id -> dns:///<headless Service>:port, which the gateway re-resolves to
+every ready replica of that game's rules service and spreads live matches over by rendezvous hashing. */}}
 {{- define "gamehall.rulesAddrs" -}}
 {{- $addrs := dict -}}
 {{- range $game, $entry := .Values.rules.games -}}
 {{- if eq (include "gamehall.enabled" $entry) "true" -}}
-{{- $_ := set $addrs $game (include "gamehall.grpcAddr" (dict "root" $ "component" (printf "rules-%s" $game))) -}}
+{{- $headless := include "gamehall.componentName" (dict "root" $ "component" (printf "rules-%s-replicas" $game)) -}}
+{{- $_ := set $addrs $game (printf "dns:///%s:%v" $headless $.Values.ports.grpc) -}}
 {{- end -}}
 {{- end -}}
 {{- toJson $addrs -}}

@@ -11,6 +11,7 @@ from gamehall.bench.e2e import e2e_rows
 from gamehall.bench.engines import engine_rows
 from gamehall.bench.matchmaking import matchmaking_rows
 from gamehall.bench.matchmaking_store import matchmaking_store_rows
+from gamehall.bench.move_path import move_path_rows
 from gamehall.bench.rows import print_rows
 
 
@@ -23,6 +24,7 @@ def main() -> None:
     rows = [cpu_baseline(0.5 if args.quick else 1.0)]
     rows += echo_baseline(calls=1200 if args.quick else 6000)
     rows += e2e_rows(matches=50 if args.quick else 200)
+    rows += move_path_rows(matches=50 if args.quick else 100, quick=args.quick)
     rows += ai_service_rows(matches=50 if args.quick else 200)
     rows += engine_rows(args.game, quick=args.quick)
     rows += think_rows(positions=3 if args.quick else 7, games=args.game)

@@ -30,10 +30,15 @@ def run(
     data_dir: Annotated[Path, typer.Option(help="Where the SQLite file, JetStream store and logs live.")] = Path("var"),
     game: Annotated[list[str] | None, typer.Option("--game", help="Host only these games (repeatable).")] = None,
     free_ports: Annotated[bool, typer.Option(help="Pick free ports instead of the documented defaults.")] = False,
+    rules_replicas: Annotated[
+        int, typer.Option(min=1, max=8, help="Replicas of each game's rules service (matches spread over them).")
+    ] = 1,
 ) -> None:
     """Start nats-server and every service as child processes; stop them all on Ctrl-C/SIGTERM."""
     console = Console(stderr=True)
-    platform = Platform(data_dir=data_dir, games=game or None, fixed_ports=not free_ports)
+    platform = Platform(
+        data_dir=data_dir, games=game or None, fixed_ports=not free_ports, rules_replicas=rules_replicas
+    )
     signal.signal(signal.SIGTERM, _raise_stop)
     signal.signal(signal.SIGINT, _raise_stop)
     code = 0

@@ -50,8 +50,13 @@ CORE_SERVICES: tuple[ServiceDef, ...] = (
 )
 
 
-def rules_services(game_ids: Iterable[str]) -> list[ServiceDef]:
-    return [ServiceDef(f"rules-{g}", "gamehall_services.rules", ("--game", g), game=g) for g in game_ids]
+def rules_services(game_ids: Iterable[str], replicas: int = 1) -> list[ServiceDef]:
+    """One rules host per game, or `replicas` of each (`rules-<game>`, `rules-<game>-2`, ...)."""
+    return [
+        ServiceDef(f"rules-{g}" + (f"-{n}" if n > 1 else ""), "gamehall_services.rules", ("--game", g), game=g)
+        for g in game_ids
+        for n in range(1, replicas + 1)
+    ]
 
 
 def grpc_healthy(address: str, timeout: float = 0.5) -> bool:
@@ -87,13 +92,15 @@ class Platform:
     """Use the documented default ports (make run) or free ones (tests)."""
     extra_env: dict[str, str] = field(default_factory=dict)
     log_format: str = "json"
+    rules_replicas: int = 1
+    """Replicas of each game's rules service (live matches are spread over them by the gateway)."""
     nats: Child | None = None
     nats_url: str = ""
     services: list[RunningService] = field(default_factory=list)
 
     def definitions(self) -> list[ServiceDef]:
         games = self.games if self.games is not None else [g.id for g in all_games()]
-        return [d for d in CORE_SERVICES if d.exists()] + rules_services(games)
+        return [d for d in CORE_SERVICES if d.exists()] + rules_services(games, self.rules_replicas)
 
     def _ports(self, name: str) -> tuple[int, int]:
         if self.fixed_ports and name in DEFAULT_PORTS:
@@ -140,7 +147,10 @@ class Platform:
         def addr(name: str) -> str:
             return f"127.0.0.1:{ports[name][0]}" if name in ports else ""
 
-        rules = {d.game: addr(d.name) for d in defs if d.game}
+        rules: dict[str, str] = {}
+        for d in defs:
+            if d.game:
+                rules[d.game] = ",".join(filter(None, [rules.get(d.game, ""), addr(d.name)]))
         env = {
             "GAMEHALL_NATS_URL": self.nats_url,
             "GAMEHALL_DATA_DIR": str(self.data_dir.resolve()),
@@ -175,6 +185,22 @@ class Platform:
         fresh.start()
         fresh.wait_ready(ready_timeout)
         service.child = fresh
+
+    def restart_nats(self, *, kill: bool = True, ready_timeout: float = 60.0) -> None:
+        """Stop nats-server (SIGKILL when `kill`) and start it again on the same port and store."""
+        old = self.nats
+        if old is None:
+            raise KeyError("nats-server")
+        if kill:
+            old.signal(signal.SIGKILL)
+            if old.proc is not None:
+                old.proc.wait(10)
+        else:
+            old.stop()
+        fresh = Child(old.name, old.argv, env=old.env, ready=old.ready, log_path=old.log_path)
+        fresh.start()
+        fresh.wait_ready(ready_timeout)
+        self.nats = fresh
 
     def dead(self) -> list[str]:
         """Names of children that exited on their own."""

@@ -42,6 +42,11 @@ def turn_subject(game: str) -> str:
     return f"{SUBJECT_ROOT}.turn.{game}"
 
 
+def view_subject(match_id: str, seat: int | None) -> str:
+    """Core NATS (no stream): the views a match's owner pushes to one audience after each step."""
+    return f"{SUBJECT_ROOT}.view.{match_id}.{'spectator' if seat is None else f'seat-{seat}'}"
+
+
 @dataclass(frozen=True)
 class StreamSpec:
     name: str

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import grpc
 
 from gamehall.engine import errors as engine_errors
+from gamehall.matches import errors as match_errors
 from gamehall.v1 import common_pb2
 
 ERROR_TRAILER = "gamehall-error-bin"
@@ -79,3 +80,11 @@ register_error(engine_errors.IllegalAction, S.FAILED_PRECONDITION, R.ERROR_REASO
 register_error(engine_errors.ConfigError, S.INVALID_ARGUMENT, R.ERROR_REASON_BAD_CONFIG)
 register_error(engine_errors.DecodeError, S.INVALID_ARGUMENT, R.ERROR_REASON_CORRUPT_STATE)
 register_error(engine_errors.UnknownGame, S.NOT_FOUND, R.ERROR_REASON_UNKNOWN_GAME)
+register_error(match_errors.NoSuchSeat, S.INVALID_ARGUMENT, R.ERROR_REASON_MALFORMED)
+register_error(match_errors.InvalidClock, S.INVALID_ARGUMENT, R.ERROR_REASON_BAD_CONFIG)
+register_error(match_errors.NotSeated, S.PERMISSION_DENIED, R.ERROR_REASON_PERMISSION_DENIED)
+register_error(match_errors.PrivateMatch, S.PERMISSION_DENIED, R.ERROR_REASON_PERMISSION_DENIED)
+register_error(match_errors.MatchNotRunning, S.FAILED_PRECONDITION, R.ERROR_REASON_MATCH_OVER)
+register_error(match_errors.MatchNotStarted, S.FAILED_PRECONDITION, R.ERROR_REASON_ILLEGAL_ACTION)
+register_error(match_errors.VersionConflict, S.ABORTED, R.ERROR_REASON_VERSION_CONFLICT)
+register_error(match_errors.RequestReused, S.ALREADY_EXISTS, R.ERROR_REASON_ALREADY_EXISTS)

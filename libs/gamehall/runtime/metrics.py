@@ -24,6 +24,9 @@ RPC_IN_FLIGHT = Gauge("gamehall_rpc_in_flight", "gRPC calls being handled now.",
 ACTIONS_APPLIED = Counter("gamehall_actions_applied", "Actions applied by the rules engines.", ["game"])
 ACTIONS_REJECTED = Counter("gamehall_actions_rejected", "Actions rejected as illegal.", ["game"])
 ACTIVE_MATCHES = Gauge("gamehall_active_matches", "Matches running now.", ["game"])
+LIVE_MATCHES_HELD = Gauge(
+    "gamehall_live_matches_held", "Live matches a rules replica holds in memory (its warm cache).", ["game"]
+)
 MATCHES_FINISHED = Counter("gamehall_matches_finished", "Matches that reached an outcome.", ["game", "reason"])
 QUEUE_DEPTH = Gauge("gamehall_queue_depth", "Tickets waiting in a matchmaking queue.", ["game", "mode"])
 QUEUE_WAIT = Histogram(

@@ -49,7 +49,9 @@ def test_a_game_is_added_by_values_alone(merged: dict) -> None:
     assert platform.check_components(manifests, merged_values) == []
     gateway = find(manifests, "Deployment", "gateway").doc["spec"]["template"]["spec"]["containers"][0]
     addrs = json.loads(next(e["value"] for e in gateway["env"] if e["name"] == "GAMEHALL_RULES_ADDRS"))
-    assert addrs["new-game"] == "gamehall-rules-new-game:50051"
+    assert addrs["new-game"] == "dns:///gamehall-rules-new-game-replicas:50051"
+    headless = find(manifests, "Service", "rules-new-game-replicas").doc
+    assert headless["spec"]["clusterIP"] == "None" and headless["spec"]["ports"][0]["port"] == 50051
     assert set(addrs) == {"grimslingers", "grimmoir", "tiny-epic-quest", "grimm-world", "new-game"}
 
 

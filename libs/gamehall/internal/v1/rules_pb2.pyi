@@ -18,8 +18,10 @@ class StateSummary(_message.Message):
     def __init__(self, to_act: _Optional[_Iterable[int]] = ..., outcome: _Optional[_Union[_common_pb2.Outcome, _Mapping]] = ..., seats: _Optional[int] = ...) -> None: ...
 
 class DescribeGameRequest(_message.Message):
-    __slots__ = ()
-    def __init__(self) -> None: ...
+    __slots__ = ("skip_view_schema",)
+    SKIP_VIEW_SCHEMA_FIELD_NUMBER: _ClassVar[int]
+    skip_view_schema: bool
+    def __init__(self, skip_view_schema: _Optional[bool] = ...) -> None: ...
 
 class DescribeGameResponse(_message.Message):
     __slots__ = ("game",)

@@ -11,10 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-import grpc
-
-from gamehall.runtime.errors import ClientError
-from gamehall.v1 import common_pb2, gateway_pb2
+from gamehall.matches.errors import InvalidClock
 
 MAX_CLOCK_MS = 7 * 24 * 3600 * 1000
 
@@ -38,24 +35,16 @@ class ClockSpec:
         return cls(int(data.get("per_move_ms", 0)), int(data.get("bank_ms", 0)), int(data.get("increment_ms", 0)))
 
     @classmethod
-    def from_proto(cls, msg: gateway_pb2.ClockSpec) -> ClockSpec:
-        spec = cls(msg.per_move_ms, msg.bank_ms, msg.increment_ms)
+    def checked(cls, per_move_ms: int, bank_ms: int, increment_ms: int) -> ClockSpec:
+        """A spec from a client's numbers; InvalidClock when out of bounds."""
+        spec = cls(int(per_move_ms), int(bank_ms), int(increment_ms))
+        if min(spec.per_move_ms, spec.bank_ms, spec.increment_ms) < 0:
+            raise InvalidClock("clock times cannot be negative")
         if max(spec.per_move_ms, spec.bank_ms, spec.increment_ms) > MAX_CLOCK_MS:
-            raise ClientError(
-                grpc.StatusCode.INVALID_ARGUMENT,
-                "clock times are limited to 7 days",
-                common_pb2.ERROR_REASON_BAD_CONFIG,
-            )
+            raise InvalidClock("clock times are limited to 7 days")
         if spec.increment_ms and not spec.bank_ms:
-            raise ClientError(
-                grpc.StatusCode.INVALID_ARGUMENT,
-                "an increment needs a time bank (bank_ms)",
-                common_pb2.ERROR_REASON_BAD_CONFIG,
-            )
+            raise InvalidClock("an increment needs a time bank (bank_ms)")
         return spec
-
-    def to_proto(self) -> gateway_pb2.ClockSpec:
-        return gateway_pb2.ClockSpec(per_move_ms=self.per_move_ms, bank_ms=self.bank_ms, increment_ms=self.increment_ms)
 
 
 def initial(spec: ClockSpec, seats: int, to_act: Iterable[int], now_ms: int) -> dict[str, Any]:

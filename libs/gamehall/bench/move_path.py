@@ -1,0 +1,303 @@
+"""What a move costs the whole platform, and what running matches cost when nobody moves.
+
+CPU is read from /proc for every platform process (nats-server and every service; the load
+generator, this process, is left out) and compared with the CPU of one echo call through the
+harness (client plus server) measured in the same run, so the ratio survives a slower machine:
+- move cost: platform CPU seconds per SubmitAction / CPU seconds per echo call (goal <= 3);
+- idle cost: platform CPU per second with 1,000 running matches and no moves / the same with 10;
+- watchers: extra platform CPU per move for each spectator watching, and bytes stored per action;
+- open-loop latency: SubmitAction p50/p99 under a paced load at half the measured maximum rate,
+  as multiples of the unloaded echo p50 (goal p99 <= 15x).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import statistics
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+import grpc
+
+from gamehall.bench.baselines import _echo_load, echo_server
+from gamehall.bench.e2e import bench_platform
+from gamehall.bench.rows import Row
+from gamehall.launcher.platform import Platform
+from gamehall.v1 import common_pb2, gateway_pb2, gateway_pb2_grpc
+
+TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def process_cpu(pid: int) -> float:
+    """User + system CPU seconds of a live process (0 when it is gone)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / TICKS
+
+
+def platform_pids(platform: Platform) -> list[int]:
+    children = [s.child for s in platform.services] + ([platform.nats] if platform.nats else [])
+    return [c.proc.pid for c in children if c is not None and c.proc is not None]
+
+
+def platform_cpu(platform: Platform) -> float:
+    return sum(process_cpu(pid) for pid in platform_pids(platform))
+
+
+def echo_cpu_per_call(calls: int = 3000, concurrency: int = 32) -> float:
+    """CPU seconds (echo server process + this client) per echo call."""
+    child, port = echo_server()
+    child.start()
+    try:
+        child.wait_ready(30)
+        address = f"127.0.0.1:{port}"
+        asyncio.run(_echo_load(address, concurrency, 300))
+        assert child.proc is not None
+        server_before, client_before = process_cpu(child.proc.pid), time.process_time()
+        asyncio.run(_echo_load(address, concurrency, calls))
+        spent = process_cpu(child.proc.pid) - server_before + time.process_time() - client_before
+    finally:
+        child.stop()
+    return spent / calls
+
+
+@dataclass
+class Table:
+    """Two accounts and a set of running 2-seat high-card matches, played by SubmitAction."""
+
+    stub: gateway_pb2_grpc.MatchServiceStub
+    seats: list[tuple[tuple[str, str], ...]]
+    matches: list[str]
+
+    async def hands(self, match_id: str) -> list[list[int]]:
+        hands = []
+        for seat, md in enumerate(self.seats):
+            view = await self.stub.GetView(gateway_pb2.GetViewRequest(match_id=match_id, seat=seat), metadata=md)
+            hands.append(json.loads(view.view_json)["hand"])
+        return hands
+
+    async def move(self, match_id: str, seat: int, card: int) -> float:
+        started = time.perf_counter()
+        await self.stub.SubmitAction(
+            gateway_pb2.SubmitActionRequest(match_id=match_id, action_id=f"play(card={card})", seat=seat),
+            metadata=self.seats[seat],
+        )
+        return time.perf_counter() - started
+
+
+async def open_table(channel: grpc.aio.Channel, matches: int) -> Table:
+    auth = gateway_pb2_grpc.AuthServiceStub(channel)
+    stub = gateway_pb2_grpc.MatchServiceStub(channel)
+    suffix = os.urandom(4).hex()
+    seats: list[tuple[tuple[str, str], ...]] = []
+    for who in ("a", "b"):
+        reply = await auth.Register(
+            gateway_pb2.RegisterRequest(username=f"mp-{who}-{suffix}", password="bench pass 2026")
+        )
+        seats.append((("authorization", f"Bearer {reply.token}"),))
+    ids: list[str] = []
+    for start in range(0, matches, 50):
+        created = await asyncio.gather(
+            *(
+                stub.CreateMatch(
+                    gateway_pb2.CreateMatchRequest(
+                        game="high-card", config=common_pb2.MatchConfig(mode="duel", seats=2), join_seat=0
+                    ),
+                    metadata=seats[0],
+                )
+                for _ in range(start, min(matches, start + 50))
+            )
+        )
+        await asyncio.gather(
+            *(
+                stub.JoinMatch(gateway_pb2.JoinMatchRequest(match_id=c.match.id, seat=1), metadata=seats[1])
+                for c in created
+            )
+        )
+        ids += [c.match.id for c in created]
+    return Table(stub, seats, ids)
+
+
+async def _moves(table: Table, per_match: int) -> list[float]:
+    async def one(match_id: str) -> list[float]:
+        hands = await table.hands(match_id)
+        spent = []
+        for card_a, card_b in list(zip(hands[0], hands[1], strict=True))[: max(1, per_match // 2)]:
+            spent.append(await table.move(match_id, 0, card_a))
+            spent.append(await table.move(match_id, 1, card_b))
+        return spent
+
+    done = await asyncio.gather(*(one(m) for m in table.matches))
+    return [x for part in done for x in part]
+
+
+def _measure(platform: Platform, work: Callable[[], object]) -> tuple[float, float]:
+    """(platform CPU seconds, wall seconds) spent while `work` runs."""
+    before, started = platform_cpu(platform), time.perf_counter()
+    work()
+    return platform_cpu(platform) - before, time.perf_counter() - started
+
+
+def move_cost(platform: Platform, matches: int = 100) -> tuple[float, float]:
+    """(platform CPU seconds per SubmitAction, moves/s) with `matches` concurrent matches played out."""
+
+    async def run() -> tuple[float, float, int]:
+        async with grpc.aio.insecure_channel(platform.service("gateway").address) as channel:
+            table = await open_table(channel, matches)
+            before, started = platform_cpu(platform), time.perf_counter()
+            moves = await _moves(table, 10)
+            return platform_cpu(platform) - before, time.perf_counter() - started, len(moves)
+
+    cpu, wall, count = asyncio.run(run())
+    return cpu / count, count / wall
+
+
+def idle_cpu(platform: Platform, matches: int, seconds: float = 10.0) -> float:
+    """Platform CPU seconds per wall second with `matches` running matches and no moves."""
+
+    async def open_only() -> None:
+        async with grpc.aio.insecure_channel(platform.service("gateway").address) as channel:
+            await open_table(channel, matches)
+
+    asyncio.run(open_only())
+    time.sleep(2.0)  # let the creation settle
+    cpu, wall = _measure(platform, lambda: time.sleep(seconds))
+    return cpu / wall
+
+
+def latency_open_loop(platform: Platform, rate: float, seconds: float = 10.0) -> list[float]:
+    """SubmitAction latencies with moves started at a fixed `rate` per second (open loop)."""
+
+    async def run() -> list[float]:
+        async with grpc.aio.insecure_channel(platform.service("gateway").address) as channel:
+            table = await open_table(channel, max(20, int(rate * seconds / 10) + 1))
+            queue: list[tuple[str, int, int]] = []
+            for match_id in table.matches:
+                hands = await table.hands(match_id)
+                for a, b in zip(hands[0], hands[1], strict=True):
+                    queue += [(match_id, 0, a), (match_id, 1, b)]
+            # one move per match at a time, in match order, paced
+            by_match: dict[str, list[tuple[int, int]]] = {}
+            for match_id, seat, card in queue:
+                by_match.setdefault(match_id, []).append((seat, card))
+            latencies: list[float] = []
+            tasks = []
+            interval = 1.0 / rate
+            start = time.perf_counter()
+            matches = list(by_match)
+            for n in range(int(rate * seconds)):
+                match_id = matches[n % len(matches)]
+                if not by_match[match_id]:
+                    continue
+                seat, card = by_match[match_id].pop(0)
+                delay = start + n * interval - time.perf_counter()
+                if delay > 0:
+                    await asyncio.sleep(delay)
+                tasks.append(asyncio.create_task(table.move(match_id, seat, card)))
+                if len(tasks) % len(matches) == 0:  # a round of moves done before the next one on a match
+                    latencies += await asyncio.gather(*tasks)
+                    tasks = []
+            latencies += await asyncio.gather(*tasks)
+            return latencies
+
+    return asyncio.run(run())
+
+
+def watcher_cost(platform: Platform, spectators: int = 20, matches: int = 10) -> float:
+    """Extra platform CPU seconds per move per spectator watching each match."""
+
+    def play(watchers: int) -> float:
+        async def run() -> float:
+            async with grpc.aio.insecure_channel(platform.service("gateway").address) as channel:
+                table = await open_table(channel, matches)
+                streams = []
+                for match_id in table.matches:
+                    for _ in range(watchers):
+                        streams.append(
+                            table.stub.WatchMatch(
+                                gateway_pb2.WatchMatchRequest(match_id=match_id), metadata=table.seats[0]
+                            )
+                        )
+                readers = [asyncio.create_task(_drain(s)) for s in streams]
+                await asyncio.sleep(1.0)
+                before = platform_cpu(platform)
+                moves = await _moves(table, 10)
+                for reader in readers:
+                    await asyncio.wait_for(reader, 30)
+                return (platform_cpu(platform) - before) / len(moves)
+
+        return asyncio.run(run())
+
+    alone = play(0)
+    watched = play(spectators)
+    return max(0.0, watched - alone) / spectators
+
+
+async def _drain(stream: Iterable[object]) -> None:
+    async for _ in stream:  # type: ignore[attr-defined]
+        pass
+
+
+def move_path_rows(matches: int = 100, quick: bool = False) -> list[Row]:
+    echo = echo_cpu_per_call(1000 if quick else 3000)
+    rows = [Row("echo cpu per call", echo * 1e6, "µs", is_baseline=True, extra="server process + client")]
+    with bench_platform() as platform:
+        per_move, rate = move_cost(platform, matches)
+        rows.append(
+            Row(
+                "move cost",
+                per_move * 1e6,
+                "µs cpu",
+                baseline="echo cpu per call",
+                goal="<= 3x echo",
+                extra=f"platform CPU per SubmitAction, {matches} concurrent matches",
+            ),
+        )
+        db = Path(platform.data_dir) / "gamehall.db"
+        size_before = sum(p.stat().st_size for p in db.parent.glob("gamehall.db*"))
+        half = max(5.0, rate / 2)
+        latencies = sorted(latency_open_loop(platform, half, 5.0 if quick else 10.0))
+        size_after = sum(p.stat().st_size for p in db.parent.glob("gamehall.db*"))
+        p50 = statistics.median(latencies) * 1000
+        p99 = latencies[max(0, int(len(latencies) * 0.99) - 1)] * 1000
+        note = f"paced at {half:.0f} moves/s (half the measured maximum)"
+        rows += [
+            Row("open-loop submit p50", p50, "ms", baseline="echo p50", extra=note),
+            Row("open-loop submit p99", p99, "ms", baseline="echo p50", goal="<= 15x echo p50", extra=note),
+            Row(
+                "bytes stored per action",
+                max(0, size_after - size_before) / max(1, len(latencies)),
+                "B",
+                extra="SQLite file growth over the open-loop run",
+            ),
+        ]
+        per_spectator = watcher_cost(platform, spectators=5 if quick else 20)
+        rows.append(
+            Row(
+                "watcher cost per move per spectator",
+                per_spectator * 1e6,
+                "µs cpu",
+                baseline="echo cpu per call",
+                extra="extra platform CPU for each spectator of a match",
+            ),
+        )
+    with bench_platform() as platform:
+        few = idle_cpu(platform, 10, 5.0 if quick else 10.0)
+        many = idle_cpu(platform, 990, 5.0 if quick else 10.0)  # 1,000 running in all
+        rows += [
+            Row("idle cpu, 10 running matches", few * 100, "% of a core"),
+            Row(
+                "idle cpu, 1,000 running matches",
+                many * 100,
+                "% of a core",
+                goal="<= 1.2x the 10-match row",
+                extra=f"{many / few if few else float('inf'):.2f}x the 10-match row",
+            ),
+        ]
+    return rows

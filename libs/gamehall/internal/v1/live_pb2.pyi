@@ -1,0 +1,119 @@
+from gamehall.v1 import gateway_pb2 as _gateway_pb2
+from google.protobuf import descriptor as _descriptor
+from google.protobuf import message as _message
+from collections.abc import Mapping as _Mapping
+from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
+
+DESCRIPTOR: _descriptor.FileDescriptor
+
+class Caller(_message.Message):
+    __slots__ = ("account_id", "role")
+    ACCOUNT_ID_FIELD_NUMBER: _ClassVar[int]
+    ROLE_FIELD_NUMBER: _ClassVar[int]
+    account_id: str
+    role: str
+    def __init__(self, account_id: _Optional[str] = ..., role: _Optional[str] = ...) -> None: ...
+
+class PlayRequest(_message.Message):
+    __slots__ = ("match_id", "caller", "seat", "action_id", "action_json", "request_id", "expected_version")
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    CALLER_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    ACTION_ID_FIELD_NUMBER: _ClassVar[int]
+    ACTION_JSON_FIELD_NUMBER: _ClassVar[int]
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    EXPECTED_VERSION_FIELD_NUMBER: _ClassVar[int]
+    match_id: str
+    caller: Caller
+    seat: int
+    action_id: str
+    action_json: str
+    request_id: str
+    expected_version: int
+    def __init__(self, match_id: _Optional[str] = ..., caller: _Optional[_Union[Caller, _Mapping]] = ..., seat: _Optional[int] = ..., action_id: _Optional[str] = ..., action_json: _Optional[str] = ..., request_id: _Optional[str] = ..., expected_version: _Optional[int] = ...) -> None: ...
+
+class GetViewRequest(_message.Message):
+    __slots__ = ("match_id", "caller", "seat", "at_version")
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    CALLER_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    AT_VERSION_FIELD_NUMBER: _ClassVar[int]
+    match_id: str
+    caller: Caller
+    seat: int
+    at_version: int
+    def __init__(self, match_id: _Optional[str] = ..., caller: _Optional[_Union[Caller, _Mapping]] = ..., seat: _Optional[int] = ..., at_version: _Optional[int] = ...) -> None: ...
+
+class ListLegalActionsRequest(_message.Message):
+    __slots__ = ("match_id", "caller", "seat")
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    CALLER_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    match_id: str
+    caller: Caller
+    seat: int
+    def __init__(self, match_id: _Optional[str] = ..., caller: _Optional[_Union[Caller, _Mapping]] = ..., seat: _Optional[int] = ...) -> None: ...
+
+class GetReplayRequest(_message.Message):
+    __slots__ = ("match_id", "caller")
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    CALLER_FIELD_NUMBER: _ClassVar[int]
+    match_id: str
+    caller: Caller
+    def __init__(self, match_id: _Optional[str] = ..., caller: _Optional[_Union[Caller, _Mapping]] = ...) -> None: ...
+
+class PlayResponse(_message.Message):
+    __slots__ = ("result",)
+    RESULT_FIELD_NUMBER: _ClassVar[int]
+    result: _gateway_pb2.SubmitActionResponse
+    def __init__(self, result: _Optional[_Union[_gateway_pb2.SubmitActionResponse, _Mapping]] = ...) -> None: ...
+
+class GetViewResponse(_message.Message):
+    __slots__ = ("view",)
+    VIEW_FIELD_NUMBER: _ClassVar[int]
+    view: _gateway_pb2.WatchMatchResponse
+    def __init__(self, view: _Optional[_Union[_gateway_pb2.WatchMatchResponse, _Mapping]] = ...) -> None: ...
+
+class ListLegalActionsResponse(_message.Message):
+    __slots__ = ("result",)
+    RESULT_FIELD_NUMBER: _ClassVar[int]
+    result: _gateway_pb2.ListLegalActionsResponse
+    def __init__(self, result: _Optional[_Union[_gateway_pb2.ListLegalActionsResponse, _Mapping]] = ...) -> None: ...
+
+class GetReplayResponse(_message.Message):
+    __slots__ = ("result",)
+    RESULT_FIELD_NUMBER: _ClassVar[int]
+    result: _gateway_pb2.GetReplayResponse
+    def __init__(self, result: _Optional[_Union[_gateway_pb2.GetReplayResponse, _Mapping]] = ...) -> None: ...
+
+class TimeOutRequest(_message.Message):
+    __slots__ = ("match_id", "seat", "version")
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    match_id: str
+    seat: int
+    version: int
+    def __init__(self, match_id: _Optional[str] = ..., seat: _Optional[int] = ..., version: _Optional[int] = ...) -> None: ...
+
+class TimeOutResponse(_message.Message):
+    __slots__ = ("result",)
+    RESULT_FIELD_NUMBER: _ClassVar[int]
+    result: str
+    def __init__(self, result: _Optional[str] = ...) -> None: ...
+
+class ForfeitRequest(_message.Message):
+    __slots__ = ("match_id", "caller", "why")
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    CALLER_FIELD_NUMBER: _ClassVar[int]
+    WHY_FIELD_NUMBER: _ClassVar[int]
+    match_id: str
+    caller: Caller
+    why: str
+    def __init__(self, match_id: _Optional[str] = ..., caller: _Optional[_Union[Caller, _Mapping]] = ..., why: _Optional[str] = ...) -> None: ...
+
+class ForfeitResponse(_message.Message):
+    __slots__ = ("version",)
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    version: int
+    def __init__(self, version: _Optional[int] = ...) -> None: ...

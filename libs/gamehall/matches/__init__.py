@@ -1,0 +1,41 @@
+"""The match domain as a library (ARCHITECTURE rule 6): lifecycle, seats and who may act or see,
+turn clocks, request-id idempotency, the per-audience view fan-out of each step, replay, and which
+rules replica owns a match. No gRPC and no NATS inside: the gateway and the rules service are thin
+shells over it, as the rules service is over the engine.
+"""
+
+from gamehall.matches.access import Caller, may_watch, require_seat, require_watch, seat_of
+from gamehall.matches.clocks import ClockSpec
+from gamehall.matches.errors import (
+    MatchError,
+    MatchNotRunning,
+    NoSuchSeat,
+    NotSeated,
+    PrivateMatch,
+    RequestReused,
+    VersionConflict,
+)
+from gamehall.matches.live import LiveMatch, MatchFacts, SeatFacts, Step, StepView
+from gamehall.matches.routing import owner_of
+
+__all__ = [
+    "Caller",
+    "ClockSpec",
+    "LiveMatch",
+    "MatchError",
+    "MatchFacts",
+    "MatchNotRunning",
+    "NoSuchSeat",
+    "NotSeated",
+    "PrivateMatch",
+    "RequestReused",
+    "SeatFacts",
+    "Step",
+    "StepView",
+    "VersionConflict",
+    "may_watch",
+    "owner_of",
+    "require_seat",
+    "require_watch",
+    "seat_of",
+]

@@ -1,0 +1,45 @@
+"""Channels between platform services: every unary call gets a deadline (ARCHITECTURE rule 7).
+
+A call made without `timeout=` gets the channel's default, so a hung or stopped dependency
+surfaces as DEADLINE_EXCEEDED within a bounded time instead of a client call that hangs.
+Streams (watches forwarded between services) are long-lived by design and keep no default.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import grpc
+
+DEFAULT_DEADLINE_SECONDS = 10.0
+CHANNEL_OPTIONS = [
+    ("grpc.max_receive_message_length", 64 * 1024 * 1024),
+    ("grpc.enable_retries", 1),
+    ("grpc.keepalive_time_ms", 20_000),
+    ("grpc.keepalive_timeout_ms", 10_000),
+]
+
+
+class DefaultDeadline(grpc.aio.UnaryUnaryClientInterceptor):
+    """Fills in `timeout` on unary calls that were made without one."""
+
+    def __init__(self, seconds: float) -> None:
+        if seconds <= 0:
+            raise ValueError("a default deadline must be positive")
+        self.seconds = seconds
+
+    async def intercept_unary_unary(
+        self, continuation: Callable[[Any, Any], Any], client_call_details: Any, request: Any
+    ) -> Any:
+        if client_call_details.timeout is None:
+            client_call_details = client_call_details._replace(timeout=self.seconds)
+        return await continuation(client_call_details, request)
+
+
+def internal_channel(address: str, *, deadline: float = DEFAULT_DEADLINE_SECONDS) -> grpc.aio.Channel:
+    """A channel to another platform service with a default deadline on every unary call."""
+    return grpc.aio.insecure_channel(address, options=CHANNEL_OPTIONS, interceptors=[DefaultDeadline(deadline)])
+
+
+__all__ = ["CHANNEL_OPTIONS", "DEFAULT_DEADLINE_SECONDS", "DefaultDeadline", "internal_channel"]

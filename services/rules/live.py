@@ -1,0 +1,469 @@
+"""The live matches this rules replica owns: kept in memory (bounded LRU), loaded on a miss from the
+newest snapshot plus the log tail, advanced by appending each step to the log with a compare-and-swap
+on the version, and pushed to watchers (one core-NATS subject per audience) after each append.
+
+The domain decisions (who may act, clocks, idempotency, what each audience sees) are the match
+library's (`gamehall.matches`); this module only moves bytes between it, persistence and NATS.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import grpc
+import structlog
+
+from gamehall.engine import Game
+from gamehall.engine.errors import IllegalAction
+from gamehall.internal.v1 import persistence_pb2 as ppb
+from gamehall.internal.v1 import persistence_pb2_grpc
+from gamehall.matches import Caller, LiveMatch, MatchNotRunning, Step, require_seat, require_watch, seat_of
+from gamehall.matches.errors import MatchError, RequestReused, VersionConflict
+from gamehall.matches.live import LoggedAction, MatchFacts, StepView, forfeit_outcome
+from gamehall.matches.replay import HIDDEN, replay
+from gamehall.runtime import metrics
+from gamehall.runtime.errors import ClientError
+from gamehall.runtime.upstream import translate
+from gamehall.v1 import common_pb2, gateway_pb2
+from gamehall.wire import event_to_proto, outcome_to_proto
+from gamehall.wire import outbox as events
+from gamehall.wire.convert import dumps
+from gamehall.wire.matches import facts_from_record, loads, logged_from_entry, logged_to_public, outcome_from_json
+
+log = structlog.get_logger("gamehall.rules.live")
+
+MAX_ATTEMPTS = 8
+FRESH_SECONDS = 2.0
+"""A cached match not advanced by this replica for this long is checked against the store before a read."""
+
+Publish = Callable[[str, int | None, bytes], Awaitable[None]]
+
+
+def now_ms() -> int:
+    return int(time.time() * 1000)
+
+
+@dataclass
+class Held:
+    live: LiveMatch
+    checked: float
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+
+class LiveMatches:
+    """Live matches of one game in this replica."""
+
+    def __init__(
+        self,
+        game: Game[Any],
+        persistence: Callable[[], persistence_pb2_grpc.PersistenceServiceStub],
+        publish: Publish | None = None,
+        capacity: int = 10_000,
+        timeout: float = 10.0,
+    ) -> None:
+        self.game = game
+        self._persistence = persistence
+        self.publish = publish
+        self.capacity = capacity
+        self.timeout = timeout
+        self._held: OrderedDict[str, Held] = OrderedDict()
+        self._loading: dict[str, asyncio.Future[Held]] = {}
+
+    # ----------------------------------------------------------------- the cache
+    async def _call(self, method: str, request: Any) -> Any:
+        try:
+            return await getattr(self._persistence(), method)(request, timeout=self.timeout)
+        except grpc.aio.AioRpcError as exc:
+            raise translate(exc) from exc
+
+    async def _load(self, match_id: str) -> Held:
+        """Load once however many calls miss together: two copies of one match would serve stale reads."""
+        loading = self._loading.get(match_id)
+        if loading is None:
+            loading = asyncio.ensure_future(self._load_now(match_id))
+            self._loading[match_id] = loading
+            loading.add_done_callback(lambda _: self._loading.pop(match_id, None))
+        return await asyncio.shield(loading)
+
+    async def _load_now(self, match_id: str) -> Held:
+        loaded = await self._call("LoadMatchState", ppb.LoadMatchStateRequest(match_id=match_id))
+        facts = facts_from_record(loaded.match)
+        if facts.game != self.game.id:
+            raise ClientError(
+                grpc.StatusCode.INVALID_ARGUMENT,
+                f"match {match_id} is a {facts.game} match, not {self.game.id}",
+                common_pb2.ERROR_REASON_MALFORMED,
+            )
+        live = LiveMatch.rebuild(
+            self.game,
+            facts,
+            loaded.snapshot or None,
+            int(loaded.snapshot_version),
+            [logged_from_entry(a) for a in loaded.actions],
+        )
+        if live.version != loaded.match.version:
+            raise ClientError(
+                grpc.StatusCode.UNAVAILABLE,
+                f"match {match_id}: log and record disagree ({live.version} vs {loaded.match.version}); retry",
+            )
+        held = Held(live, time.monotonic())
+        if facts.status != "open":  # an open match changes outside this replica (joins): never cached
+            self._held[match_id] = held
+            self._held.move_to_end(match_id)
+            while len(self._held) > self.capacity:
+                self._held.popitem(last=False)
+            metrics.LIVE_MATCHES_HELD.labels(self.game.id).set(len(self._held))
+        return held
+
+    async def held(self, match_id: str, *, fresh: bool = False) -> Held:
+        """The match, from memory when it is safe to, else from the store."""
+        if not match_id:
+            raise ClientError(
+                grpc.StatusCode.INVALID_ARGUMENT, "match_id is required", common_pb2.ERROR_REASON_MALFORMED
+            )
+        held = self._held.get(match_id)
+        if held is None:
+            return await self._load(match_id)
+        self._held.move_to_end(match_id)
+        if fresh or time.monotonic() - held.checked > FRESH_SECONDS:
+            record = (await self._call("GetMatch", ppb.GetMatchRequest(match_id=match_id))).match
+            if record.version != held.live.version or record.status != held.live.facts.status:
+                self.drop(match_id)
+                return await self._load(match_id)
+            held.checked = time.monotonic()
+        return held
+
+    def drop(self, match_id: str) -> None:
+        self._held.pop(match_id, None)
+
+    # ----------------------------------------------------------------- playing
+    async def play(
+        self,
+        match_id: str,
+        caller: Caller,
+        wanted_seat: int | None,
+        request_id: str,
+        expected_version: int | None,
+        action_id: str = "",
+        action_json: dict[str, Any] | None = None,
+    ) -> gateway_pb2.SubmitActionResponse:
+        """A move by `caller` for its seat (or `wanted_seat`, if it may act for it)."""
+        return await self._play(
+            match_id,
+            lambda facts: require_seat(facts, caller, wanted_seat),
+            request_id,
+            expected_version,
+            action_id,
+            action_json,
+        )
+
+    async def _play(
+        self,
+        match_id: str,
+        seat_of_caller: Callable[[MatchFacts], int],
+        request_id: str,
+        expected_version: int | None,
+        action_id: str = "",
+        action_json: dict[str, Any] | None = None,
+    ) -> gateway_pb2.SubmitActionResponse:
+        """Judge and log one move; a stale cache loses the compare-and-swap, reloads and judges again."""
+        for attempt in range(MAX_ATTEMPTS):
+            held = await self.held(match_id)
+            async with held.lock:
+                live = held.live
+                seat = seat_of_caller(live.facts)
+                earlier = live.remembered(request_id, seat)
+                if earlier is not None:
+                    return _submitted(earlier, replayed=True)
+                try:
+                    action = live.resolve(seat, action_id_=action_id, action_json=action_json)
+                    step = live.play(seat, action, request_id, now_ms(), expected_version)
+                except (IllegalAction, MatchError) as refused:
+                    prior = await self._logged_request(match_id, request_id)
+                    if prior is None:
+                        metrics.ACTIONS_REJECTED.labels(self.game.id).inc()
+                        log.info("move refused", match_id=match_id, version=live.version, seat=seat, why=str(refused))
+                        raise
+                    return await self._replayed(match_id, seat, prior)  # a retry of a move logged elsewhere
+                try:
+                    appended = await self._append(live, step)
+                except ClientError as exc:
+                    self.drop(match_id)
+                    conflict = exc.code == grpc.StatusCode.ABORTED
+                    if conflict and expected_version is not None:
+                        raise
+                    if conflict or (exc.code == grpc.StatusCode.FAILED_PRECONDITION and attempt == 0):
+                        continue  # another replica moved, or this cache was stale: judge again on the log
+                    raise
+                if appended.replayed:
+                    self.drop(match_id)
+                    return await self._replayed(match_id, seat, appended.action)
+                live.commit(step)
+                held.checked = time.monotonic()
+                if self._held.get(match_id) is not held and live.facts.status != "open":
+                    self._held[match_id] = held  # the copy that advanced is the one to serve
+            metrics.ACTIONS_APPLIED.labels(self.game.id).inc()
+            await self._push(live, step)
+            return _submitted(step, replayed=False)
+        raise ClientError(
+            grpc.StatusCode.ABORTED,
+            f"match {match_id} kept changing; retry the request",
+            common_pb2.ERROR_REASON_VERSION_CONFLICT,
+        )
+
+    async def _logged_request(self, match_id: str, request_id: str) -> ppb.ActionEntry | None:
+        """The log entry of an earlier try of `request_id`, if there is one (checked only when a move is refused)."""
+        found = await self._call(
+            "LoadMatchState", ppb.LoadMatchStateRequest(match_id=match_id, request_id=request_id, at_version=0)
+        )
+        return found.prior if found.HasField("prior") else None
+
+    async def _append(self, live: LiveMatch, step: Step) -> Any:
+        facts = live.facts
+        outbox = [
+            events.action_applied(
+                facts.id, facts.game, step.version, step.seat, [event_to_proto(e) for e in step.events], step.to_act
+            )
+        ]
+        if step.outcome is not None:
+            outbox.append(
+                events.finished(facts.id, facts.game, step.version, outcome_to_proto(step.outcome), facts.seed)
+            )
+        else:
+            outbox += events.turns_for_bots(
+                facts.id, facts.game, step.version, step.to_act, facts.bot_seats(), step.deadlines(facts)
+            )
+        request = ppb.AppendActionRequest(
+            match_id=facts.id,
+            expected_version=live.version,
+            seat=step.seat,
+            action_json=dumps(step.logged()),
+            request_id=step.request_id,
+            state_digest=step.digest,
+            outbox=outbox,
+            clock_state_json=dumps(dict(step.clock_state)),
+        )
+        if step.wants_snapshot():
+            request.snapshot = step.encoded
+        if step.outcome is not None:
+            request.status = "finished"
+            request.outcome_json = dumps(
+                {
+                    "ranks": list(step.outcome.ranks),
+                    "scores": list(step.outcome.scores) if step.outcome.scores else None,
+                    "reason": step.outcome.reason,
+                }
+            )
+        return await self._call("AppendAction", request)
+
+    async def _replayed(self, match_id: str, seat: int, entry: ppb.ActionEntry) -> gateway_pb2.SubmitActionResponse:
+        if entry.seat != seat:
+            raise RequestReused(f"request id {entry.request_id!r} was already used by another seat of this match")
+        record = (await self._call("GetMatch", ppb.GetMatchRequest(match_id=match_id))).match
+        response = gateway_pb2.SubmitActionResponse(
+            version=entry.version, action=logged_to_public(logged_from_entry(entry)), replayed=True
+        )
+        outcome = outcome_from_json(loads(record.outcome_json))
+        if outcome is not None:
+            response.outcome.CopyFrom(outcome)
+        return response
+
+    async def _push(self, live: LiveMatch, step: Step | None) -> None:
+        """One message per audience: each seat's view and the spectators', with the events each may see."""
+        if self.publish is None:
+            return
+        try:
+            for view in live.views(step):
+                message = self._message(live, view, live.version)
+                await self.publish(live.facts.id, view.seat, message.SerializeToString())
+        except Exception as exc:  # watchers fill gaps from GetView: a lost push costs latency, not data
+            log.warning("view push failed", match_id=live.facts.id, error=str(exc))
+
+    def _message(self, live: LiveMatch, view: StepView, version: int) -> gateway_pb2.WatchMatchResponse:
+        closed = live.facts.status in ("finished", "aborted")
+        message = gateway_pb2.WatchMatchResponse(
+            version=version,
+            view_json=dumps(view.view),
+            to_act=[] if closed else live.to_act,
+            events=[event_to_proto(e) for e in view.events],
+        )
+        if view.seat is not None:
+            message.seat = view.seat
+        outcome = outcome_from_json(dict(live.facts.outcome)) if live.facts.outcome else None
+        if outcome is not None:
+            message.outcome.CopyFrom(outcome)
+        return message
+
+    # ----------------------------------------------------------------- reading
+    async def view(
+        self, match_id: str, caller: Caller, wanted_seat: int | None, at_version: int | None
+    ) -> gateway_pb2.WatchMatchResponse:
+        held = await self.held(match_id)
+        live = held.live
+        require_watch(live.facts, caller)
+        seat = seat_of(live.facts, caller, wanted_seat)
+        if at_version is None or at_version == live.version:
+            view = StepView(seat, live.view(seat), ())
+            if at_version is not None and live.recent:
+                last = next(reversed(live.recent.values()))
+                if last.version == live.version:
+                    view = StepView(seat, view.view, tuple(e for e in last.events if e.visible_to(seat)))
+            return self._message(live, view, live.version)
+        if at_version > live.version:
+            raise ClientError(
+                grpc.StatusCode.OUT_OF_RANGE,
+                f"match {match_id} is at version {live.version}, not {at_version} yet",
+                common_pb2.ERROR_REASON_MALFORMED,
+            )
+        past, last_events = await self._state_at(live, at_version)
+        message = gateway_pb2.WatchMatchResponse(
+            version=at_version,
+            view_json=dumps(self.game.view(past, seat)),
+            to_act=sorted(self.game.to_act(past)),
+            events=[event_to_proto(e) for e in last_events if e.visible_to(seat)],
+        )
+        if seat is not None:
+            message.seat = seat
+        outcome = self.game.outcome(past)
+        if outcome is not None:
+            message.outcome.CopyFrom(outcome_to_proto(outcome))
+        return message
+
+    async def _state_at(self, live: LiveMatch, version: int) -> tuple[Any, tuple[Any, ...]]:
+        """The state at an earlier version and the events of the step that reached it, rebuilt in process."""
+        request = ppb.LoadMatchStateRequest(match_id=live.facts.id, at_version=max(0, version - 1))
+        loaded = await self._call("LoadMatchState", request)
+        past = LiveMatch.rebuild(
+            self.game,
+            live.facts,
+            loaded.snapshot or None,
+            int(loaded.snapshot_version),
+            [logged_from_entry(a) for a in loaded.actions],
+        )
+        if version == 0:
+            return past.state, ()
+        step_entry = await self._call(
+            "GetActions", ppb.GetActionsRequest(match_id=live.facts.id, from_version=version, to_version=version)
+        )
+        entry = logged_from_entry(step_entry.actions[0])
+        state, emitted = self.game.apply(past.state, entry.seat, self.game.parse_action(entry.action))
+        return state, tuple(emitted)
+
+    async def legal(
+        self, match_id: str, caller: Caller, wanted_seat: int | None
+    ) -> gateway_pb2.ListLegalActionsResponse:
+        held = await self.held(match_id)
+        live = held.live
+        seat = require_seat(live.facts, caller, wanted_seat)
+        response = gateway_pb2.ListLegalActionsResponse(version=live.version, seat=seat)
+        if live.facts.status == "running" and seat in live.to_act:
+            for action in live.legal(seat):
+                the_id, label = live.describe(action)
+                response.actions.append(
+                    common_pb2.LegalAction(id=the_id, label=label, action_json=dumps(self.game.action_to_json(action)))
+                )
+        return response
+
+    async def replay(self, match_id: str, caller: Caller) -> gateway_pb2.GetReplayResponse:
+        held = await self.held(match_id, fresh=True)
+        facts = held.live.facts
+        require_watch(facts, caller)
+        complete = facts.status in ("finished", "aborted")
+        seat = None if complete else seat_of(facts, caller, None)
+        logged = await self._call(
+            "GetActions", ppb.GetActionsRequest(match_id=match_id, from_version=1, to_version=held.live.version)
+        )
+        actions: list[LoggedAction] = [logged_from_entry(a) for a in logged.actions]
+        initial, steps = await asyncio.to_thread(replay, self.game, facts, actions, seat, complete)
+        response = gateway_pb2.GetReplayResponse(complete=complete, initial_view_json=dumps(initial))
+        for step in steps:
+            response.steps.append(
+                gateway_pb2.ReplayStep(
+                    version=step.version,
+                    seat=step.seat,
+                    action=logged_to_public(step.action) if step.action else common_pb2.LegalAction(label=HIDDEN),
+                    view_json=dumps(step.view),
+                )
+            )
+        return response
+
+    # ----------------------------------------------------------------- lifecycle
+    async def time_out(self, match_id: str, seat: int, version: int) -> str:
+        """The seat's clock ran out at `version`: its default action, or a forfeit when the game has none."""
+        held = await self.held(match_id, fresh=True)
+        live = held.live
+        if live.version != version or live.facts.status != "running" or seat not in live.to_act:
+            return "stale"
+        action = live.default_action(seat)
+        if action is None:
+            await self.forfeit(match_id, seat, "ran out of time", version)
+            return "forfeited"
+        try:  # the clock acts for the seat, whoever holds it
+            await self._play(
+                match_id,
+                lambda _: seat,
+                f"clock:{version}:{seat}",
+                version,
+                action_json=self.game.action_to_json(action),
+            )
+        except (IllegalAction, MatchError):
+            return "stale"
+        except ClientError as exc:
+            if exc.code in (grpc.StatusCode.ABORTED, grpc.StatusCode.FAILED_PRECONDITION):
+                return "stale"
+            raise
+        return "played"
+
+    async def forfeit(self, match_id: str, seat: int, why: str, version: int | None = None) -> int:
+        """End the running match with `seat` ranked last, guarded by the version it was judged at."""
+        held = await self.held(match_id, fresh=True)
+        async with held.lock:
+            live = held.live
+            if live.facts.status != "running":
+                raise MatchNotRunning.of(match_id, live.facts.status)
+            if version is not None and version != live.version:
+                raise VersionConflict(match_id, version, live.version)
+            outcome = forfeit_outcome(len(live.facts.seats), seat, why)
+            public = outcome_from_json(outcome)
+            assert public is not None
+            finished = events.finished(match_id, live.facts.game, live.version, public, live.facts.seed)
+            try:
+                await self._call(
+                    "CloseMatch",
+                    ppb.CloseMatchRequest(
+                        match_id=match_id,
+                        status="finished",
+                        outcome_json=dumps(outcome),
+                        expected_version=live.version,
+                        outbox=[finished],
+                    ),
+                )
+            except ClientError:
+                self.drop(match_id)
+                raise
+            live.close("finished", outcome)
+        log.info("seat forfeited", match_id=match_id, seat=seat, why=why)
+        await self._push(live, None)
+        return int(live.version)
+
+    async def leave(self, match_id: str, caller: Caller, why: str) -> int:
+        held = await self.held(match_id, fresh=True)
+        seat = require_seat(held.live.facts, caller, None)
+        return await self.forfeit(match_id, seat, why)
+
+
+def _submitted(step: Step, *, replayed: bool) -> gateway_pb2.SubmitActionResponse:
+    response = gateway_pb2.SubmitActionResponse(
+        version=step.version,
+        action=common_pb2.LegalAction(id=step.action_id, label=step.label, action_json=dumps(dict(step.action_json))),
+        to_act=[] if replayed else list(step.to_act),
+        replayed=replayed,
+    )
+    if step.outcome is not None:
+        response.outcome.CopyFrom(outcome_to_proto(step.outcome))
+    return response

@@ -1,0 +1,74 @@
+"""LiveMatchService: validate, call the replica's `LiveMatches`, wrap the answer (errors map themselves)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import grpc
+
+from gamehall.internal.v1 import live_pb2, live_pb2_grpc
+from gamehall.matches import Caller
+from gamehall.runtime.errors import ClientError
+from gamehall.v1 import common_pb2
+from gamehall.wire import parse_json_object
+from gamehall_services.rules.live import LiveMatches
+
+
+def _caller(request: Any) -> Caller:
+    if not request.HasField("caller") or (not request.caller.account_id and request.caller.role != "operator"):
+        raise ClientError(grpc.StatusCode.INVALID_ARGUMENT, "caller is required", common_pb2.ERROR_REASON_MALFORMED)
+    return Caller(account_id=request.caller.account_id, role=request.caller.role or "player")
+
+
+def _seat(request: Any) -> int | None:
+    return int(request.seat) if request.HasField("seat") else None
+
+
+class LiveMatchServicer(live_pb2_grpc.LiveMatchServiceServicer):  # type: ignore[misc]
+    def __init__(self, matches: LiveMatches) -> None:
+        self.matches = matches
+
+    async def Play(self, request: live_pb2.PlayRequest, context: Any) -> live_pb2.PlayResponse:
+        which = request.WhichOneof("action")
+        if which is None:
+            raise ClientError(
+                grpc.StatusCode.INVALID_ARGUMENT, "give action_id or action_json", common_pb2.ERROR_REASON_MALFORMED
+            )
+        if not request.request_id:
+            raise ClientError(
+                grpc.StatusCode.INVALID_ARGUMENT, "request_id is required", common_pb2.ERROR_REASON_MALFORMED
+            )
+        result = await self.matches.play(
+            request.match_id,
+            _caller(request),
+            _seat(request),
+            request.request_id,
+            int(request.expected_version) if request.HasField("expected_version") else None,
+            action_id=request.action_id,
+            action_json=parse_json_object(request.action_json, "action_json", empty_ok=False)
+            if which == "action_json"
+            else None,
+        )
+        return live_pb2.PlayResponse(result=result)
+
+    async def GetView(self, request: live_pb2.GetViewRequest, context: Any) -> live_pb2.GetViewResponse:
+        at = int(request.at_version) if request.HasField("at_version") else None
+        view = await self.matches.view(request.match_id, _caller(request), _seat(request), at)
+        return live_pb2.GetViewResponse(view=view)
+
+    async def ListLegalActions(
+        self, request: live_pb2.ListLegalActionsRequest, context: Any
+    ) -> live_pb2.ListLegalActionsResponse:
+        result = await self.matches.legal(request.match_id, _caller(request), _seat(request))
+        return live_pb2.ListLegalActionsResponse(result=result)
+
+    async def GetReplay(self, request: live_pb2.GetReplayRequest, context: Any) -> live_pb2.GetReplayResponse:
+        return live_pb2.GetReplayResponse(result=await self.matches.replay(request.match_id, _caller(request)))
+
+    async def TimeOut(self, request: live_pb2.TimeOutRequest, context: Any) -> live_pb2.TimeOutResponse:
+        result = await self.matches.time_out(request.match_id, int(request.seat), int(request.version))
+        return live_pb2.TimeOutResponse(result=result)
+
+    async def Forfeit(self, request: live_pb2.ForfeitRequest, context: Any) -> live_pb2.ForfeitResponse:
+        version = await self.matches.leave(request.match_id, _caller(request), request.why or "resigned")
+        return live_pb2.ForfeitResponse(version=version)

@@ -1,0 +1,228 @@
+"""Live matches owned by rules replicas (issue 13): views pushed to watchers, a hung replica that
+costs a bounded wait, and two replicas that take a match over from each other without forking it."""
+
+from __future__ import annotations
+
+import os
+import signal
+import threading
+import time
+import urllib.request
+from collections.abc import Iterator
+
+import grpc
+import pytest
+
+from gamehall.internal.v1 import live_pb2, live_pb2_grpc
+from gamehall.launcher.platform import Platform
+from gamehall.matches.routing import rank_replicas
+from gamehall.v1 import gateway_pb2
+from tests.e2e.client import Client
+from tests.e2e.conftest import TOKEN_KEY, Running
+from tests.e2e.test_play_through_gateway import _verify
+from tests.support.processes import repo_env
+from tests.support.stack import Stack
+
+GAME = "high-card"
+SPECTATORS = 50
+DEADLINE_BOUND_SECONDS = 25.0
+"""A call to a hung owner returns within its deadline (10 s) plus one retry on the successor."""
+
+
+def _duel(running: Running) -> tuple[Client, Client, str]:
+    alice, bob = running.player(), running.player()
+    match = alice.create(GAME, join_seat=0, public=True)
+    bob.join(match.id)
+    return alice, bob, match.id
+
+
+def _play_one(
+    clients: tuple[Client, Client], match_id: str, **kwargs: object
+) -> gateway_pb2.SubmitActionResponse | None:
+    for client in clients:
+        legal = client.legal(match_id)
+        if legal.actions:
+            choice = next(a for a in legal.actions if a.id != "resign")
+            return client.submit(match_id, choice.id)
+    return None
+
+
+def _rpc_count(metrics_port: int, method: str) -> float:
+    text = urllib.request.urlopen(f"http://127.0.0.1:{metrics_port}/metrics", timeout=10).read().decode()
+    total = 0.0
+    for line in text.splitlines():
+        if line.startswith("gamehall_rpc_requests_total{") and f'method="{method}"' in line:
+            total += float(line.rsplit(" ", 1)[1])
+    return total
+
+
+def test_watchers_see_every_version_once_in_order_with_no_replay_calls(platform: Running) -> None:
+    alice, bob, match_id = _duel(platform)
+    rules = platform.platform.service(f"rules-{GAME}")
+    applies_before = _rpc_count(rules.metrics_port, "/gamehall.internal.v1.RulesService/Apply")
+    views_before = _rpc_count(rules.metrics_port, "/gamehall.internal.v1.RulesService/View")
+    watchers = [platform.player() for _ in range(SPECTATORS)] + [alice, bob]
+    seen: dict[int, list[int]] = {i: [] for i in range(len(watchers))}
+    outcomes: dict[int, bool] = {}
+    ready = threading.Barrier(len(watchers) + 1, timeout=60)
+
+    def follow(i: int, client: Client) -> None:
+        stream = client.watch(match_id)
+        first = True
+        for update in stream:
+            seen[i].append(update.version)
+            if first:
+                ready.wait()
+                first = False
+            if update.HasField("outcome"):
+                outcomes[i] = True
+                return
+
+    threads = [threading.Thread(target=follow, args=(i, c), daemon=True) for i, c in enumerate(watchers)]
+    for t in threads:
+        t.start()
+    ready.wait()
+    final = None
+    while final is None or not final.HasField("outcome"):
+        final = _play_one((alice, bob), match_id)
+        assert final is not None
+    for t in threads:
+        t.join(60)
+    assert len(outcomes) == len(watchers)
+    versions = list(range(0, final.version + 1))
+    for i, got in seen.items():
+        assert got == versions, f"watcher {i} saw {got}"
+    # Views came from the owner's pushes: the stateless replay RPCs were not used at all.
+    assert _rpc_count(rules.metrics_port, "/gamehall.internal.v1.RulesService/Apply") == applies_before
+    assert _rpc_count(rules.metrics_port, "/gamehall.internal.v1.RulesService/View") == views_before
+
+
+def test_a_delayed_spectator_trails_by_the_delay_and_catches_up_at_the_end(platform: Running) -> None:
+    alice, bob, match_id = _duel(platform)
+    for _ in range(4):
+        _play_one((alice, bob), match_id)
+    spectator = platform.player()
+    stream = spectator.watch(match_id, delay_actions=3)
+    assert next(stream).version == 1  # 4 played, 3 held back
+    final = None
+    while final is None or not final.HasField("outcome"):
+        final = _play_one((alice, bob), match_id)
+        assert final is not None
+    rest = [u for u in stream]
+    assert [u.version for u in rest] == list(range(2, final.version + 1))
+    assert rest[-1].HasField("outcome")
+
+
+def test_a_hung_rules_host_costs_a_bounded_wait_then_the_match_goes_on(platform: Running) -> None:
+    alice, bob, match_id = _duel(platform)
+    _play_one((alice, bob), match_id)
+    rules = platform.platform.service(f"rules-{GAME}")
+    assert rules.child.proc is not None
+    os.kill(rules.child.proc.pid, signal.SIGSTOP)
+    try:
+        started = time.monotonic()
+        with pytest.raises(grpc.RpcError) as hung:
+            _play_one((alice, bob), match_id)
+        waited = time.monotonic() - started
+        assert hung.value.code() in (grpc.StatusCode.DEADLINE_EXCEEDED, grpc.StatusCode.UNAVAILABLE)
+        assert waited < DEADLINE_BOUND_SECONDS
+    finally:
+        os.kill(rules.child.proc.pid, signal.SIGCONT)
+    final = None
+    while final is None or not final.HasField("outcome"):
+        final = _play_one((alice, bob), match_id)
+        assert final is not None
+    assert _verify(platform, match_id)["ok"]
+
+
+@pytest.fixture(scope="module")
+def two_replicas(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Platform, Running]]:
+    mp = pytest.MonkeyPatch()
+    for key, value in repo_env().items():
+        mp.setenv(key, value)
+    data_dir = tmp_path_factory.mktemp("replicas")
+    platform = Platform(
+        data_dir=data_dir,
+        games=[GAME],
+        fixed_ports=False,
+        rules_replicas=2,
+        extra_env={"GAMEHALL_TOKEN_KEY": TOKEN_KEY, "GAMEHALL_LOG_LEVEL": "warning"},
+    )
+    platform.start()
+    try:
+        gateway = platform.service("gateway").address
+        stack = Stack(
+            "local", gateway, "sqlite", f"sqlite:///{data_dir / 'gamehall.db'}", platform.nats_url, {}, platform
+        )
+        yield platform, Running(stack, gateway, data_dir)
+    finally:
+        platform.stop()
+        mp.undo()
+
+
+def _live(address: str) -> live_pb2_grpc.LiveMatchServiceStub:
+    return live_pb2_grpc.LiveMatchServiceStub(grpc.insecure_channel(address))
+
+
+def test_moves_sent_alternately_to_two_replicas_never_fork_the_match(two_replicas: tuple[Platform, Running]) -> None:
+    platform, running = two_replicas
+    alice, bob, match_id = _duel(running)
+    replicas = [platform.service(f"rules-{GAME}").address, platform.service(f"rules-{GAME}-2").address]
+    stubs = [_live(a) for a in replicas]
+    accepted, conflicts, turn = 0, 0, 0
+    outcome = False
+    while not outcome:
+        for client in (alice, bob):
+            assert client.account is not None
+            caller = live_pb2.Caller(account_id=client.account.id, role="player")
+            stub = stubs[turn % 2]
+            turn += 1
+            legal = stub.ListLegalActions(live_pb2.ListLegalActionsRequest(match_id=match_id, caller=caller)).result
+            if not legal.actions:
+                continue
+            choice = next(a for a in legal.actions if a.id != "resign")
+            request = live_pb2.PlayRequest(
+                match_id=match_id,
+                caller=caller,
+                action_id=choice.id,
+                request_id=f"{match_id}-{turn}",
+                expected_version=legal.version,
+            )
+            try:
+                played = stub.Play(request).result
+            except grpc.RpcError as exc:  # the other replica moved meanwhile: this one reloads
+                assert exc.code() in (grpc.StatusCode.ABORTED, grpc.StatusCode.FAILED_PRECONDITION), exc
+                conflicts += 1
+                continue
+            accepted += 1
+            assert played.version == accepted
+            outcome = played.HasField("outcome")
+            if outcome:
+                break
+    replay = alice.replay(match_id)
+    assert [s.version for s in replay.steps] == list(range(1, accepted + 1))
+    assert _verify(running, match_id)["ok"]
+
+
+def test_stopping_the_owner_moves_its_match_to_the_other_replica(two_replicas: tuple[Platform, Running]) -> None:
+    platform, running = two_replicas
+    alice, bob, match_id = _duel(running)
+    _play_one((alice, bob), match_id)
+    services = {
+        platform.service(f"rules-{GAME}").address: f"rules-{GAME}",
+        platform.service(f"rules-{GAME}-2").address: f"rules-{GAME}-2",
+    }
+    owner = platform.service(services[rank_replicas(match_id, list(services))[0]])
+    assert owner.child.proc is not None
+    os.kill(owner.child.proc.pid, signal.SIGSTOP)
+    try:
+        started = time.monotonic()
+        moved = _play_one((alice, bob), match_id)  # waits out the deadline once, then the successor takes over
+        assert moved is not None and time.monotonic() - started < DEADLINE_BOUND_SECONDS
+        final = moved
+        while not final.HasField("outcome"):
+            final = _play_one((alice, bob), match_id)  # type: ignore[assignment]
+            assert final is not None
+    finally:
+        os.kill(owner.child.proc.pid, signal.SIGCONT)
+    assert _verify(running, match_id)["ok"]

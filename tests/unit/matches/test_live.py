@@ -1,0 +1,148 @@
+"""A live match in memory: judged moves change nothing until committed, request ids are remembered,
+every audience gets its own view, and the state after any step is what the log rebuilds."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from gamehall.engine import Game, get_game
+from gamehall.engine.errors import IllegalAction
+from gamehall.matches import LiveMatch, MatchFacts, MatchNotRunning, RequestReused, SeatFacts, VersionConflict
+from gamehall.matches.clocks import ClockSpec
+from gamehall.matches.errors import MatchNotStarted
+from gamehall.matches.live import SNAPSHOT_EVERY, LoggedAction
+
+GAMES = ["grimmoir", "tiny-epic-quest", "grimslingers"]
+
+
+def new_match(game: Game[Any], seed: int = 7, status: str = "running", clock: ClockSpec | None = None) -> LiveMatch:
+    config = game.configure()
+    facts = MatchFacts(
+        id="m1",
+        game=game.id,
+        status=status,
+        seed=seed,
+        config=config.to_json(),
+        seats=tuple(SeatFacts(s, "human", f"acct-{s}") for s in range(config.seats)),
+        clock=clock or ClockSpec(),
+    )
+    return LiveMatch.rebuild(game, facts, None, 0, [])
+
+
+def random_move(live: LiveMatch, rng: random.Random) -> tuple[int, Any]:
+    seat = rng.choice(live.to_act)
+    return seat, rng.choice(live.legal(seat))
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_the_log_rebuilds_exactly_the_state_the_owner_holds(game_id: str) -> None:
+    game, rng = get_game(game_id), random.Random(3)
+    live = new_match(game)
+    log: list[LoggedAction] = []
+    snapshot: tuple[bytes, int] | None = None
+    while live.outcome() is None and live.version < 200:
+        seat, action = random_move(live, rng)
+        step = live.play(seat, action, f"req-{live.version}", now_ms=0)
+        live.commit(step)
+        log.append(LoggedAction(step.version, seat, step.action_json))
+        if step.wants_snapshot():
+            snapshot = (step.encoded, step.version)
+    from_seed = LiveMatch.rebuild(game, live.facts, None, 0, log)
+    assert game.encode(from_seed.state) == game.encode(live.state) and from_seed.version == live.version
+    if snapshot is not None:  # a takeover: the newest snapshot plus the tail
+        tail = [entry for entry in log if entry.version > snapshot[1]]
+        taken = LiveMatch.rebuild(game, live.facts, snapshot[0], snapshot[1], tail)
+        assert game.encode(taken.state) == game.encode(live.state)
+
+
+def test_a_judged_move_changes_nothing_until_it_is_committed() -> None:
+    game = get_game("grimmoir")
+    live = new_match(game)
+    before = game.encode(live.state)
+    seat, action = random_move(live, random.Random(1))
+    step = live.play(seat, action, "r1", now_ms=1000)
+    assert (step.version, live.version) == (1, 0)
+    assert game.encode(live.state) == before  # the append may still lose the compare-and-swap
+    live.commit(step)
+    assert live.version == 1 and game.encode(live.state) == step.encoded
+    with pytest.raises(VersionConflict):
+        live.commit(step)  # a step is committed once
+
+
+def test_expected_version_and_status_are_checked_before_the_engine() -> None:
+    game = get_game("grimmoir")
+    live = new_match(game)
+    seat, action = random_move(live, random.Random(1))
+    with pytest.raises(VersionConflict, match="version 0, not the expected 4"):
+        live.play(seat, action, "r1", now_ms=0, expected_version=4)
+    with pytest.raises(MatchNotStarted):
+        new_match(game, status="open").play(seat, action, "r1", now_ms=0)
+    live.close("finished", {"ranks": [1, 2], "reason": "forfeit"})
+    with pytest.raises(MatchNotRunning, match="is finished"):
+        live.play(seat, action, "r1", now_ms=0)
+    assert live.to_act == [] and live.legal(seat) == []
+
+
+def test_an_action_that_is_not_legal_is_refused_by_the_engine() -> None:
+    live = new_match(get_game("grimmoir"))
+    with pytest.raises(IllegalAction, match="no legal action with id 'no-such-move'"):
+        live.resolve(live.to_act[0], action_id_="no-such-move")
+    assert live.version == 0
+
+
+def test_a_retried_request_returns_the_first_step_and_another_seat_may_not_reuse_it() -> None:
+    game = get_game("grimmoir")
+    live = new_match(game)
+    seat, action = random_move(live, random.Random(1))
+    step = live.play(seat, action, "once", now_ms=0)
+    live.commit(step)
+    again = live.remembered("once", seat)
+    assert again is not None and again.replayed and again.version == step.version
+    assert live.remembered("never", seat) is None
+    with pytest.raises(RequestReused):
+        live.remembered("once", 1 - seat)
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_each_audience_sees_only_its_own_view_and_events(game_id: str) -> None:
+    game, rng = get_game(game_id), random.Random(5)
+    live = new_match(game)
+    for _ in range(12):
+        if live.outcome() is not None:
+            break
+        seat, action = random_move(live, rng)
+        step = live.play(seat, action, f"r{live.version}", now_ms=0)
+        live.commit(step)
+        views = live.views(step)
+        assert [v.seat for v in views] == [*range(len(live.facts.seats)), None]
+        for view in views:
+            assert view.view == game.view(step.state, view.seat)
+            assert all(e.visible_to(view.seat) for e in view.events)
+            hidden = [e for e in step.events if not e.visible_to(view.seat)]
+            assert not set(map(id, hidden)) & set(map(id, view.events))
+
+
+def test_snapshots_every_few_dozen_versions_and_at_the_end() -> None:
+    game = get_game("grimmoir")
+    live = new_match(game)
+    rng, snapshots = random.Random(9), []
+    while live.outcome() is None:
+        seat, action = random_move(live, rng)
+        step = live.play(seat, action, f"r{live.version}", now_ms=0)
+        live.commit(step)
+        if step.wants_snapshot():
+            snapshots.append(step.version)
+    assert snapshots[-1] == live.version and live.facts.status == "finished"
+    assert all(v % SNAPSHOT_EVERY == 0 for v in snapshots[:-1])
+
+
+def test_the_clock_follows_each_step() -> None:
+    game = get_game("grimmoir")
+    live = new_match(game, clock=ClockSpec(per_move_ms=30_000))
+    seat, action = random_move(live, random.Random(2))
+    step = live.play(seat, action, "r1", now_ms=5_000)
+    assert list(step.clock_state["to_act"]) == list(step.to_act)
+    assert step.deadlines(live.facts) == {s: 35_000 for s in step.to_act}
