@@ -10,6 +10,9 @@ import random
 import subprocess
 import sys
 
+import grpc
+import pytest
+
 from gamehall.v1 import common_pb2, gateway_pb2
 from tests.e2e.conftest import Running
 from tests.e2e.helpers import Collector, canonical, play_to_end, rerun
@@ -32,7 +35,9 @@ def test_grimm_world_skirmish_with_a_spectator(platform: Running) -> None:
     seat = Collector(martha, match.id)
     first = json.loads(carol.view(match.id).view_json)
     assert first["conflict"] == "Y702" and isinstance(first["decks"]["encounter"], int)
-    assert not carol.legal(match.id).actions  # the spectator has no seat and no choices
+    with pytest.raises(grpc.RpcError) as denied:
+        carol.legal(match.id)  # the spectator holds no seat and makes no choices
+    assert denied.value.code() == grpc.StatusCode.PERMISSION_DENIED
 
     final = play_to_end([martha], match.id, random.Random("grimm-world"))
 
