@@ -11,6 +11,7 @@ from gamehall.games.grimm_world.catalog import CONFLICTS
 from gamehall.games.grimm_world.choices import apply_character, apply_prompt, legal
 from gamehall.games.grimm_world.combat import run
 from gamehall.games.grimm_world.context import Ctx
+from gamehall.games.grimm_world.labels import describe
 from gamehall.games.grimm_world.setup import new_state
 from gamehall.games.grimm_world.state import State
 
@@ -79,6 +80,10 @@ class GrimmWorld(StructGame[State]):
             if preferred in legal_now:
                 return preferred
         return legal_now[0] if legal_now else None
+
+    def describe(self, state: State, action: Action) -> str:
+        """A label for clients: card names and enemy names instead of bare ids."""
+        return describe(state, action)
 
     def view(self, state: State, seat: int | None) -> JsonDict:
         return views.view(state, seat, sorted(self.to_act(state)))

@@ -28,7 +28,8 @@ def test_500_random_bot_skirmishes_finish_without_errors() -> None:
 
 
 def test_search_bot_plays_legally_on_views() -> None:
-    result = play_match(GAME, GAME.configure("skirmish", 1, {"conflict": "Y702", "chapter": 12}), [make_bot("easy", iterations=6)], 3)
+    config = GAME.configure("skirmish", 1, {"conflict": "Y702", "chapter": 12})
+    result = play_match(GAME, config, [make_bot("easy", iterations=6)], 3)
     assert result.outcome.ranks[0] in (1, 2) and result.steps > 0
 
 

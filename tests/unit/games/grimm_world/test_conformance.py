@@ -40,3 +40,19 @@ def test_views_hide_deck_order_only() -> None:
         assert "rng" not in view
         assert view["sheet"]["hand"] == s.sheet.hand and len(view["enemies"]) == len(s.fight.foes)
         assert len(view["board"]["terrain"]) == view["board"]["width"] * view["board"]["height"]
+
+
+def test_every_legal_action_has_a_label() -> None:
+    import random
+
+    rng = random.Random(3)
+    s = GAME.new_match(GAME.configure("skirmish", 1, {"conflict": "Y707", "chapter": 9}), 3)
+    seen = set()
+    while GAME.outcome(s) is None:
+        legal = GAME.legal_actions(s, 0)
+        for action in legal:
+            label = GAME.describe(s, action)
+            assert (label and "=" not in label) or type(action).__name__ in ("EndPhase", "Decline", "Stop")
+            seen.add(type(action).__name__)
+        s, _ = GAME.apply(s, 0, rng.choice(legal))
+    assert {"Play", "Step", "EndPhase"} <= seen
