@@ -24,7 +24,7 @@ from gamehall.bench.rows import Row
 from gamehall.launcher.platform import Platform
 from gamehall.v1 import common_pb2, gateway_pb2, gateway_pb2_grpc
 
-FIXTURE = "tests.fixtures.high_card:GAME"
+FIXTURE = "gamehall.testing.high_card:GAME"
 GOAL = ">= 25% of echo calls/s, p99 < 50 ms"
 SQLITE_NORMAL = "sqlite:///{data_dir}/gamehall.db?synchronous=normal"
 """WAL with synchronous=NORMAL: safe against process crashes, may lose the last commits on power loss."""
@@ -119,7 +119,7 @@ def _postgres_dsn() -> Iterator[str | None]:
         yield os.environ["GAMEHALL_BENCH_POSTGRES_DSN"]
         return
     try:
-        from tests.support.postgres import PostgresUnavailable, throwaway_postgres
+        from gamehall.testing.postgres import PostgresUnavailable, throwaway_postgres
     except ImportError:
         yield None
         return

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from gamehall.cli.match_audit import AuditError, audit
+from gamehall.store.audit import AuditError, audit
 
 
 @dataclass

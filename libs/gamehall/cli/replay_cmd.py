@@ -8,8 +8,8 @@ from typing import Annotated, Any
 
 import typer
 
-from gamehall.cli.match_audit import AuditError, audit, default_dsn, views
 from gamehall.cli.ui import DatabaseUrl
+from gamehall.store.audit import AuditError, audit, default_dsn, views
 
 
 def replay(

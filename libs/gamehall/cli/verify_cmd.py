@@ -9,8 +9,8 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from gamehall.cli.match_audit import AuditError, audit, default_dsn
 from gamehall.cli.ui import DatabaseUrl
+from gamehall.store.audit import AuditError, audit, default_dsn
 
 
 def verify(

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support import postgres
+from gamehall.testing import postgres
 
 ROOT = Path(__file__).resolve().parents[3]
 

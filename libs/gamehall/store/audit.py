@@ -1,4 +1,4 @@
-"""Re-running a stored match from its revealed seed and action log (for `replay` and `verify`).
+"""Re-running a stored match from its revealed seed and action log (`gamehall replay`, `verify`, the soak checks).
 
 Reads the store directly (an operator's tool): only closed matches, whose seed is public, are
 re-run. Every step is checked against the stored state digest and snapshot, and the end
