@@ -10,12 +10,13 @@ PIP := $(PY) -m pip install --quiet --disable-pip-version-check
 # pytest: exit code 5 ("no tests collected") is a failure for us, as any other non-zero code.
 PYTEST := $(PY) -m pytest
 
-.PHONY: help setup buf postgres run test test-fast proto api-baseline lint bench soak chart images clean
+.PHONY: help setup buf postgres run test test-fast proto api-baseline lint bench strength soak chart images clean
 
 help:
 	@echo "make run    - set up and run the whole platform on embedded defaults (Ctrl-C stops it)"
 	@echo "make test   - set up and run the whole test suite"
 	@echo "make bench  - speed table (ratios to baselines measured in the same run)"
+	@echo "make strength - the bots' strength table (sequential tests on paired seeds; exit 1 if a claim fails)"
 	@echo "make soak   - 60 s of play while services are killed and restarted, then every invariant checked"
 	@echo "make proto  - regenerate Python code from protos/   make lint - ruff, mypy, buf lint"
 	@echo "make chart  - render, lint and validate the Helm chart  make images - container images"
@@ -60,6 +61,9 @@ lint: $(STAMP) $(BUF)
 
 bench: $(STAMP)
 	@$(PY) -m gamehall.bench
+
+strength: $(STAMP)
+	@$(PY) -m gamehall.bench.strength
 
 soak: $(STAMP)
 	@$(PY) -m gamehall.bench.soak --faults

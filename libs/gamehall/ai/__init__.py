@@ -5,7 +5,7 @@
     action = bot.choose(game, game.view(state, seat), seat, game.legal_actions(state, seat), rng)
 """
 
-from gamehall.ai.arena import MatchResult, bot_rng, play_match, round_robin
+from gamehall.ai.arena import MatchResult, bot_rng, play_match, round_robin, sequential_pair
 from gamehall.ai.bench import ismcts_rate, playout_rate
 from gamehall.ai.bot import Bot, RandomBot
 from gamehall.ai.greedy import GreedyBot
@@ -19,7 +19,7 @@ from gamehall.ai.heuristic import (
 )
 from gamehall.ai.ismcts import ISMCTSBot, SearchResult, ismcts
 from gamehall.ai.levels import LEVELS, make_bot
-from gamehall.ai.stats import wilson_interval
+from gamehall.ai.stats import Sprt, wilson_interval
 
 __all__ = [
     "LEVELS",
@@ -31,6 +31,7 @@ __all__ = [
     "MatchResult",
     "RandomBot",
     "SearchResult",
+    "Sprt",
     "bot_rng",
     "find_heuristic",
     "find_rollout_depth",
@@ -41,6 +42,7 @@ __all__ = [
     "playout_rate",
     "register_heuristic",
     "round_robin",
+    "sequential_pair",
     "unregister_heuristic",
     "wilson_interval",
 ]

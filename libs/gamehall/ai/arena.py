@@ -17,7 +17,7 @@ import msgspec
 
 from gamehall.ai.bot import Bot
 from gamehall.ai.levels import make_bot
-from gamehall.ai.stats import wilson_interval
+from gamehall.ai.stats import Sprt, wilson_interval
 from gamehall.engine import Game, IllegalAction, JsonDict, MatchConfig, Outcome, action_id, derive_seed
 
 
@@ -133,4 +133,48 @@ def round_robin(
         "seed": seed,
         "pairs": rows,
         "table": table,
+    }
+
+
+def sequential_pair(
+    game: Game[Any],
+    config: MatchConfig,
+    a: str,
+    b: str,
+    *,
+    sprt: Sprt | None = None,
+    max_matches: int = 400,
+    seed: int = 0,
+    bot_factory: Callable[[str], Bot] = make_bot,
+) -> JsonDict:
+    """Level `a` against `b` under a sequential test: play until `sprt` decides or `max_matches` is spent.
+
+    Seeds are paired: each seed is played once with `a` in every seat (the others are `b`), so
+    the deal and the seat advantage cancel out, and the test looks at the evidence only after a
+    whole rotation. `decision` is "H1" (a scores p1 or more), "H0" (a is no better than p0) or
+    "inconclusive" when the budget ran out first; `low`/`high` are the Wilson 95% bounds.
+    """
+    test = sprt or Sprt()
+    if max_matches < config.seats:
+        raise ValueError(f"max_matches must allow one rotation of {config.seats} seats")
+    score, matches, steps, decision = 0.0, 0, 0, "inconclusive"
+    rotation = 0
+    while matches + config.seats <= max_matches:
+        match_seed = derive_seed(seed, a, b, rotation)
+        for seat_a in range(config.seats):
+            bots = [bot_factory(a) if s == seat_a else bot_factory(b) for s in range(config.seats)]
+            result = play_match(game, config, bots, match_seed)
+            score += result.outcome.returns()[seat_a]
+            steps += result.steps
+            matches += 1
+        rotation += 1
+        verdict = test.decide(score, matches)
+        if verdict is not None:
+            decision = verdict
+            break
+    low, high = wilson_interval(score, matches)
+    return {
+        "game": game.id, "a": a, "b": b, "matches": matches, "score": score, "rate": score / matches,
+        "low": low, "high": high, "llr": test.llr(score, matches), "decision": decision,
+        "p0": test.p0, "p1": test.p1, "alpha": test.alpha, "beta": test.beta, "mean_steps": steps / matches,
     }

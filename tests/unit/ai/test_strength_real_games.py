@@ -1,30 +1,27 @@
-"""`hard` beats random play on every real game (seats rotate; sample sizes stated per case).
+"""`hard` beats random play on every real game: the quick rows of `make strength`'s table.
 
-Each case asserts the point estimate (>= 80%) and a Wilson 95% lower bound above one half;
-the samples are what a CI run affords (a Tiny Epic Quest match lasts ~120 decisions). The
-full ladders (`gamehall arena`) are in the issue notes.
+Each is Wald's SPRT (H0: rate 0.5, H1: rate 0.9, alpha = beta = 0.05) on paired seeds, with
+the match budget the old fixed samples used as its cap: a bot that wins every match settles
+it after three seeds (six matches), and a weaker one runs out of budget and fails. The full
+table (more levels, more pairs) is `make strength`.
 """
 
 from __future__ import annotations
 
 import pytest
 
-from gamehall.ai import round_robin
-from gamehall.engine import get_game
+from gamehall.bench.strength import CLAIMS, Claim, all_claims, run_claim
+from gamehall.engine import all_games
 
-CASES = [
-    # (game, stronger level, matches, minimum rate, seats)
-    ("grimslingers", "hard", 30, 0.8, 2),
-    ("grimmoir", "hard", 16, 0.8, 2),
-    ("tiny-epic-quest", "hard", 8, 0.8, 2),
-]
+REAL = [c for c in CLAIMS if c.game != "dice-nim" and c.quick]
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("game_id", "level", "matches", "minimum", "seats"), CASES)
-def test_search_beats_random(game_id: str, level: str, matches: int, minimum: float, seats: int) -> None:
-    game = get_game(game_id)
-    result = round_robin(game, game.configure(None, seats), [level, "random"], matches, seed=11)
-    (row,) = result["pairs"]
-    assert row["rate"] >= minimum, row
-    assert row["low"] > 0.5, row
+@pytest.mark.parametrize("claim", REAL, ids=[c.game for c in REAL])
+def test_hard_beats_random(claim: Claim) -> None:
+    row = run_claim(claim)
+    assert row["decision"] == "H1", row
+
+
+def test_the_full_table_has_a_row_for_every_game() -> None:
+    assert {g.id for g in all_games()} <= {c.game for c in all_claims() if (c.a, c.b) == ("hard", "random")}

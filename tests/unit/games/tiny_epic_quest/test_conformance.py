@@ -1,4 +1,4 @@
-"""The conformance kit over 2,000+ random matches across every mode and seat count, and protocol details."""
+"""The conformance kit over 500+ random matches across every mode and seat count, and protocol details."""
 
 from __future__ import annotations
 
@@ -10,16 +10,16 @@ from gamehall.games.tiny_epic_quest import GAME
 from gamehall.games.tiny_epic_quest.actions import Adventure, Idle, Select
 
 
-@pytest.mark.parametrize("chunk", range(4))
+@pytest.mark.parametrize("chunk", range(2))
 def test_conformance_bulk(chunk: int) -> None:
-    """4 x 504 matches (every mode and seat count, every flag flipped in some), deep checks every 40 steps."""
+    """2 x 252 matches (36 of each mode and seat count, every flag flipped in some), deep checks every 40 steps."""
     configs = [
         *default_configs(GAME),
         GAME.configure("standard", 3, flags={o.name: not o.default for o in GAME.flags}),
         GAME.configure("solo", 1, {"difficulty": "hero-of-legend"}, {"conjure_damage_last_space": False}),
     ]
-    report = assert_conforms(GAME, matches=504, configs=configs, seed=chunk, deep_every=40)
-    assert report.matches == 504 and report.hidden_differs > 0
+    report = assert_conforms(GAME, matches=252, configs=configs, seed=chunk, deep_every=40)
+    assert report.matches == 252 and report.hidden_differs > 0
     assert set(report.by_config) == {
         "standard/2",
         "standard/3",
