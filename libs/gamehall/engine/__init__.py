@@ -9,6 +9,7 @@ from gamehall.engine.errors import (
     MatchOver,
     NotYourTurn,
     UnknownGame,
+    UnknownSeat,
 )
 from gamehall.engine.protocol import (
     SPECTATOR,
@@ -46,6 +47,7 @@ __all__ = [
     "Rng",
     "StructGame",
     "UnknownGame",
+    "UnknownSeat",
     "action_id",
     "all_games",
     "derive_seed",

@@ -20,7 +20,7 @@ class IllegalAction(GameError, ValueError):
 
 
 class MalformedAction(IllegalAction):
-    """The action does not match any of the game's action types (wrong kind or fields)."""
+    """The action does not match any of the game's action types (wrong kind, unknown fields, wrong field types)."""
 
 
 class NotYourTurn(IllegalAction):
@@ -29,6 +29,10 @@ class NotYourTurn(IllegalAction):
 
 class MatchOver(IllegalAction):
     """The match has an outcome; no action is accepted any more."""
+
+
+class UnknownSeat(GameError, LookupError):
+    """The seat number is not a seat of this match (negative, or not below the seat count)."""
 
 
 class DecodeError(GameError, ValueError):

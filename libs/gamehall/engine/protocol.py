@@ -11,16 +11,25 @@ bots, the replayer, the CLI and the conformance kit are written once against thi
 
 from __future__ import annotations
 
+import functools
 import random
 import struct
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar, Union
 
 import msgspec
 
-from gamehall.engine.errors import ConfigError, DecodeError, IllegalAction, MalformedAction, MatchOver, NotYourTurn
+from gamehall.engine.errors import (
+    ConfigError,
+    DecodeError,
+    IllegalAction,
+    MalformedAction,
+    MatchOver,
+    NotYourTurn,
+    UnknownSeat,
+)
 
 JsonScalar = str | int | float | bool | None
 JsonDict = dict[str, Any]
@@ -30,12 +39,13 @@ SPECTATOR: None = None
 """The seat value meaning "someone who holds no seat" in `view` and `resample_hidden`."""
 
 
-class Action(msgspec.Struct, frozen=True, tag_field="kind"):
+class Action(msgspec.Struct, frozen=True, tag_field="kind", forbid_unknown_fields=True):
     """Base of every action type. A game declares one subclass per kind, e.g.
 
     ``class Cast(Action, tag="cast"): card: str; target: int``
 
-    Actions are immutable, hashable and encode to JSON as ``{"kind": "cast", ...}``.
+    Actions are immutable, hashable and encode to JSON as ``{"kind": "cast", ...}``; decoding
+    refuses fields the kind does not declare (a client's typo is an error, not silently dropped).
     """
 
 
@@ -172,8 +182,32 @@ _HEADER = struct.Struct(">2sH")
 _MAGIC = b"GH"
 
 
+def _checked_view(view: Callable[[Any, Any, int | None], JsonDict]) -> Callable[[Any, Any, int | None], JsonDict]:
+    """`view` behind the protocol's seat check, so no game can answer for a seat that does not exist."""
+
+    @functools.wraps(view)
+    def checked(self: Game[Any], state: Any, seat: int | None) -> JsonDict:
+        if seat is not None:
+            self.check_seat(state, seat)
+        return view(self, state, seat)
+
+    checked.__seat_checked__ = True  # type: ignore[attr-defined]
+    return checked
+
+
 class Game(ABC, Generic[S]):
-    """Metadata plus the pure functions of one game. Subclasses fill the class attributes."""
+    """Metadata plus the pure functions of one game. Subclasses fill the class attributes.
+
+    The protocol checks what no game should have to: `apply` refuses actions of a foreign kind
+    or with fields of the wrong type (MalformedAction), and every game's `view` refuses a seat
+    the match does not have (UnknownSeat), whatever the game's own code does.
+    """
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        own = cls.__dict__.get("view")
+        if own is not None and not getattr(own, "__isabstractmethod__", False) and not hasattr(own, "__seat_checked__"):
+            cls.view = _checked_view(own)  # type: ignore[method-assign, assignment]
 
     id: ClassVar[str]
     name: ClassVar[str]
@@ -253,12 +287,36 @@ class Game(ABC, Generic[S]):
         skips validation for callers that picked `action` from `legal_actions`.
         """
         if not trusted:
+            self.check_action(action)
             if self.outcome(state) is not None:
                 raise MatchOver("the match is over")
             if seat not in self.to_act(state):
                 raise NotYourTurn(f"seat {seat} is not to act now")
             self.validate_action(state, seat, action)
         return self._apply(state, seat, action)
+
+    def check_action(self, action: Action) -> None:
+        """Raise MalformedAction unless `action` is one of this game's kinds with fields of the declared types.
+
+        Python does not check a Struct's field types at construction (``Move(row="1")`` builds),
+        so the protocol re-validates through the type, once for every game, before any rule runs.
+        """
+        kind = type(action)
+        if kind not in self.action_types:
+            raise MalformedAction(f"{kind.__name__} is not an action of {self.id}")
+        try:
+            msgspec.convert(msgspec.to_builtins(action), kind)
+        except (msgspec.ValidationError, TypeError) as exc:
+            raise MalformedAction(f"malformed {action.__struct_config__.tag} action: {exc}") from exc
+
+    def seat_count(self, state: S) -> int:
+        """How many seats the match has; games with a cheaper answer than `config_of` may override it."""
+        return self.config_of(state).seats
+
+    def check_seat(self, state: S, seat: int) -> None:
+        """Raise UnknownSeat unless `seat` is a seat of this match (0 <= seat < seat count)."""
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.seat_count(state):
+            raise UnknownSeat(f"{seat!r} is not a seat of this {self.id} match")
 
     def validate_action(self, state: S, seat: int, action: Action) -> None:
         """Raise IllegalAction with a reason if `action` is not legal. Games may specialise."""
@@ -271,7 +329,10 @@ class Game(ABC, Generic[S]):
 
     @abstractmethod
     def view(self, state: S, seat: int | None) -> JsonDict:
-        """What `seat` (None: a spectator) may see, as a JSON-safe dict. Never secrets of others."""
+        """What `seat` (None: a spectator) may see, as a JSON-safe dict. Never secrets of others.
+
+        The protocol wraps every game's `view` so a seat the match does not have raises UnknownSeat.
+        """
 
     @abstractmethod
     def outcome(self, state: S) -> Outcome | None:
