@@ -88,7 +88,7 @@ def _with_expr(board: dict, expr: str) -> dict:
         ("sum(rate(gamehall_rpc_failures_total[5m]))", "series 'gamehall_rpc_failures_total' is not exported"),
         ('sum(gamehall_active_matches{mode="ffa"})', "gamehall_active_matches has no label mode"),
         ("sum by (tournament) (gamehall_active_matches)", "grouping by labels no series here has: tournament"),
-        ("sum(rate(gamehall_actions_applied_total[5m])", "unclosed '('"),
+        ("sum(rate(gamehall_actions_applied_total[5m])", "does not parse: unclosed left parenthesis"),
         ('gamehall_active_matches{game=~"$table"}', "undefined variables table"),
     ],
 )
