@@ -1,18 +1,13 @@
-"""Matchmaking library: OpenSkill ratings with an exactly-once ledger, and queue matching passes."""
+"""Matchmaking library: OpenSkill ratings and queue matching passes."""
 
 from gamehall.matchmaking.errors import AlreadyQueued, InvalidOutcome, InvalidTicket, MatchmakingError, UnknownTicket
 from gamehall.matchmaking.queue import Queue, match_pass, wait_stats
 from gamehall.matchmaking.ratings import (
     DEFAULT_RATING,
     MODEL,
-    Ledger,
     LedgerEntry,
     Rating,
     RatingChange,
-    apply_outcome,
-    leaderboard,
-    leaderboards,
-    ledger_key,
     match_quality,
     ordinal,
     predict_draw,
@@ -37,7 +32,6 @@ __all__ = [
     "Constraints",
     "InvalidOutcome",
     "InvalidTicket",
-    "Ledger",
     "LedgerEntry",
     "Match",
     "MatchPolicy",
@@ -51,10 +45,6 @@ __all__ = [
     "Seat",
     "Ticket",
     "UnknownTicket",
-    "apply_outcome",
-    "leaderboard",
-    "leaderboards",
-    "ledger_key",
     "match_pass",
     "match_quality",
     "ordinal",

@@ -3,13 +3,13 @@
 Plackett-Luce (Weng & Lin 2011, Algorithm 4) rates a full finishing order of any number of
 teams in one update, handles ties, and is OpenSkill's recommended model; the Thurstone-Mosteller
 variants need pairwise terms and gain nothing for our 1v1..6-seat matches. All functions are
-pure except `apply_outcome`, which records into the caller's `Ledger` (the data it persists).
+pure; the matchmaking service stores the ratings and applies each match once (through the store).
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from statistics import NormalDist
 
 import msgspec
@@ -127,7 +127,7 @@ def predict_win(teams: Sequence[Sequence[Rating]]) -> list[float]:
     return MODEL.predict_win([[PlackettLuceRating(r.mu, r.sigma) for r in team] for team in teams])
 
 
-# ------------------------------------------------------------------ the ledger
+# ------------------------------------------------------------------ leaderboard rows and rating changes
 class LedgerEntry(msgspec.Struct, frozen=True):
     """One row of a leaderboard."""
 
@@ -137,65 +137,9 @@ class LedgerEntry(msgspec.Struct, frozen=True):
     rating: Rating
 
 
-class Ledger(msgspec.Struct):
-    """Ratings of one (game, mode) plus the match ids already applied: the data the service persists.
-
-    `applied` maps each match id to its order of application, so a redelivered outcome is ignored.
-    """
-
-    game: str
-    mode: str
-    ratings: dict[str, Rating] = msgspec.field(default_factory=dict)
-    applied: dict[str, int] = msgspec.field(default_factory=dict)
-
-    def rating(self, player: str) -> Rating:
-        return self.ratings.get(player, DEFAULT_RATING)
-
-    def is_applied(self, match_id: str) -> bool:
-        return match_id in self.applied
-
-
 class RatingChange(msgspec.Struct, frozen=True):
     """How one player's rating moved in one applied match."""
 
     player: str
     before: Rating
     after: Rating
-
-
-def apply_outcome(
-    ledger: Ledger, match_id: str, teams: Sequence[Sequence[str]], ranks: Sequence[float]
-) -> list[RatingChange] | None:
-    """Rate a finished match into `ledger` exactly once; None (ledger untouched) if `match_id` was applied.
-
-    The ledger is updated in place (O(players in the match)); the caller persists it, atomically
-    with whatever marks the outcome consumed.
-    """
-    if match_id in ledger.applied:
-        return None
-    new = update(ledger.ratings, teams, ranks)
-    changes = [RatingChange(p, ledger.rating(p), r) for p, r in new.items()]
-    ledger.ratings.update(new)
-    ledger.applied[match_id] = len(ledger.applied)
-    return changes
-
-
-def leaderboard(ledger: Ledger, limit: int | None = 100, min_matches: int = 0) -> list[LedgerEntry]:
-    """Players of the ledger's (game, mode) best first by conservative rating (ties: player id)."""
-    rows = sorted(
-        ((r.ordinal, p, r) for p, r in ledger.ratings.items() if r.matches >= min_matches),
-        key=lambda row: (-row[0], row[1]),
-    )
-    if limit is not None:
-        rows = rows[:limit]
-    return [LedgerEntry(i + 1, p, o, r) for i, (o, p, r) in enumerate(rows)]
-
-
-def ledger_key(game: str, mode: str) -> str:
-    """The key a service files a (game, mode) ledger under."""
-    return f"{game}/{mode}"
-
-
-def leaderboards(ledgers: Iterable[Ledger], limit: int | None = 100) -> dict[str, list[LedgerEntry]]:
-    """One leaderboard per (game, mode) ledger, keyed by `ledger_key`."""
-    return {ledger_key(led.game, led.mode): leaderboard(led, limit) for led in ledgers}
