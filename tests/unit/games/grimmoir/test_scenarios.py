@@ -1,4 +1,4 @@
-"""The specification's test scenarios SC-G01..SC-G18 (rules/grimmoir.md, section 3), one test each."""
+"""The specification's test scenarios SC-G01..SC-G18 (../shared/rules/grimmoir.md, section 3), one test each."""
 
 from __future__ import annotations
 
