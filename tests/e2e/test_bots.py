@@ -3,9 +3,13 @@ and a worker killed mid-think neither stalls the match nor plays a turn twice.""
 
 from __future__ import annotations
 
+import asyncio
 import random
 import sqlite3
 import time
+
+import nats
+from nats.js import api
 
 from gamehall.v1 import gateway_pb2
 from tests.e2e.conftest import Running
@@ -37,6 +41,19 @@ def _logged(running: Running, match_id: str) -> list[tuple[int, str]]:
         ).fetchall()
 
 
+def _bot_turns(running: Running) -> api.ConsumerInfo:
+    """The ai service's work-queue consumer for high-card turns, as the server sees it."""
+
+    async def read() -> api.ConsumerInfo:
+        nc = await nats.connect(running.platform.nats_url)
+        try:
+            return await nc.jetstream().consumer_info("GAMEHALL_TURNS", "bots-high-card")
+        finally:
+            await nc.close()
+
+    return asyncio.run(read())
+
+
 def test_a_bot_plays_against_a_human(platform: Running) -> None:
     human = platform.player()
     match = _create(human, [gateway_pb2.SeatSpec(open=True), gateway_pb2.SeatSpec(bot="hard")], join_seat=0)
@@ -66,9 +83,16 @@ def test_bots_fill_every_seat_and_finish(platform: Running) -> None:
 def test_killing_the_ai_mid_think_neither_stalls_nor_double_plays(platform: Running) -> None:
     creator = platform.player()
     match = _create(creator, [gateway_pb2.SeatSpec(bot="hard"), gateway_pb2.SeatSpec(bot="hard")], public=True)
-    time.sleep(0.6)  # the first turns are being thought about (hard thinks for 1.5 s)
-    platform.platform.restart("ai")  # SIGKILL: unacked turns are redelivered after the ack wait
+    deadline = time.monotonic() + 30
+    while (before := _bot_turns(platform)).num_ack_pending == 0:  # no turn is being thought about yet
+        assert time.monotonic() < deadline, "no bot turn was ever taken up"
+        time.sleep(0.02)
+    platform.platform.restart("ai")  # SIGKILL mid-think: the unacked turn is redelivered after the ack wait
     finished = _wait_finished(platform, match.id)
+    after = _bot_turns(platform)
+    deliveries = after.delivered.consumer_seq - before.delivered.consumer_seq
+    new_messages = after.delivered.stream_seq - before.delivered.stream_seq
+    assert deliveries > new_messages, "no turn was delivered twice: the kill did not interrupt a think"
     assert finished.outcome.ranks
     log = _logged(platform, match.id)
     assert [v for v, _ in log] == list(range(1, len(log) + 1))

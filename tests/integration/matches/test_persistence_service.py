@@ -106,6 +106,8 @@ async def _stream_ids(url: str, match_id: str) -> list[str]:
 async def test_outbox_is_published_once_even_after_a_crash(
     store_dsn: str, nats_server: NatsServer, tmp_path: Path
 ) -> None:
+    """The stream holds each event once, and so does the wire: JetStream would hide a second publish by
+    its msg id, so a plain subscriber counts every publish the relays make, before and after a restart."""
     dsn = store_dsn
     # Before any service runs: a committed event, and one that was published but never marked (a crash).
     store = await open_store(dsn)
@@ -118,6 +120,14 @@ async def test_outbox_is_published_once_even_after_a_crash(
     await bus.close()
     await store.close()
 
+    wire = await nats.connect(nats_server.url)
+    published: list[str] = []
+
+    async def seen(msg: nats.aio.msg.Msg) -> None:
+        published.append(msg.headers["Nats-Msg-Id"] if msg.headers else "")
+
+    await wire.subscribe(match_subject(match.id, ">"), cb=seen)
+    await wire.flush()
     served = await serve(dsn, nats_server.url, tmp_path)
     try:
         for version in range(3):
@@ -126,12 +136,17 @@ async def test_outbox_is_published_once_even_after_a_crash(
     finally:
         await served.channel.close()
         await served.app.stop()
-    restarted = await serve(dsn, nats_server.url, tmp_path)  # re-publishes nothing twice
+    await wire.flush()  # every publish of the first run has reached this subscriber
+    expected = [early.msg_id] + [f"{match.id}:{v}:action_applied" for v in (1, 2, 3)]
+    assert published == expected  # the crashed one once more (the stream drops that copy), the rest once
+    restarted = await serve(dsn, nats_server.url, tmp_path)  # its start drains what is pending: nothing
     await restarted.channel.close()
     await restarted.app.stop()
+    await wire.flush()
+    await wire.close()
+    assert published == expected, "the restarted relay published already-published events again"
 
     ids = await _stream_ids(nats_server.url, match.id)
-    expected = [early.msg_id] + [f"{match.id}:{v}:action_applied" for v in (1, 2, 3)]
     assert ids == expected
     check = await open_store(dsn)
     try:

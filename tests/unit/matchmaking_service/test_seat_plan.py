@@ -41,3 +41,16 @@ def test_team_matches_are_rated_as_teams() -> None:
         game="grimslingers", config_json=json.dumps({"mode": "versus-teams", "seats": 4}), seats=seats
     )
     assert rated_teams(match, [1, 2, 1, 2]) == ([["a", "c"], ["b", "d"]], [1, 2])
+
+
+def test_humans_are_rated_and_bots_are_not() -> None:
+    def match(kinds: list[str]) -> ppb.MatchRecord:
+        seats = [
+            ppb.SeatRecord(seat=n, kind=kind, account_id=f"acc{n}" if kind == "human" else "")
+            for n, kind in enumerate(kinds)
+        ]
+        config = json.dumps({"mode": "versus-1v1", "seats": 2})
+        return ppb.MatchRecord(game="grimslingers", config_json=config, seats=seats)
+
+    assert rated_teams(match(["human", "human"]), [2, 1]) == ([["acc0"], ["acc1"]], [2, 1])
+    assert rated_teams(match(["human", "bot"]), [1, 2]) is None

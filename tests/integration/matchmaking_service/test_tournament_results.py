@@ -15,8 +15,8 @@ from gamehall.tournaments import Pairing, machine
 from gamehall_services.matchmaking.documents import link_key
 from gamehall_services.matchmaking.store_client import MatchmakingStore
 from gamehall_services.matchmaking.tournaments import Tournaments
-from tests.unit.matchmaking_service.conftest import Persistence
-from tests.unit.matchmaking_service.fakes import FakeCreator, rpc_error
+from tests.integration.matchmaking_service.conftest import Persistence
+from tests.integration.matchmaking_service.fakes import FakeCreator, rpc_error
 
 pytestmark = pytest.mark.integration
 

@@ -10,9 +10,9 @@ import pytest
 
 from gamehall.internal.v1 import persistence_pb2 as ppb
 from gamehall.matchmaking import DEFAULT_RATING, update
-from gamehall_services.matchmaking.ratings import Ratings, rated_teams
+from gamehall_services.matchmaking.ratings import Ratings
 from gamehall_services.matchmaking.store_client import MatchmakingStore, Stale
-from tests.unit.matchmaking_service.conftest import Persistence
+from tests.integration.matchmaking_service.conftest import Persistence
 
 GAME, MODE = "high-card", "duel"
 
@@ -22,11 +22,6 @@ def _match(kinds: list[str], match_id: str = "m1", players: tuple[str, ...] = ("
     for n, kind in enumerate(kinds):
         record.seats.add(seat=n, kind=kind, account_id=players[n] if kind == "human" else "")
     return record
-
-
-def test_humans_are_rated_and_bots_are_not() -> None:
-    assert rated_teams(_match(["human", "human"]), [2, 1]) == ([["acc0"], ["acc1"]], [2, 1])
-    assert rated_teams(_match(["human", "bot"]), [1, 2]) is None
 
 
 @pytest.mark.integration

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 
 import pytest
+from nats.js import api
 
 from gamehall.runtime.bus import STREAMS, Bus, match_subject
 from tests.support.nats import NatsServer
@@ -18,6 +19,16 @@ async def _collect_until(received: list[bytes], count: int, timeout: float = 10.
             await asyncio.sleep(0.02)
 
     await asyncio.wait_for(wait(), timeout)
+
+
+async def _settled(bus: Bus, stream: str, durable: str, timeout: float = 5.0) -> api.ConsumerInfo:
+    """The consumer's server-side state once no delivered message awaits its ack (or at `timeout`)."""
+    deadline = asyncio.get_running_loop().time() + timeout
+    while True:
+        info = await bus.js.consumer_info(stream, durable)
+        if info.num_ack_pending == 0 or asyncio.get_running_loop().time() > deadline:
+            return info
+        await asyncio.sleep(0.05)
 
 
 async def test_streams_are_created_idempotently(nats_server: NatsServer) -> None:
@@ -70,8 +81,12 @@ async def test_durable_consumer_resumes_after_server_restart(nats_server: NatsSe
         for i in range(3, 5):
             await publisher.publish(match_subject("m2", "action"), f"a{i}".encode(), f"m2:{i}")
         await _collect_until(received, 5)
-        await asyncio.sleep(0.3)
-        assert received == [b"a0", b"a1", b"a2", b"a3", b"a4"]  # each once: acked messages are not redelivered
+        # The server's own account, not a short wait inside the 2 s ack window: every delivery was
+        # acked (nothing would come back after ack_wait) and none was a redelivery, restart or not.
+        info = await _settled(consumer, "GAMEHALL_MATCHES", "test-reader")
+        assert info.num_ack_pending == 0, "delivered messages were never acked: they would be redelivered"
+        assert info.num_redelivered == 0 and info.delivered.consumer_seq == 5
+        assert received == [b"a0", b"a1", b"a2", b"a3", b"a4"]
     finally:
         await consumer.close()
         await publisher.close()
@@ -93,7 +108,7 @@ async def test_failed_handler_gets_the_message_again(nats_server: NatsServer) ->
         bus.consume(sub, flaky, nak_delay=0.1)
         await _collect_until(attempts, 2)
         assert attempts == [b"turn", b"turn"]
-        await asyncio.sleep(0.3)
+        await _settled(bus, "GAMEHALL_TURNS", "bots-high-card")
         info = await bus.js.stream_info("GAMEHALL_TURNS")
         assert info.state.messages == 0  # acked on the second try: the work queue removed it
     finally:

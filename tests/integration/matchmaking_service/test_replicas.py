@@ -12,8 +12,8 @@ from gamehall.matchmaking import MatchPolicy
 from gamehall.runtime.errors import lookup
 from gamehall_services.matchmaking.queues import Queues
 from gamehall_services.matchmaking.ratings import Ratings
-from tests.unit.matchmaking_service.conftest import Persistence
-from tests.unit.matchmaking_service.fakes import FakeCreator
+from tests.integration.matchmaking_service.conftest import Persistence
+from tests.integration.matchmaking_service.fakes import FakeCreator
 
 pytestmark = pytest.mark.integration
 

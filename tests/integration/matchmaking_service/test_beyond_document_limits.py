@@ -18,8 +18,8 @@ from gamehall_services.matchmaking.documents import TournamentDoc, decode_doc, e
 from gamehall_services.matchmaking.queues import Queues
 from gamehall_services.matchmaking.ratings import Ratings
 from gamehall_services.matchmaking.store_client import MatchmakingStore
-from tests.unit.matchmaking_service.conftest import Persistence
-from tests.unit.matchmaking_service.fakes import FakeCreator
+from tests.integration.matchmaking_service.conftest import Persistence
+from tests.integration.matchmaking_service.fakes import FakeCreator
 
 pytestmark = pytest.mark.integration
 
