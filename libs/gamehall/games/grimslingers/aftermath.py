@@ -248,10 +248,14 @@ def _choose(s: State, p: Play) -> None:
         # the targets of a skill make the choices it gives them, one after another
         effect = next(e for e in cat.CARDS[card].effects if e.op == "choose_one")
         for seat in targets_of(s, p, card):
-            s.prompts.append(Prompt(seat, P_OPTION, option_list(s, seat, effect), s.cur_play))
+            options = option_list(s, seat, effect)
+            if seat == s.creature:  # redirected at the creature itself: it makes no choices
+                p.choices += [seat, options[0]]
+            else:
+                s.prompts.append(Prompt(seat, P_OPTION, options, s.cur_play))
     elif "catalyst" in ops:
         for seat in targets_of(s, p, card):
-            if any(cat.IS_SPELL[c] for c in s.seats[seat].hand):
+            if seat != s.creature and any(cat.IS_SPELL[c] for c in s.seats[seat].hand):
                 s.picking = Picking(seat, K_PURGE, PURGE_FREE, 0)  # the card's free Purge (AMB-28)
                 break
 

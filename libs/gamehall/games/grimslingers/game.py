@@ -48,6 +48,10 @@ class Grimslingers(StructGame[State]):
         flags = {f.name: getattr(state.flags, f.name) for f in FLAGS if f.applies_to(state.mode)}
         return self.configure(state.mode, state.players, options, flags)
 
+    def seat_count(self, state: State) -> int:
+        """Protocol seats: the players (a creature sits after them and never acts)."""
+        return state.players
+
     def to_act(self, state: State) -> frozenset[int]:
         return machine.to_act(state)
 
@@ -63,6 +67,9 @@ class Grimslingers(StructGame[State]):
     def outcome(self, state: State) -> Outcome | None:
         if state.ranks is None:
             return None
+        if state.creature >= 0:
+            # co-op: every player shares the result; scores say it (ranks alone tie either way)
+            return Outcome(tuple(state.ranks), tuple(1.0 if r == 1 else 0.0 for r in state.ranks), state.reason)
         return Outcome(tuple(state.ranks), reason=state.reason)
 
     def default_action(self, state: State, seat: int) -> Action | None:

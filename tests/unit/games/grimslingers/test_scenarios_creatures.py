@@ -173,6 +173,7 @@ def test_S_55_a_witch_king_out_of_ep_loses() -> None:
     s = _wk([P(), P()], "unmaking", ep=2)
     s = turn(s, fire={0: Play("ICE"), 1: Pass()})
     assert s.phase == OVER and s.ranks == [1, 1] and s.reason == "creature defeated"
+    assert GAME.outcome(s).scores == (1.0, 1.0)  # type: ignore[union-attr]  # co-op: the scores say who won
 
 
 def test_S_55_b_a_defeated_player_leaves_and_the_other_goes_on() -> None:
@@ -182,12 +183,20 @@ def test_S_55_b_a_defeated_player_leaves_and_the_other_goes_on() -> None:
 
 
 def test_S_55_c_every_player_down_is_game_over() -> None:
-    s = _wk([P(hp=2, hand=["EARTH"]), P(hp=2, hand=["EARTH"])], "dark_tide")
+    s = _wk([P(hp=1, hand=["EARTH"]), P(hp=1, hand=["EARTH"])], "dark_tide")
     s = turn(s, fire={0: Pass(), 1: Pass()})
     assert s.phase == OVER and s.ranks == [2, 2] and s.reason == "all players defeated"
+    assert GAME.outcome(s).scores == (0.0, 0.0)  # type: ignore[union-attr]
 
 
 def test_S_55_d_specter_spell_brings_a_player_back() -> None:
     s = _wk([P(hp=2, ep=4, hand=["EARTH", "Specter"]), P()], "hex_bolt")
     s = turn(s, fire={0: Pass(), 1: Pass()}, answers={0: [Choose(1)]})
     assert s.seats[0].alive and s.seats[0].hp == 4 and s.seats[0].specter_turn == s.turn
+
+
+def test_S_41_engulf_redirected_at_the_specter_chooses_for_itself() -> None:
+    deck = ["claw", "howl", "lunge", "wail", "possess", "engulf"]
+    s = build_creature([P(hand=[*BASICS, "Redirect"])], C(hp=15, ep=15, hand=deck), key="specter")
+    s = turn(s, fire={0: Play("Redirect")}, answers={0: [Choose(1)]})  # Engulf's target -> the Specter
+    assert s.seats[s.creature].hp == 10 and s.seats[0].hp == 8  # it takes the first option, 5 DMG
