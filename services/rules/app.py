@@ -4,6 +4,7 @@ LiveMatchService through which this replica owns the live matches the gateways r
 from __future__ import annotations
 
 import argparse
+import asyncio
 import os
 from typing import Any
 
@@ -57,13 +58,21 @@ def build_app(settings: Settings) -> ServiceApp:
         channel = internal_channel(settings.persistence_addr)
         held["channel"] = channel
         held["persistence"] = persistence_pb2_grpc.PersistenceServiceStub(channel)
-        try:
-            held["bus"] = await Bus.connect(settings.nats_url, settings.service)
-        except Exception as exc:  # watchers then ask the owner instead of hearing pushes
-            log.warning("no NATS connection; views will not be pushed", error=str(exc))
+        held["bus_task"] = asyncio.create_task(connect_bus())
+
+    async def connect_bus() -> None:
+        """NATS in the background: the host serves at once; until connected, watchers ask it instead."""
+        while True:
+            try:
+                held["bus"] = await asyncio.wait_for(Bus.connect(settings.nats_url, settings.service), 10)
+                return
+            except Exception as exc:
+                log.warning("no NATS connection yet; views are not pushed", error=str(exc) or type(exc).__name__)
+                await asyncio.sleep(5)
 
     @app.on_stop
     async def disconnect() -> None:
+        held["bus_task"].cancel()
         if "bus" in held:
             await held["bus"].close()
         if "channel" in held:
