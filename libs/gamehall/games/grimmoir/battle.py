@@ -43,8 +43,6 @@ def move_allowed(state: State, seat: int, src: int, dest: int) -> str | None:
     board = state.board
     if board[dest] is not None:
         return "the destination is not a blank space"
-    if dest == src + 3:
-        return "moving into the blank right behind it changes nothing (it steps forward again)"
     if dest % 6 >= 3 and not state.rules.back_row_moves:
         return "moves may only target the 1st row (flag back_row_moves)"
     if not column_occupied(board, 1 - seat, dest % 3):
@@ -105,12 +103,11 @@ def paid_actions(state: State, seat: int, first_only: bool = False) -> list[Acti
         if board[d] is None and foe_cols[d % 3] and (d - base < 3 or state.rules.back_row_moves)
     ]
     if blanks:
-        for i, name in zip(own, names, strict=True):
-            for dest in blanks:
-                if dest != i + 3:
-                    out.append(Move(name, (dest - base) // 3 + 1, dest % 3 + 1))
-                    if first_only:
-                        return out
+        for name in names:
+            for dest in blanks:  # any blank, the one right behind included (G-MV-01)
+                out.append(Move(name, (dest - base) // 3 + 1, dest % 3 + 1))
+                if first_only:
+                    return out
     free_swaps = state.rules.swap_columns == "moves_only"
     n = len(own)
     for x in range(n):

@@ -8,6 +8,8 @@ Its effects run in order; each picks its units with a selector relative to the s
 
 from __future__ import annotations
 
+import msgspec
+
 from gamehall.engine import Event
 from gamehall.games.grimmoir.catalog import CARDS, DAMAGE_TYPES, HAS_PASSIVE
 from gamehall.games.grimmoir.content.schema import Condition, Skill
@@ -281,8 +283,22 @@ def resolve_special(state: State, slot: int, target_slot: int, events: list[Even
     run_skill(state, skill, slot // 6, unit, slot, target, events)
 
 
+def would_change(state: State, skill: Skill, seat: int, here: int) -> bool:
+    """Whether running `skill` for the unit at `here` now changes the state at all (a dry run on a copy)."""
+    trial = msgspec.msgpack.decode(msgspec.msgpack.encode(state), type=State)
+    before = msgspec.msgpack.encode(trial)
+    unit = trial.board[here]
+    assert unit is not None
+    run_skill(trial, skill, seat, unit, here, None, [])
+    return msgspec.msgpack.encode(trial) != before
+
+
 def end_of_round(state: State, events: list[Event]) -> None:
-    """Every end-of-round skill (pen counters and the rest; G-ER-01), initiative holder's side first."""
+    """Every end-of-round skill (pen counters and the rest; G-ER-01), initiative holder's side first.
+
+    Reading of G-PN-01 (stated in content/README.md): a skill that costs pen counters is a choice its
+    owner makes, so it is not used, and keeps its pen, when it would change nothing (no one to heal).
+    """
     board = state.board
     for seat in (state.initiative, 1 - state.initiative):
         snapshot = [(i, board[i]) for i in range(seat * 6, seat * 6 + 6) if board[i] is not None]
@@ -292,9 +308,12 @@ def end_of_round(state: State, events: list[Event]) -> None:
                 here = find(board, unit)
                 if here < 0:
                     break
-                if unit.pens >= skill.pen_cost and holds(skill.when, board, here, unit, None):
-                    unit.pens -= skill.pen_cost
-                    run_skill(state, skill, seat, unit, here, None, events)
+                if unit.pens < skill.pen_cost or not holds(skill.when, board, here, unit, None):
+                    continue
+                if skill.pen_cost and not would_change(state, skill, seat, here):
+                    continue
+                unit.pens -= skill.pen_cost
+                run_skill(state, skill, seat, unit, here, None, events)
 
 
 def reset_for_round(board: Board) -> None:
