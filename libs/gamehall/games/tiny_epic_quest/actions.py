@@ -53,6 +53,14 @@ class Equip(Action, frozen=True, tag="equip"):
     hero: int
 
 
+class Exchange(Action, frozen=True, tag="exchange"):
+    """Day, at the Castle (T-IT-03): items `first` and `second` (first < second) swap places among the seat's heroes
+    in its own Castle and the player card, whether or not any hand is free."""
+
+    first: int
+    second: int
+
+
 class Adventure(Action, frozen=True, tag="adventure"):
     """Night: the player with the dice rolls them."""
 
@@ -105,5 +113,5 @@ class Provoke(Action, frozen=True, tag="provoke"):
 
 ACTION_TYPES: tuple[type[Action], ...] = (
     Select, Move, Idle, Gain, TakeQuest, UseGrotto, SkipGrotto, Equip, Adventure, Rest, Defend, TakeHit, Advance,
-    Strike, Done, Learn, StopLearning, Provoke,
+    Strike, Done, Learn, StopLearning, Provoke, Exchange,
 )

@@ -4,12 +4,13 @@ arrival effects (Castle bonus, Grottos) and free item rearrangement at the Castl
 from __future__ import annotations
 
 from gamehall.engine import Action, Event, IllegalAction, Rng
-from gamehall.games.tiny_epic_quest.actions import Equip, Idle, Move, Select, SkipGrotto, UseGrotto
+from gamehall.games.tiny_epic_quest.actions import Equip, Exchange, Idle, Move, Select, SkipGrotto, UseGrotto
 from gamehall.games.tiny_epic_quest.map import GEOMETRY
 from gamehall.games.tiny_epic_quest.progress import complete_by_day, take_quest
 from gamehall.games.tiny_epic_quest.state import (
     AGGRESSIVE,
     HEROES,
+    KEPT,
     P_GAIN,
     P_GROTTO,
     P_QUEST,
@@ -130,12 +131,38 @@ def equip_options(s: State, seat: int) -> list[Equip]:
     return out
 
 
+def _castle_places(s: State, seat: int) -> dict[int, int]:
+    """Where each item of the seat's Castle pool lies: a hero (0-2) standing in its own Castle, or KEPT."""
+    base = HEROES * seat
+    places = {item: KEPT for item in s.kept[seat]}
+    for i in range(HEROES):
+        if s.hslot[base + i] == s.home[seat] and s.hreg[base + i] == s.home_reg[seat]:
+            places.update((item, i) for item in s.hitems[base + i])
+    return places
+
+
+def exchange_options(s: State, seat: int) -> list[Exchange]:
+    """Items exchanged freely at the Castle (T-IT-02/03): any two of the pool held in different places swap,
+    so a full hand can be rearranged and a kept item can replace an equipped one."""
+    if not any(s.hslot[HEROES * seat + i] == s.home[seat] and s.hreg[HEROES * seat + i] == s.home_reg[seat]
+               for i in range(HEROES)):
+        return []
+    places = sorted(_castle_places(s, seat).items())
+    return [
+        Exchange(a, b)
+        for x, (a, where_a) in enumerate(places)
+        for b, where_b in places[x + 1 :]
+        if where_a != where_b
+    ]
+
+
 def day_actions(s: State, seat: int) -> list[Action]:
     if s.card < 0:
         return list(select_options(s))
     out: list[Action] = [Idle()]
     out.extend(move_options(s, seat))
     out.extend(equip_options(s, seat))
+    out.extend(exchange_options(s, seat))
     return out
 
 
@@ -173,6 +200,15 @@ def apply_equip(s: State, seat: int, action: Equip) -> list[Event]:
     else:
         s.hitems[base + action.hero].append(action.item)
     return [Event("equipped", {"seat": seat, "item": action.item, "hero": action.hero})]
+
+
+def apply_exchange(s: State, seat: int, action: Exchange) -> list[Event]:
+    places = _castle_places(s, seat)
+    base = HEROES * seat
+    for item, other in ((action.first, action.second), (action.second, action.first)):
+        held = s.kept[seat] if places[item] == KEPT else s.hitems[base + places[item]]
+        held[held.index(item)] = other
+    return [Event("exchanged", {"seat": seat, "items": [action.first, action.second]})]
 
 
 def _find_route(s: State, h: int, action: Move) -> tuple[int, ...]:

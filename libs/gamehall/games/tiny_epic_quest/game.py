@@ -16,6 +16,7 @@ from gamehall.games.tiny_epic_quest.actions import (
     Defend,
     Done,
     Equip,
+    Exchange,
     Gain,
     Idle,
     Learn,
@@ -136,6 +137,8 @@ class TinyEpicQuest(StructGame[State]):
             events += day.apply_idle(s, seat)
         elif isinstance(action, Equip):
             events += day.apply_equip(s, seat, action)
+        elif isinstance(action, Exchange):
+            events += day.apply_exchange(s, seat, action)
         elif isinstance(action, Adventure):
             events += night.apply_adventure(s, seat)
         elif isinstance(action, Rest):
