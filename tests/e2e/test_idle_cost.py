@@ -13,7 +13,7 @@ from gamehall.launcher.platform import Platform
 from tests.e2e.conftest import TOKEN_KEY
 from tests.support.processes import repo_env
 
-WINDOW_SECONDS = 10.0
+WINDOW_SECONDS = 6.0
 
 
 @pytest.fixture

@@ -200,16 +200,20 @@ def idle_cpu(platform: Platform, seconds: float = 10.0) -> float:
     return cpu / wall
 
 
-def idle_ratio(platform: Platform, seconds: float = 10.0) -> tuple[float, float, float]:
-    """(cores with 10 running matches, cores with 1,000, their ratio); the 10-match figure is the mean
-    of a window before the 990 extra matches open and one after they close, so drift cancels."""
-    ten = open_idle_matches(platform, 10)
-    before = idle_cpu(platform, seconds)
+def idle_ratio(platform: Platform, seconds: float = 6.0, windows: int = 2) -> tuple[float, float, float]:
+    """(cores with 10 running matches, cores with 1,000, their ratio). The 10-match figure averages
+    windows taken before the 990 extra matches open and after they close, so CPU that drifts with
+    time alone (the bots' idle consumers do) cancels out instead of counting against the 1,000."""
+
+    def measured() -> float:
+        return sum(idle_cpu(platform, seconds) for _ in range(windows)) / windows
+
+    open_idle_matches(platform, 10)
+    before = measured()
     extra = open_idle_matches(platform, 990)
-    many = idle_cpu(platform, seconds)
+    many = measured()
     close_matches(platform, extra)
-    after = idle_cpu(platform, seconds)
-    del ten
+    after = measured()
     few = (before + after) / 2
     return few, many, many / few if few else float("inf")
 

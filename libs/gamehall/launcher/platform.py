@@ -174,33 +174,13 @@ class Platform:
     def restart(self, name: str, *, kill: bool = True, ready_timeout: float = 60.0) -> None:
         """Stop a service (SIGKILL when `kill`: a crash) and start it again with the same settings."""
         service = self.service(name)
-        old = service.child
-        if kill:
-            old.signal(signal.SIGKILL)
-            if old.proc is not None:
-                old.proc.wait(10)
-        else:
-            old.stop()
-        fresh = Child(old.name, old.argv, env=old.env, ready=old.ready, log_path=old.log_path)
-        fresh.start()
-        fresh.wait_ready(ready_timeout)
-        service.child = fresh
+        service.child = _respawn(service.child, kill, ready_timeout)
 
     def restart_nats(self, *, kill: bool = True, ready_timeout: float = 60.0) -> None:
         """Stop nats-server (SIGKILL when `kill`) and start it again on the same port and store."""
-        old = self.nats
-        if old is None:
+        if self.nats is None:
             raise KeyError("nats-server")
-        if kill:
-            old.signal(signal.SIGKILL)
-            if old.proc is not None:
-                old.proc.wait(10)
-        else:
-            old.stop()
-        fresh = Child(old.name, old.argv, env=old.env, ready=old.ready, log_path=old.log_path)
-        fresh.start()
-        fresh.wait_ready(ready_timeout)
-        self.nats = fresh
+        self.nats = _respawn(self.nats, kill, ready_timeout)
 
     def dead(self) -> list[str]:
         """Names of children that exited on their own."""
@@ -227,6 +207,20 @@ class Platform:
             if dead:
                 return dead
             time.sleep(poll)
+
+
+def _respawn(old: Child, kill: bool, ready_timeout: float) -> Child:
+    """Stop a child (SIGKILL when `kill`) and start a fresh one with the same command and settings."""
+    if kill:
+        old.signal(signal.SIGKILL)
+        if old.proc is not None:
+            old.proc.wait(10)
+    else:
+        old.stop()
+    fresh = Child(old.name, old.argv, env=old.env, ready=old.ready, log_path=old.log_path)
+    fresh.start()
+    fresh.wait_ready(ready_timeout)
+    return fresh
 
 
 __all__ = ["CORE_SERVICES", "LaunchError", "Platform", "RunningService", "ServiceDef", "grpc_healthy"]

@@ -80,6 +80,7 @@ register_error(engine_errors.IllegalAction, S.FAILED_PRECONDITION, R.ERROR_REASO
 register_error(engine_errors.ConfigError, S.INVALID_ARGUMENT, R.ERROR_REASON_BAD_CONFIG)
 register_error(engine_errors.DecodeError, S.INVALID_ARGUMENT, R.ERROR_REASON_CORRUPT_STATE)
 register_error(engine_errors.UnknownGame, S.NOT_FOUND, R.ERROR_REASON_UNKNOWN_GAME)
+register_error(engine_errors.UnknownSeat, S.INVALID_ARGUMENT, R.ERROR_REASON_MALFORMED)
 register_error(match_errors.NoSuchSeat, S.INVALID_ARGUMENT, R.ERROR_REASON_MALFORMED)
 register_error(match_errors.InvalidClock, S.INVALID_ARGUMENT, R.ERROR_REASON_BAD_CONFIG)
 register_error(match_errors.NotSeated, S.PERMISSION_DENIED, R.ERROR_REASON_PERMISSION_DENIED)
