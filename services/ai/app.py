@@ -55,7 +55,7 @@ def build_app(settings: Settings) -> ServiceApp:
         state["channel"] = channel
         state["worker"] = TurnWorker(gateway_pb2_grpc.MatchServiceStub(channel), identity)
         bus = await Bus.connect(settings.nats_url, settings.service)
-        await bus.ensure_streams()
+        await bus.ensure_streams(replicas=settings.jetstream_replicas)
         state["bus"] = bus
         for game in all_games():
             sub = await bus.durable(

@@ -62,7 +62,7 @@ def build_app(settings: Settings) -> ServiceApp:
     @app.on_start
     async def start() -> None:
         bus = await Bus.connect(settings.nats_url, settings.service)
-        await bus.ensure_streams()
+        await bus.ensure_streams(replicas=settings.jetstream_replicas)
         await creator.connect()
         channel = internal_channel(settings.persistence_addr)
         store = MatchmakingStore(channel)

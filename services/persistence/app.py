@@ -59,7 +59,7 @@ def build_app(settings: Settings, *, publish: bool = True) -> ServiceApp:
         held["retention"] = retention
         if publish:
             bus = await Bus.connect(settings.nats_url, settings.service)
-            await bus.ensure_streams()
+            await bus.ensure_streams(replicas=settings.jetstream_replicas)
             relay = OutboxRelay(store, bus)
             republished = await relay.drain()  # whatever a crash left between commit and publish
             if republished:

@@ -204,6 +204,7 @@ Plain settings first (config.extraEnv, then the component's env, override them),
   "GAMEHALL_DATA_DIR" $root.Values.config.dataDir
   "GAMEHALL_GRACE_SECONDS" (toString $root.Values.config.graceSeconds)
   "GAMEHALL_NATS_URL" (include "gamehall.natsUrl" $root)
+  "GAMEHALL_JETSTREAM_REPLICAS" (ternary "1" (toString ($root.Values.nats.streamReplicas | default 1)) $root.Values.bundled.enabled)
   "GAMEHALL_PERSISTENCE_ADDR" (include "gamehall.grpcAddr" (dict "root" $root "component" "persistence"))
   "GAMEHALL_MATCHMAKING_ADDR" (include "gamehall.grpcAddr" (dict "root" $root "component" "matchmaking"))
   "GAMEHALL_GATEWAY_ADDR" (include "gamehall.grpcAddr" (dict "root" $root "component" "gateway"))

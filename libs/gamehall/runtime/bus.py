@@ -56,13 +56,15 @@ class StreamSpec:
     duplicate_window_seconds: float = 300.0
     description: str = ""
 
-    def config(self) -> api.StreamConfig:
+    def config(self, replicas: int = 1) -> api.StreamConfig:
+        """File storage, `replicas` copies (3 on a JetStream cluster: a node may die without losing a message)."""
         return api.StreamConfig(
             name=self.name,
             description=self.description,
             subjects=list(self.subjects),
             retention=self.retention,
             storage=api.StorageType.FILE,
+            num_replicas=replicas,
             max_age=self.max_age_seconds,
             duplicate_window=self.duplicate_window_seconds,
         )
@@ -121,10 +123,10 @@ class Bus:
         )
         return cls(nc, nc.jetstream())
 
-    async def ensure_streams(self, streams: tuple[StreamSpec, ...] = STREAMS) -> None:
+    async def ensure_streams(self, streams: tuple[StreamSpec, ...] = STREAMS, replicas: int = 1) -> None:
         """Create each stream, or update it to the declared config (idempotent)."""
         for spec in streams:
-            config = spec.config()
+            config = spec.config(replicas)
             try:
                 await self.js.stream_info(spec.name)
             except NotFoundError:

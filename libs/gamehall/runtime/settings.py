@@ -59,6 +59,12 @@ class Settings(BaseSettings):
             "embedded start; no bootstrap account otherwise."
         ),
     )
+    jetstream_replicas: int = Field(
+        1,
+        ge=1,
+        le=5,
+        description="Copies of every JetStream stream: 1 on one server (embedded), 3 on a JetStream cluster.",
+    )
     game: str = Field("", description="The game a rules host serves (rules services only).")
     persistence_addr: str = Field("127.0.0.1:50052", description="host:port of the persistence service.")
     matchmaking_addr: str = Field("127.0.0.1:50053", description="host:port of the matchmaking service.")
