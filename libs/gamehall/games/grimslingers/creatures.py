@@ -13,6 +13,7 @@ from __future__ import annotations
 from gamehall.engine.protocol import Event
 from gamehall.engine.rng import Rng
 from gamehall.games.grimslingers import catalog as cat
+from gamehall.games.grimslingers.effects import gained_hp
 from gamehall.games.grimslingers.state import C_PASS, C_PLAY, OVER, Commit, Seat, State
 
 CREATURE_MAX = 40
@@ -50,6 +51,7 @@ def nv_bonus(s: State) -> int:
 
 
 def rn_shift(s: State) -> int:
+    """RN shift of every creature skill: Quick, and the Witch King's harder settings."""
     if s.ckey == cat.WITCH_KING.key:
         return cat.WITCH_KING.difficulties[s.difficulty].rn
     return sum(cat.MODIFIERS[m].rn for m in s.mods)
@@ -71,8 +73,6 @@ def standoff(s: State, events: list[Event], rng: Rng) -> None:
     regen = sum(cat.MODIFIERS[m].regen for m in s.mods)
     ep_regen = sum(cat.MODIFIERS[m].ep_regen for m in s.mods)
     if regen and c.hp > 0:
-        from gamehall.games.grimslingers.effects import gained_hp
-
         before = c.hp
         c.hp = min(c.max_hp, c.hp + regen)
         gained_hp(s, s.creature, before)
@@ -121,11 +121,6 @@ def target(s: State, card: int, rng: Rng) -> int:
     if aim == "strongest":
         return min(living, key=lambda i: (-s.seats[i].hp, i))
     return living[rng.below(len(living))]
-
-
-def defeated(s: State) -> bool:
-    c = s.seats[s.creature]
-    return c.hp <= 0 or c.ep <= 0
 
 
 def check_end(s: State, stalemate: bool = False) -> bool:
