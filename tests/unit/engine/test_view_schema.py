@@ -15,6 +15,8 @@ from gamehall.engine.schema import _merge, _node, infer_view_schema
 from tests.fixtures.high_card import GAME as HIGH_CARD
 
 GAMES = [HIGH_CARD, *all_games()]
+HEAVY = {"grimslingers", "tiny-epic-quest"}
+"""Games whose sampled views take seconds to derive and check: `make test` only, not `make test-fast`."""
 
 
 def _views(game: Game, seed: int, steps: int = 200):  # type: ignore[no-untyped-def, type-arg]
@@ -46,7 +48,9 @@ def _shape(value: Any) -> Hashable:
     return type(value).__name__
 
 
-@pytest.mark.parametrize("game", GAMES, ids=[g.id for g in GAMES])
+@pytest.mark.parametrize(
+    "game", [pytest.param(g, id=g.id, marks=[pytest.mark.slow] if g.id in HEAVY else []) for g in GAMES]
+)
 def test_views_of_other_matches_validate(game: Game) -> None:  # type: ignore[type-arg]
     schema = infer_view_schema(game)
     validator = jsonschema.Draft202012Validator(schema)

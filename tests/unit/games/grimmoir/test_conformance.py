@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from gamehall.engine.conformance import assert_conforms
 from gamehall.games.grimmoir import GAME
 
@@ -21,6 +23,7 @@ CONFIGS = [
 ]
 
 
+@pytest.mark.slow
 def test_conformance_600_matches() -> None:
     """150 random matches of each rule set (the one mode, two seats), deep checks every 8 steps."""
     report = assert_conforms(GAME, matches=600, configs=CONFIGS, deep_every=8, seed=11)

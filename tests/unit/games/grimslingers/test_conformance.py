@@ -72,6 +72,7 @@ CONFIGS: list[tuple[str, list[MatchConfig], int, int]] = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("name", "configs", "matches", "deep_every"), CONFIGS, ids=[c[0] for c in CONFIGS])
 def test_conforms(name: str, configs: list[MatchConfig], matches: int, deep_every: int) -> None:
     report = assert_conforms(GAME, matches=matches, configs=configs, deep_every=deep_every, seed=len(name))

@@ -10,6 +10,7 @@ from gamehall.games.tiny_epic_quest import GAME
 from gamehall.games.tiny_epic_quest.actions import Adventure, Idle, Select
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("chunk", range(2))
 def test_conformance_bulk(chunk: int) -> None:
     """2 x 252 matches (36 of each mode and seat count, every flag flipped in some), deep checks every 40 steps."""
