@@ -36,7 +36,7 @@ def build_app(settings: Settings) -> ServiceApp:
     passwords = Passwords()
     watcher = Watcher(upstream)
     catalog = CatalogServicer(upstream, auth)
-    matches = MatchServicer(upstream, auth, RateLimiter(), watcher, catalog)
+    matches = MatchServicer(upstream, auth, RateLimiter(), watcher)
     sweeper = ClockSweeper(upstream)
     app.add_servicer(
         gateway_pb2_grpc.add_AuthServiceServicer_to_server,

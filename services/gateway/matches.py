@@ -4,7 +4,6 @@ caller as this gateway authenticated it. Watch streams are in watch.py."""
 
 from __future__ import annotations
 
-import secrets
 import uuid
 from collections.abc import AsyncIterator
 from typing import Any
@@ -16,21 +15,18 @@ from gamehall.auth import Claims
 from gamehall.internal.v1 import live_pb2, rules_pb2
 from gamehall.internal.v1 import persistence_pb2 as ppb
 from gamehall.matches import clocks, require_seat, require_watch, seat_of
+from gamehall.matches.lifecycle import match_id_for
 from gamehall.runtime.errors import ClientError
-from gamehall.store import seed_commitment
 from gamehall.v1 import common_pb2, gateway_pb2, gateway_pb2_grpc
 from gamehall.wire import outbox as events
+from gamehall.wire.convert import dumps
+from gamehall.wire.matches import STATUS_NAMES, config_to_proto, loads, now_ms, public_match
 from gamehall_services.gateway.auth import Authenticator
-from gamehall_services.gateway.catalog import CatalogServicer
 from gamehall_services.gateway.limits import RateLimiter, check_action_payload
-from gamehall_services.gateway.records import STATUS_NAMES, config_to_proto, dumps, loads, now_ms, public_match
 from gamehall_services.gateway.upstream import RulesReplicas, Upstream, call
 from gamehall_services.gateway.watch import Watcher
 
 MAX_PAGE = 200
-REQUEST_NAMESPACE = uuid.UUID("6f1d4c1e-8a4b-4f55-9d0e-3c2a7b9e5d10")
-"""Match ids of idempotent CreateMatch requests are uuid5(namespace, caller:request_id)."""
-BOT_DIFFICULTIES = ("random", "easy", "normal", "hard", "expert")
 
 
 def _bad(message: str, reason: int = common_pb2.ERROR_REASON_MALFORMED) -> ClientError:
@@ -43,10 +39,9 @@ def _optional(request: Any, name: str) -> int | None:
 
 class MatchServicer(gateway_pb2_grpc.MatchServiceServicer):
     def __init__(
-        self, upstream: Upstream, auth: Authenticator, limiter: RateLimiter, watcher: Watcher, catalog: CatalogServicer
+        self, upstream: Upstream, auth: Authenticator, limiter: RateLimiter, watcher: Watcher
     ) -> None:
         self.upstream = upstream
-        self.catalog = catalog
         self.auth = auth
         self.limiter = limiter
         self.watcher = watcher
@@ -77,114 +72,23 @@ class MatchServicer(gateway_pb2_grpc.MatchServiceServicer):
     async def CreateMatch(
         self, request: gateway_pb2.CreateMatchRequest, context: Any
     ) -> gateway_pb2.CreateMatchResponse:
+        """Opened on the rules replica that will own the match (the lobby is the match library's)."""
         claims = await self._caller(context)
         rules = self.upstream.replicas(request.game)
-        match_id = str(uuid.uuid4())
-        if request.request_id:  # idempotent: the match id follows from (caller, request id)
-            match_id = str(uuid.uuid5(REQUEST_NAMESPACE, f"{claims.account_id}:{request.request_id}"))
-            earlier = await self._created_before(match_id, claims)
-            if earlier is not None:
-                return gateway_pb2.CreateMatchResponse(match=public_match(earlier))
-        spec = clocks.ClockSpec.checked(request.clock.per_move_ms, request.clock.bank_ms, request.clock.increment_ms)
-        seed = secrets.randbits(63)
-        wanted = await self._defaults(request.game, request.config)
-        created = await rules.on_any("NewMatch", rules_pb2.NewMatchRequest(config=wanted, seed=seed), key=match_id)
-        config = created.config
-        seats = self._seats(request, claims, config.seats)
-        full = all(s.kind in ("human", "bot") for s in seats)
-        config_json = {
-            "mode": config.mode,
-            "seats": config.seats,
-            "options": loads(config.options_json) or {},
-            "flags": loads(config.flags_json) or {},
-        }
-        commitment = seed_commitment(seed, match_id)
-        outbox = [events.created(match_id, request.game, config.mode, config.seats, commitment)]
-        outbox += [
-            events.seat_joined(match_id, request.game, 0, s.seat, s.account_id, s.kind)
-            for s in seats
-            if s.kind in ("human", "bot")
-        ]
-        clock_state = None
-        if full:
-            clock_state = clocks.initial(spec, config.seats, created.summary.to_act, now_ms())
-            bots = {s.seat: s.bot_difficulty for s in seats if s.kind == "bot"}
-            deadlines = {s: clocks.deadline_ms(spec, clock_state, s) for s in created.summary.to_act}
-            outbox += events.turns_for_bots(match_id, request.game, 0, created.summary.to_act, bots, deadlines)
-        create = call(
-            self.upstream.persistence.CreateMatch(
-                ppb.CreateMatchRequest(
-                    match_id=match_id,
-                    game=request.game,
-                    config_json=dumps(config_json),
-                    public=request.public,
-                    seed=seed,
-                    created_by=claims.account_id,
-                    seats=seats,
-                    clock_json=dumps(spec.to_json()) if spec.active else "",
-                    status="running" if full else "open",
-                    outbox=outbox,
-                    clock_state_json=dumps(clock_state) if clock_state is not None else "",
-                )
-            )
+        match_id = match_id_for(claims.account_id, request.request_id)
+        forwarded = live_pb2.OpenMatchRequest(
+            match_id=match_id,
+            caller=_caller_proto(claims),
+            config=request.config,
+            seats=request.seats,
+            public=request.public,
+            clock=request.clock,
         )
-        try:
-            stored = (await create).match
-        except ClientError as exc:
-            earlier = await self._created_before(match_id, claims) if request.request_id else None
-            if exc.code != grpc.StatusCode.ALREADY_EXISTS or earlier is None:
-                raise
-            stored = earlier  # a concurrent retry of the same request won
-        return gateway_pb2.CreateMatchResponse(match=public_match(stored))
-
-    async def _created_before(self, match_id: str, claims: Claims) -> ppb.MatchRecord | None:
-        """The match a previous try of this idempotent request created, if any (the caller's own only)."""
-        try:
-            match = await self._record(match_id)
-        except ClientError as exc:
-            if exc.code == grpc.StatusCode.NOT_FOUND:
-                return None
-            raise
-        if match.created_by != claims.account_id:
-            raise _bad("request_id already used by another account")
-        return match
-
-    async def _defaults(self, game: str, config: common_pb2.MatchConfig) -> common_pb2.MatchConfig:
-        """The config with the game's first mode and that mode's first seat count when left unset."""
-        filled = common_pb2.MatchConfig()
-        filled.CopyFrom(config)
-        descriptor = await self.catalog.describe(game, schema=False)
-        if not filled.mode and descriptor.modes:
-            filled.mode = descriptor.modes[0].id
-        if not filled.seats:
-            mode = next((m for m in descriptor.modes if m.id == filled.mode), None)
-            if mode is not None and mode.seats:
-                filled.seats = mode.seats[0]
-        return filled
-
-    def _seats(self, request: gateway_pb2.CreateMatchRequest, claims: Claims, count: int) -> list[ppb.SeatRecord]:
-        if len(request.seats) > count:
-            raise _bad(f"{len(request.seats)} seat specs for a {count}-seat match", common_pb2.ERROR_REASON_BAD_CONFIG)
-        seats = []
-        for n in range(count):
-            spec = request.seats[n] if n < len(request.seats) else gateway_pb2.SeatSpec(open=True)
-            kind = spec.WhichOneof("kind")
-            if kind == "reserved_for":
-                seats.append(ppb.SeatRecord(seat=n, kind="reserved", account_id=spec.reserved_for))
-            elif kind == "bot":
-                if spec.bot not in BOT_DIFFICULTIES:
-                    raise _bad(f"seat {n}: bot difficulty must be one of {list(BOT_DIFFICULTIES)}")
-                seats.append(ppb.SeatRecord(seat=n, kind="bot", bot_difficulty=spec.bot))
-            else:
-                seats.append(ppb.SeatRecord(seat=n, kind="open"))
         if request.HasField("join_seat"):
-            n = request.join_seat
-            if n >= count:
-                raise _bad(f"join_seat {n} does not exist (seats 0..{count - 1})")
-            if seats[n].kind == "bot" or (seats[n].kind == "reserved" and seats[n].account_id != claims.account_id):
-                raise _bad(f"join_seat {n} is not open to you")
-            seats[n] = ppb.SeatRecord(seat=n, kind="human", account_id=claims.account_id)
-        return seats
+            forwarded.join_seat = request.join_seat
+        opened = await rules.on_owner(match_id, "OpenMatch", forwarded)
+        self._games[match_id] = request.game
+        return gateway_pb2.CreateMatchResponse(match=public_match(opened.match))
 
     async def ListMatches(
         self, request: gateway_pb2.ListMatchesRequest, context: Any

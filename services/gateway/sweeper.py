@@ -15,7 +15,7 @@ from gamehall.internal.v1 import live_pb2
 from gamehall.internal.v1 import persistence_pb2 as ppb
 from gamehall.matches import clocks
 from gamehall.runtime.background import BackgroundLoop
-from gamehall_services.gateway.records import loads, now_ms
+from gamehall.wire.matches import loads, now_ms
 from gamehall_services.gateway.upstream import Upstream, call
 
 log = structlog.get_logger("gamehall.gateway.clocks")

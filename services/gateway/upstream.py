@@ -1,138 +1,26 @@
 """Channels to the internal services, and their failures translated for the public caller
 (`gamehall.runtime.upstream.translate`: nothing a client does becomes INTERNAL).
 
-Each game's rules service may run several replicas. `GAMEHALL_RULES_ADDRS` gives each game
-either a comma-separated address list (the embedded launcher) or `dns:///host:port` (a Kubernetes
-headless Service, re-resolved every few seconds). A live match's calls go to its owner by
-rendezvous hashing of the match id (`gamehall.matches.routing`), so that replica's cache stays
-warm; a replica that fails or hangs is skipped for a while and its matches move to the next in
-rank, which takes them over from the log.
+Each game's rules service may run several replicas; `gamehall.runtime.rules_replicas` routes a
+live match to its owner.
 """
 
 from __future__ import annotations
 
-import asyncio
-import socket
-import time
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from collections.abc import Awaitable
+from typing import TypeVar
 
 import grpc
-import structlog
 
-from gamehall.internal.v1 import live_pb2_grpc, persistence_pb2_grpc, rules_pb2_grpc
-from gamehall.matches.routing import rank_replicas
+from gamehall.internal.v1 import persistence_pb2_grpc
 from gamehall.runtime.channels import CHANNEL_OPTIONS, internal_channel
-from gamehall.runtime.errors import ClientError, error_detail
+from gamehall.runtime.errors import ClientError
+from gamehall.runtime.rules_replicas import RulesReplicas
 from gamehall.runtime.upstream import translate
 from gamehall.v1 import common_pb2
 
 T = TypeVar("T")
-log = structlog.get_logger("gamehall.gateway.upstream")
-
 __all__ = ["CHANNEL_OPTIONS", "RulesReplicas", "Upstream", "call", "upstream_code"]
-
-DNS_PREFIX = "dns:///"
-RESOLVE_EVERY_SECONDS = 5.0
-SKIP_SECONDS = 5.0
-"""How long a replica that failed (UNAVAILABLE, DEADLINE_EXCEEDED) is left out of routing."""
-FAILOVER_CODES = frozenset({grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED})
-
-
-@dataclass
-class _Replica:
-    channel: grpc.aio.Channel
-    rules: rules_pb2_grpc.RulesServiceStub
-    live: live_pb2_grpc.LiveMatchServiceStub
-
-
-@dataclass
-class RulesReplicas:
-    """The replicas of one game's rules service and the routing of matches over them."""
-
-    game: str
-    spec: str
-    deadline: float = 10.0
-    _replicas: dict[str, _Replica] = field(default_factory=dict)
-    _skip_until: dict[str, float] = field(default_factory=dict)
-    _resolved_at: float = 0.0
-    _addresses: list[str] = field(default_factory=list)
-
-    async def addresses(self) -> list[str]:
-        if not self.spec.startswith(DNS_PREFIX):
-            if not self._addresses:
-                self._addresses = sorted({a.strip() for a in self.spec.split(",") if a.strip()})
-            return self._addresses
-        if time.monotonic() - self._resolved_at > RESOLVE_EVERY_SECONDS or not self._addresses:
-            host, _, port = self.spec[len(DNS_PREFIX) :].rpartition(":")
-            try:
-                infos = await asyncio.get_running_loop().getaddrinfo(host, int(port), type=socket.SOCK_STREAM)
-                found = sorted({_join(str(info[4][0]), port) for info in infos})
-                if found:
-                    self._addresses = found
-            except OSError as exc:
-                log.warning("rules replicas not resolved", game=self.game, error=str(exc))
-            self._resolved_at = time.monotonic()
-        return self._addresses
-
-    def _replica(self, address: str) -> _Replica:
-        replica = self._replicas.get(address)
-        if replica is None:
-            channel = internal_channel(address, deadline=self.deadline)
-            replica = _Replica(
-                channel, rules_pb2_grpc.RulesServiceStub(channel), live_pb2_grpc.LiveMatchServiceStub(channel)
-            )
-            self._replicas[address] = replica
-        return replica
-
-    async def ranked(self, key: str) -> list[str]:
-        """Replicas for `key` in the order to try them: healthy ones by rendezvous rank, skipped ones last."""
-        now = time.monotonic()
-        ranked = rank_replicas(key, await self.addresses())
-        if not ranked:
-            raise ClientError(
-                grpc.StatusCode.UNAVAILABLE, f"no replica of the {self.game} rules service is known; retry"
-            )
-        return sorted(ranked, key=lambda a: self._skip_until.get(a, 0.0) > now)
-
-    def skip(self, address: str) -> None:
-        self._skip_until[address] = time.monotonic() + SKIP_SECONDS
-
-    async def on_owner(self, match_id: str, method: str, request: Any) -> Any:
-        """Call the owner of `match_id`; on a dead or hung owner, its successor (which takes the match over)."""
-        return await self._with_failover(match_id, lambda r: getattr(r.live, method)(request))
-
-    async def on_any(self, method: str, request: Any, key: str = "", timeout: float | None = None) -> Any:
-        """A stateless RulesService call on any replica (spread by `key`)."""
-        return await self._with_failover(
-            key or str(time.monotonic_ns()), lambda r: getattr(r.rules, method)(request, timeout=timeout)
-        )
-
-    async def _with_failover(self, key: str, make: Callable[[_Replica], Awaitable[Any]]) -> Any:
-        addresses = await self.ranked(key)
-        for tried, address in enumerate(addresses[:2]):
-            try:
-                return await make(self._replica(address))
-            except grpc.aio.AioRpcError as exc:
-                if exc.code() not in FAILOVER_CODES or error_detail(exc) is not None:
-                    raise translate(exc) from exc  # an answer from the replica (e.g. its store is away): no failover
-                self.skip(address)
-                log.warning(
-                    "rules replica failed; trying the next", game=self.game, address=address, code=exc.code().name
-                )
-                if tried == 1 or len(addresses) == 1:
-                    raise translate(exc) from exc
-        raise AssertionError("unreachable")
-
-    async def close(self) -> None:
-        for replica in self._replicas.values():
-            await replica.channel.close()
-        self._replicas.clear()
-
-
-def _join(host: str, port: str) -> str:
-    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
 
 
 class Upstream:

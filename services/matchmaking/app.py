@@ -44,7 +44,7 @@ CONSUMER = "matchmaking-finished"
 def build_app(settings: Settings) -> ServiceApp:
     app = ServiceApp(settings, default_timeout=None)  # the watch streams live long
     tokens = Tokens(embedded_secrets.token_key(settings).value)
-    creator = MatchCreator(tokens, settings.gateway_addr, settings.persistence_addr)
+    creator = MatchCreator(settings.rules_addrs, settings.persistence_addr)
     held: dict[str, Any] = {}
     tickets_servicer = _LateMatchmaking()
     tournament_servicer = _LateTournaments()

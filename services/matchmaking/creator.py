@@ -1,68 +1,50 @@
-"""Matches are created through the gateway's public `MatchService.CreateMatch`, like any client's.
-
-Why not a shared function: the gateway owns match creation (config defaults from the rules
-host, seed commitment, seat validation, clocks, the outbox events that wake the bots), and
-calling it keeps one code path with no second copy of that logic in this service. The service
-acts as its own account (`matchmaking-service`, created in persistence at start with an
-unusable password) with a token signed by the shared key, like the ai service does. Every
-create carries a `request_id` (the queue match or tournament pairing id), so a retry after a
-crash returns the same match instead of a second one.
+"""Matches are opened on the rules replica that will own them (`LiveMatchService.OpenMatch`), the same
+call the gateway makes for a client: the lobby (config defaults, seed commitment, seat planning,
+clocks, the events that wake the bots) is the match library's, so this service neither copies it
+nor calls the public gateway. It acts as its own account (`matchmaking-service`, created in
+persistence at start with an unusable password). Every open carries the queue match's or
+tournament pairing's request id, from which the match id follows, so a retry after a crash returns
+the same match instead of a second one.
 """
 
 from __future__ import annotations
 
-import time
-from typing import Any
-
 import grpc
 
-from gamehall.auth import Tokens
+from gamehall.internal.v1 import live_pb2, persistence_pb2_grpc
 from gamehall.internal.v1 import persistence_pb2 as ppb
-from gamehall.internal.v1 import persistence_pb2_grpc
+from gamehall.matches.lifecycle import match_id_for
 from gamehall.runtime.channels import internal_channel
 from gamehall.runtime.errors import ClientError
 from gamehall.runtime.identity import ensure_service_account
+from gamehall.runtime.rules_replicas import RulesReplicas
 from gamehall.runtime.upstream import translate
-from gamehall.v1 import common_pb2, gateway_pb2, gateway_pb2_grpc
+from gamehall.v1 import common_pb2, gateway_pb2
+from gamehall.wire.matches import public_match
 
 SERVICE_USERNAME = "matchmaking-service"
-TOKEN_TTL_SECONDS = 900.0
+OPEN_DEADLINE_SECONDS = 15.0
 
 
 class MatchCreator:
-    """Creates matches via the gateway and reads match records from persistence."""
+    """Opens matches on their owning rules replica and reads match records from persistence."""
 
-    def __init__(self, tokens: Tokens, gateway_addr: str, persistence_addr: str) -> None:
-        self.tokens = tokens
-        self._gateway_addr = gateway_addr
+    def __init__(self, rules_addrs: dict[str, str], persistence_addr: str) -> None:
+        self._rules_addrs = dict(rules_addrs)
         self._persistence_addr = persistence_addr
         self._channels: list[grpc.aio.Channel] = []
-        self.gateway: gateway_pb2_grpc.MatchServiceStub | None = None
+        self.rules: dict[str, RulesReplicas] = {}
         self.persistence: persistence_pb2_grpc.PersistenceServiceStub | None = None
         self.account: ppb.AccountRecord | None = None
-        self._token = ""
-        self._renew_at = 0.0
 
     async def connect(self) -> None:
-        gateway = internal_channel(self._gateway_addr)
         persistence = internal_channel(self._persistence_addr)
-        self._channels = [gateway, persistence]
-        self.gateway = gateway_pb2_grpc.MatchServiceStub(gateway)
+        self._channels = [persistence]
         self.persistence = persistence_pb2_grpc.PersistenceServiceStub(persistence)
-        self.account = await self._service_account()
-
-    async def _service_account(self) -> ppb.AccountRecord:
-        """The service's own account (idempotent across replicas and restarts)."""
-        assert self.persistence is not None
-        return await ensure_service_account(self.persistence, SERVICE_USERNAME, "player")
-
-    def metadata(self) -> tuple[tuple[str, str], ...]:
-        now = time.monotonic()
-        if now >= self._renew_at:
-            assert self.account is not None, "connect() first"
-            self._token = self.tokens.issue(self.account, TOKEN_TTL_SECONDS)
-            self._renew_at = now + TOKEN_TTL_SECONDS / 2
-        return (("authorization", f"Bearer {self._token}"),)
+        self.rules = {
+            game: RulesReplicas(game, spec, OPEN_DEADLINE_SECONDS) for game, spec in self._rules_addrs.items()
+        }
+        self.account = await ensure_service_account(self.persistence, SERVICE_USERNAME, "player")
 
     async def create(
         self,
@@ -74,16 +56,27 @@ class MatchCreator:
         public: bool = True,
         clock: gateway_pb2.ClockSpec | None = None,
     ) -> gateway_pb2.Match:
-        """Create (or find again, same `request_id`) a match with these seats."""
-        assert self.gateway is not None
-        request: Any = gateway_pb2.CreateMatchRequest(game=game, seats=seats, public=public, request_id=request_id)
-        request.config.mode = mode
-        request.config.seats = len(seats)
+        """Open (or find again, same `request_id`) a match with these seats; ClientError when refused."""
+        assert self.account is not None, "connect() first"
+        replicas = self.rules.get(game)
+        if replicas is None:
+            raise ClientError(
+                grpc.StatusCode.NOT_FOUND,
+                f"no rules service for {game!r} is known",
+                common_pb2.ERROR_REASON_UNKNOWN_GAME,
+            )
+        match_id = match_id_for(self.account.id, request_id)
+        request = live_pb2.OpenMatchRequest(
+            match_id=match_id,
+            caller=live_pb2.Caller(account_id=self.account.id, role=self.account.role),
+            config=common_pb2.MatchConfig(mode=mode, seats=len(seats)),
+            seats=seats,
+            public=public,
+        )
         if clock is not None:
             request.clock.CopyFrom(clock)
-        reply = await self.gateway.CreateMatch(request, metadata=self.metadata(), timeout=15)
-        match: gateway_pb2.Match = reply.match
-        return match
+        opened = await replicas.on_owner(match_id, "OpenMatch", request)
+        return public_match(opened.match)
 
     async def require_account(self, account_id: str) -> None:
         """Raise NOT_FOUND unless `account_id` is an account (before queueing or registering it for someone)."""
@@ -116,3 +109,5 @@ class MatchCreator:
     async def close(self) -> None:
         for channel in self._channels:
             await channel.close()
+        for replicas in self.rules.values():
+            await replicas.close()

@@ -32,7 +32,7 @@ class TicketEntry(msgspec.Struct):
 
 
 class PendingMatch(msgspec.Struct):
-    """A match a pass claimed tickets for; created through the gateway under `request_id` (idempotent)."""
+    """A match a pass claimed tickets for; opened on its rules owner under `request_id` (idempotent)."""
 
     request_id: str
     mode: str

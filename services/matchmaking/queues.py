@@ -4,8 +4,8 @@ Tickets live in persistence (one row each). A pass reads a (game, mode)'s queued
 the library's `match_pass` and asks persistence to claim the proposed matches in ONE transaction
 that moves each match's tickets queued → matching only if all of them are still queued: a
 replica whose proposal lost a ticket to another replica (or to a cancel) simply does not get
-that match, so two replicas never match a ticket twice. Pending matches are then created through
-the gateway with their request id as idempotency key (a replica that crashed in between leaves
+that match, so two replicas never match a ticket twice. Pending matches are then opened on their
+rules owner with their request id as idempotency key (a replica that crashed in between leaves
 them for the next pass, which creates the same match), and settling a match closes its tickets
 and writes the matched event to the outbox in one more transaction.
 """
@@ -214,13 +214,14 @@ class Queues:
                 try:
                     match = await self.creator.create(game_id, claimed.mode, specs, claimed.request_id)
                     match_id: str | None = match.id
-                except grpc.aio.AioRpcError as exc:
-                    if exc.code() not in REFUSED:
-                        raise  # the gateway is away: the next pass tries again with the same request id
+                except (grpc.aio.AioRpcError, ClientError) as exc:
+                    code = exc.code() if isinstance(exc, grpc.aio.AioRpcError) else exc.code
+                    if code not in REFUSED:
+                        raise  # the rules service is away: the next pass tries again with the same request id
                     log.warning(
                         "match refused; its tickets are cancelled",
                         tickets=list(claimed.match.tickets),
-                        why=f"{exc.code().name}: {exc.details()}",
+                        why=f"{code.name}: {exc}",
                     )
                     match_id = None
                 outbox = [] if match_id is None else [matched_event(game_id, claimed, match_id)]

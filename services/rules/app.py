@@ -18,6 +18,7 @@ from gamehall.runtime.service import ServiceApp
 from gamehall.runtime.settings import Settings
 from gamehall_services.rules.live import LiveMatches
 from gamehall_services.rules.live_servicer import LiveMatchServicer
+from gamehall_services.rules.lobby import Lobby
 from gamehall_services.rules.servicer import RulesServicer
 
 SERVICE_NAME = rules_pb2.DESCRIPTOR.services_by_name["RulesService"].full_name
@@ -50,7 +51,10 @@ def build_app(settings: Settings) -> ServiceApp:
             await bus.nc.publish(view_subject(match_id, seat), payload)
 
     live = LiveMatches(game, lambda: held["persistence"], publish)
-    app.add_servicer(live_pb2_grpc.add_LiveMatchServiceServicer_to_server, LiveMatchServicer(live), LIVE_SERVICE_NAME)
+    lobby = Lobby(game, lambda: held["persistence"])
+    app.add_servicer(
+        live_pb2_grpc.add_LiveMatchServiceServicer_to_server, LiveMatchServicer(live, lobby), LIVE_SERVICE_NAME
+    )
 
     @app.on_start
     async def connect() -> None:

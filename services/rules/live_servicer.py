@@ -12,6 +12,7 @@ from gamehall.runtime.errors import ClientError
 from gamehall.v1 import common_pb2
 from gamehall.wire import parse_json_object
 from gamehall_services.rules.live import LiveMatches
+from gamehall_services.rules.lobby import Lobby
 
 
 def _caller(request: Any) -> Caller:
@@ -25,8 +26,12 @@ def _seat(request: Any) -> int | None:
 
 
 class LiveMatchServicer(live_pb2_grpc.LiveMatchServiceServicer):  # type: ignore[misc]
-    def __init__(self, matches: LiveMatches) -> None:
+    def __init__(self, matches: LiveMatches, lobby: Lobby) -> None:
         self.matches = matches
+        self.lobby = lobby
+
+    async def OpenMatch(self, request: live_pb2.OpenMatchRequest, context: Any) -> live_pb2.OpenMatchResponse:
+        return await self.lobby.open(request, _caller(request))
 
     async def Play(self, request: live_pb2.PlayRequest, context: Any) -> live_pb2.PlayResponse:
         which = request.WhichOneof("action")

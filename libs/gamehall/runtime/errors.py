@@ -14,6 +14,7 @@ import grpc
 
 from gamehall.engine import errors as engine_errors
 from gamehall.matches import errors as match_errors
+from gamehall.matches import lifecycle as match_lifecycle
 from gamehall.v1 import common_pb2
 
 ERROR_TRAILER = "gamehall-error-bin"
@@ -89,3 +90,4 @@ register_error(match_errors.MatchNotRunning, S.FAILED_PRECONDITION, R.ERROR_REAS
 register_error(match_errors.MatchNotStarted, S.FAILED_PRECONDITION, R.ERROR_REASON_ILLEGAL_ACTION)
 register_error(match_errors.VersionConflict, S.ABORTED, R.ERROR_REASON_VERSION_CONFLICT)
 register_error(match_errors.RequestReused, S.ALREADY_EXISTS, R.ERROR_REASON_ALREADY_EXISTS)
+register_error(match_lifecycle.InvalidSeats, S.INVALID_ARGUMENT, R.ERROR_REASON_BAD_CONFIG)

@@ -1,7 +1,10 @@
+from gamehall.internal.v1 import persistence_pb2 as _persistence_pb2
+from gamehall.v1 import common_pb2 as _common_pb2
 from gamehall.v1 import gateway_pb2 as _gateway_pb2
+from google.protobuf.internal import containers as _containers
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
-from collections.abc import Mapping as _Mapping
+from collections.abc import Iterable as _Iterable, Mapping as _Mapping
 from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 
 DESCRIPTOR: _descriptor.FileDescriptor
@@ -117,3 +120,29 @@ class ForfeitResponse(_message.Message):
     VERSION_FIELD_NUMBER: _ClassVar[int]
     version: int
     def __init__(self, version: _Optional[int] = ...) -> None: ...
+
+class OpenMatchRequest(_message.Message):
+    __slots__ = ("match_id", "caller", "config", "seats", "join_seat", "public", "clock")
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    CALLER_FIELD_NUMBER: _ClassVar[int]
+    CONFIG_FIELD_NUMBER: _ClassVar[int]
+    SEATS_FIELD_NUMBER: _ClassVar[int]
+    JOIN_SEAT_FIELD_NUMBER: _ClassVar[int]
+    PUBLIC_FIELD_NUMBER: _ClassVar[int]
+    CLOCK_FIELD_NUMBER: _ClassVar[int]
+    match_id: str
+    caller: Caller
+    config: _common_pb2.MatchConfig
+    seats: _containers.RepeatedCompositeFieldContainer[_gateway_pb2.SeatSpec]
+    join_seat: int
+    public: bool
+    clock: _gateway_pb2.ClockSpec
+    def __init__(self, match_id: _Optional[str] = ..., caller: _Optional[_Union[Caller, _Mapping]] = ..., config: _Optional[_Union[_common_pb2.MatchConfig, _Mapping]] = ..., seats: _Optional[_Iterable[_Union[_gateway_pb2.SeatSpec, _Mapping]]] = ..., join_seat: _Optional[int] = ..., public: _Optional[bool] = ..., clock: _Optional[_Union[_gateway_pb2.ClockSpec, _Mapping]] = ...) -> None: ...
+
+class OpenMatchResponse(_message.Message):
+    __slots__ = ("match", "existed")
+    MATCH_FIELD_NUMBER: _ClassVar[int]
+    EXISTED_FIELD_NUMBER: _ClassVar[int]
+    match: _persistence_pb2.MatchRecord
+    existed: bool
+    def __init__(self, match: _Optional[_Union[_persistence_pb2.MatchRecord, _Mapping]] = ..., existed: _Optional[bool] = ...) -> None: ...

@@ -39,6 +39,11 @@ class LiveMatchServiceStub:
         Args:
             channel: A grpc.Channel.
         """
+        self.OpenMatch = channel.unary_unary(
+                '/gamehall.internal.v1.LiveMatchService/OpenMatch',
+                request_serializer=gamehall_dot_internal_dot_v1_dot_live__pb2.OpenMatchRequest.SerializeToString,
+                response_deserializer=gamehall_dot_internal_dot_v1_dot_live__pb2.OpenMatchResponse.FromString,
+                _registered_method=True)
         self.Play = channel.unary_unary(
                 '/gamehall.internal.v1.LiveMatchService/Play',
                 request_serializer=gamehall_dot_internal_dot_v1_dot_live__pb2.PlayRequest.SerializeToString,
@@ -78,6 +83,17 @@ class LiveMatchServiceServicer:
     and the log tail, and the log's compare-and-swap on the version keeps two replicas from forking it.
     The caller is authenticated by the gateway and passed in `caller`; permissions are decided here.
     """
+
+    def OpenMatch(self, request, context):
+        """Open a match (the lobby), on the replica that will own it: the engine validates and defaults the
+        config, the seats are planned from the requests, the seed's commitment is published, and the match
+        starts at once when every seat is held. Idempotent on match_id (the creator's request id decides
+        it): the first match comes back with existed=true; INVALID_ARGUMENT if another account made it.
+        Called by the gateway for clients and by matchmaking for queues and tournaments.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
 
     def Play(self, request, context):
         """Play a seat's action. Errors as the public SubmitAction: FAILED_PRECONDITION (illegal, not your
@@ -126,6 +142,11 @@ class LiveMatchServiceServicer:
 
 def add_LiveMatchServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
+            'OpenMatch': grpc.unary_unary_rpc_method_handler(
+                    servicer.OpenMatch,
+                    request_deserializer=gamehall_dot_internal_dot_v1_dot_live__pb2.OpenMatchRequest.FromString,
+                    response_serializer=gamehall_dot_internal_dot_v1_dot_live__pb2.OpenMatchResponse.SerializeToString,
+            ),
             'Play': grpc.unary_unary_rpc_method_handler(
                     servicer.Play,
                     request_deserializer=gamehall_dot_internal_dot_v1_dot_live__pb2.PlayRequest.FromString,
@@ -171,6 +192,33 @@ class LiveMatchService:
     and the log tail, and the log's compare-and-swap on the version keeps two replicas from forking it.
     The caller is authenticated by the gateway and passed in `caller`; permissions are decided here.
     """
+
+    @staticmethod
+    def OpenMatch(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/gamehall.internal.v1.LiveMatchService/OpenMatch',
+            gamehall_dot_internal_dot_v1_dot_live__pb2.OpenMatchRequest.SerializeToString,
+            gamehall_dot_internal_dot_v1_dot_live__pb2.OpenMatchResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
 
     @staticmethod
     def Play(request,

@@ -1,0 +1,132 @@
+"""Opening a match, on the rules replica that will own it: the engine fills in the config and deals the
+initial state, `gamehall.matches.lifecycle` plans the seats, persistence stores the match with its
+events in one transaction. The gateway (for clients) and matchmaking (for queues and tournaments)
+both open matches here, so neither calls the other.
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+from collections.abc import Callable
+from typing import Any
+
+import grpc
+import structlog
+
+from gamehall.engine import Game
+from gamehall.internal.v1 import live_pb2, persistence_pb2_grpc
+from gamehall.internal.v1 import persistence_pb2 as ppb
+from gamehall.matches import Caller, clocks
+from gamehall.matches.lifecycle import InvalidSeats, SeatRequest, is_full, plan_seats
+from gamehall.runtime.errors import ClientError
+from gamehall.runtime.upstream import translate
+from gamehall.store import seed_commitment
+from gamehall.v1 import common_pb2
+from gamehall.wire import config_from_proto
+from gamehall.wire import outbox as events
+from gamehall.wire.convert import dumps
+
+log = structlog.get_logger("gamehall.rules.lobby")
+
+
+def seat_requests(specs: Any) -> list[SeatRequest]:
+    """The public SeatSpec messages as the library's seat requests."""
+    requests = []
+    for spec in specs:
+        kind = spec.WhichOneof("kind")
+        if kind == "reserved_for":
+            requests.append(SeatRequest("reserved", account_id=spec.reserved_for))
+        elif kind == "bot":
+            requests.append(SeatRequest("bot", bot=spec.bot))
+        else:
+            requests.append(SeatRequest("open"))
+    return requests
+
+
+class Lobby:
+    def __init__(
+        self,
+        game: Game[Any],
+        persistence: Callable[[], persistence_pb2_grpc.PersistenceServiceStub],
+        timeout: float = 10.0,
+    ) -> None:
+        self.game = game
+        self._persistence = persistence
+        self.timeout = timeout
+
+    async def _call(self, method: str, request: Any) -> Any:
+        try:
+            return await getattr(self._persistence(), method)(request, timeout=self.timeout)
+        except grpc.aio.AioRpcError as exc:
+            raise translate(exc) from exc
+
+    async def _existing(self, match_id: str, creator: Caller) -> ppb.MatchRecord | None:
+        """The match an earlier try of this creation made (the creator's own only)."""
+        try:
+            match: ppb.MatchRecord = (await self._call("GetMatch", ppb.GetMatchRequest(match_id=match_id))).match
+        except ClientError as exc:
+            if exc.code == grpc.StatusCode.NOT_FOUND:
+                return None
+            raise
+        if match.created_by != creator.account_id:
+            raise InvalidSeats("request_id already used by another account")
+        return match
+
+    async def open(self, request: live_pb2.OpenMatchRequest, creator: Caller) -> live_pb2.OpenMatchResponse:
+        if not request.match_id:
+            raise ClientError(
+                grpc.StatusCode.INVALID_ARGUMENT, "match_id is required", common_pb2.ERROR_REASON_MALFORMED
+            )
+        earlier = await self._existing(request.match_id, creator)
+        if earlier is not None:
+            return live_pb2.OpenMatchResponse(match=earlier, existed=True)
+        wanted = config_from_proto(request.config)
+        config = self.game.configure(wanted.mode or None, wanted.seats or None, wanted.options, wanted.flags)
+        seed = secrets.randbits(63)
+        to_act = sorted(self.game.to_act(self.game.new_match(config, seed)))
+        join = int(request.join_seat) if request.HasField("join_seat") else None
+        seats = plan_seats(seat_requests(request.seats), config.seats, creator.account_id, join)
+        spec = clocks.ClockSpec.checked(request.clock.per_move_ms, request.clock.bank_ms, request.clock.increment_ms)
+        match_id, game = request.match_id, self.game.id
+        outbox = [events.created(match_id, game, config.mode, config.seats, seed_commitment(seed, match_id))]
+        outbox += [
+            events.seat_joined(match_id, game, 0, s.seat, s.account_id, s.kind)
+            for s in seats
+            if s.kind in ("human", "bot")
+        ]
+        clock_state = None
+        full = is_full(seats)
+        if full:
+            clock_state = clocks.initial(spec, config.seats, to_act, int(time.time() * 1000))
+            deadlines = {s: clocks.deadline_ms(spec, clock_state, s) for s in to_act}
+            bots = {s.seat: s.bot_difficulty for s in seats if s.kind == "bot"}
+            outbox += events.turns_for_bots(match_id, game, 0, to_act, bots, deadlines)
+        create = ppb.CreateMatchRequest(
+            match_id=match_id,
+            game=game,
+            config_json=dumps(config.to_json()),
+            public=request.public,
+            seed=seed,
+            created_by=creator.account_id,
+            seats=[
+                ppb.SeatRecord(seat=s.seat, kind=s.kind, account_id=s.account_id, bot_difficulty=s.bot_difficulty)
+                for s in seats
+            ],
+            clock_json=dumps(spec.to_json()) if spec.active else "",
+            status="running" if full else "open",
+            outbox=outbox,
+            clock_state_json=dumps(clock_state) if clock_state is not None else "",
+        )
+        try:
+            stored = (await self._call("CreateMatch", create)).match
+        except ClientError as exc:
+            again = await self._existing(match_id, creator) if exc.code == grpc.StatusCode.ALREADY_EXISTS else None
+            if again is None:
+                raise
+            return live_pb2.OpenMatchResponse(match=again, existed=True)  # a concurrent retry won
+        log.info("match opened", match_id=match_id, mode=config.mode, seats=config.seats, running=full)
+        return live_pb2.OpenMatchResponse(match=stored)
+
+
+__all__ = ["Lobby", "seat_requests"]
