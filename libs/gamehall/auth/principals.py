@@ -15,9 +15,11 @@ from dataclasses import dataclass
 import msgspec
 from cachetools import TTLCache
 
-from gamehall.auth.errors import InvalidToken
+from gamehall.auth.errors import ExpiredToken, InvalidToken
 from gamehall.auth.roles import ROLES
 from gamehall.auth.tokens import Claims, Tokens
+
+VERIFIED_TTL_SECONDS = 60.0
 
 
 @dataclass(frozen=True)
@@ -52,13 +54,21 @@ class Principals:
         self.tokens = tokens
         self._lookup = lookup
         self._cache: TTLCache[str, AccountFacts] = TTLCache(maxsize=max_accounts, ttl=ttl, timer=timer)
+        self._verified: TTLCache[str, Claims] = TTLCache(maxsize=max_accounts, ttl=VERIFIED_TTL_SECONDS, timer=timer)
+        """Tokens whose signature was checked (an HMAC and a JSON parse, ~0.1 ms) on a recent call."""
 
     async def resolve(self, token: str) -> Claims:
         """The token's claims with `role` and `name` taken from the account record.
 
         Raises ExpiredToken / InvalidToken for a bad token and UnknownAccount when its account is gone.
         """
-        claims = self.tokens.verify(token)
+        claims = self._verified.get(token)
+        if claims is None:
+            claims = self.tokens.verify(token)
+            self._verified[token] = claims
+        elif claims.exp <= time.time() - self.tokens.leeway:
+            del self._verified[token]
+            raise ExpiredToken("the token has expired; log in again")
         facts = self._cache.get(claims.sub)
         if facts is None:
             facts = await self._lookup(claims.sub)

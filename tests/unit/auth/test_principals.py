@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import pytest
 
 from gamehall.auth import AccountFacts, Principals, Tokens, UnknownAccount
-from gamehall.auth.errors import InvalidToken
+from gamehall.auth.errors import ExpiredToken, InvalidToken
 
 KEY = "unit-test-signing-key-0123456789-abcdefghij"
 
@@ -95,3 +95,20 @@ async def test_a_forged_signature_never_reaches_the_directory() -> None:
     with pytest.raises(InvalidToken):
         await Principals(Tokens(KEY), directory).resolve(forged)
     assert directory.reads == 0
+
+
+async def test_a_verified_token_is_remembered_but_still_expires(monkeypatch: pytest.MonkeyPatch) -> None:
+    tokens = Tokens(KEY)
+    directory = Directory(AccountFacts("a1", "alice", "player"))
+    principals = Principals(tokens, directory)
+    token = tokens.issue(Subject("a1", "alice", "player"), 60)
+    verified: list[str] = []
+    real_verify = tokens.verify
+    monkeypatch.setattr(tokens, "verify", lambda t: verified.append(t) or real_verify(t))
+    await principals.resolve(token)
+    await principals.resolve(token)
+    assert verified == [token]  # the signature is checked once, not on every call
+    later = (await principals.resolve(token)).exp + 1
+    monkeypatch.setattr("gamehall.auth.principals.time.time", lambda: later)
+    with pytest.raises(ExpiredToken):
+        await principals.resolve(token)
