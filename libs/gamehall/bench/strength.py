@@ -119,7 +119,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="print rows as JSON")
     args = parser.parse_args(argv)
     claims = [c for c in all_claims() if (c.quick or not args.quick) and (not args.game or c.game in args.game)]
-    console = Console(stderr=args.json)
+    console = Console(stderr=args.json, width=None if sys.stdout.isatty() else 140)  # a log keeps whole rows
     rows = []
     with console.status("") as status:
         for i, claim in enumerate(claims, start=1):
