@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from importlib.metadata import entry_points
+
 import pytest
 from deploycheck import platform
 
 from tests.unit.deploy.support import VALUE_SETS, edited, find, replaced
 
-GAMES = ("grimslingers", "grimmoir", "tiny-epic-quest")
+GAMES = tuple(sorted(ep.name for ep in entry_points(group="gamehall.games")))
+"""Every game the package ships (pyproject entry points) is hosted by the chart's defaults."""
 
 
 @pytest.mark.parametrize("label", VALUE_SETS)
