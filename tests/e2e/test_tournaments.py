@@ -94,7 +94,7 @@ def _event_kinds(running: Running, tid: str) -> set[str]:
             while True:
                 try:
                     msg = await sub.next_msg(timeout=1.0)
-                except nats.errors.TimeoutError:
+                except TimeoutError:  # nats' own, or asyncio's from a lingering pull request
                     return kinds
                 kinds.add(epb.TournamentEvent.FromString(msg.data).kind)
         finally:

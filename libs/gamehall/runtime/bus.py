@@ -214,7 +214,7 @@ class Bus:
         while not self._closing.is_set():
             try:
                 messages = await sub.fetch(batch, timeout=1.0)
-            except NatsTimeout:
+            except TimeoutError:  # nats' own, or asyncio's when a lingering pull request's time ran out
                 continue
             except (nats.errors.ConnectionClosedError, nats.errors.DrainTimeoutError):
                 return

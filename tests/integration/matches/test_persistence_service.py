@@ -94,7 +94,7 @@ async def _stream_ids(url: str, match_id: str) -> list[str]:
         while True:
             try:
                 batch = await sub.fetch(100, timeout=1.0)
-            except nats.errors.TimeoutError:
+            except TimeoutError:  # nats' own, or asyncio's from a lingering pull request
                 return ids
             for msg in batch:
                 ids.append(msg.headers["Nats-Msg-Id"] if msg.headers else "")
