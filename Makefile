@@ -56,7 +56,8 @@ api-baseline: $(BUF)
 
 lint: $(STAMP) $(BUF)
 	@$(VENV)/bin/ruff check libs services tests deploy
-	@$(VENV)/bin/mypy libs/gamehall
+	@mkdir -p .mypy-paths && ln -sfn ../services .mypy-paths/gamehall_services
+	@MYPYPATH=libs:.mypy-paths $(VENV)/bin/mypy -p gamehall -p gamehall_services
 	@cd protos && ../$(BUF) lint
 
 bench: $(STAMP)

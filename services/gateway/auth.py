@@ -40,7 +40,9 @@ class Authenticator:
 
 
 def account_to_public(account: ppb.AccountRecord) -> gateway_pb2.Account:
-    return gateway_pb2.Account(id=account.id, username=account.username, role=_ROLES.get(account.role, 0))
+    return gateway_pb2.Account(
+        id=account.id, username=account.username, role=_ROLES.get(account.role, gateway_pb2.ROLE_UNSPECIFIED)
+    )
 
 
 class AuthServicer(gateway_pb2_grpc.AuthServiceServicer):

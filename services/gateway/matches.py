@@ -182,7 +182,8 @@ class MatchServicer(gateway_pb2_grpc.MatchServiceServicer):
             if exc.code != grpc.StatusCode.FAILED_PRECONDITION:
                 raise
             return await self._record(match.id)  # another joiner started it
-        return started.match
+        record: ppb.MatchRecord = started.match
+        return record
 
     async def LeaveMatch(self, request: gateway_pb2.LeaveMatchRequest, context: Any) -> gateway_pb2.LeaveMatchResponse:
         claims = await self._caller(context)

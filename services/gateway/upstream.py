@@ -31,7 +31,7 @@ class Upstream:
         self._persistence_addr = persistence_addr
         self._rules_addrs = dict(rules_addrs)
         self._channels: list[grpc.aio.Channel] = []
-        self.persistence: persistence_pb2_grpc.PersistenceServiceStub = None
+        self.persistence: persistence_pb2_grpc.PersistenceServiceStub  # set by connect()
         self._games: dict[str, RulesReplicas] = {}
         self.timeout = timeout
 
@@ -75,5 +75,6 @@ def upstream_code(exc: BaseException) -> grpc.StatusCode | None:
     if isinstance(exc, ClientError):
         return exc.code
     if isinstance(exc, grpc.aio.AioRpcError):
-        return exc.code()  # type: ignore[no-any-return]
+        code: grpc.StatusCode = exc.code()
+        return code
     return None

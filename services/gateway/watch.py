@@ -148,7 +148,8 @@ class _Follow:
             if final is not None and version == final.version:
                 message = final
             else:
-                message = self.held.pop(version, None) or await self._view(version)
+                held = self.held.pop(version) if version in self.held else None
+                message = held if held is not None else await self._view(version)
             self.sent = version
             yield message
             if message.HasField("outcome"):

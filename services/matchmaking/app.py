@@ -70,7 +70,7 @@ def build_app(settings: Settings) -> ServiceApp:
         policy = MatchPolicy(bot_fill_after=settings.matchmaking_bot_fill_seconds)
         queues = Queues(store, ratings, creator, policy)
         book = Tournaments(store, creator)
-        principals = Principals(tokens, account_lookup(lambda: creator.persistence))
+        principals = Principals(tokens, account_lookup(creator.persistence_stub))
         tickets_servicer.bind(queues, ratings, principals)
         tournament_servicer.bind(book, ratings, principals)
 

@@ -46,6 +46,11 @@ class MatchCreator:
         }
         self.account = await ensure_service_account(self.persistence, SERVICE_USERNAME, "player")
 
+    def persistence_stub(self) -> persistence_pb2_grpc.PersistenceServiceStub:
+        """The persistence stub (after `connect`)."""
+        assert self.persistence is not None, "connect() first"
+        return self.persistence
+
     async def create(
         self,
         game: str,

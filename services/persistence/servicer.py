@@ -76,7 +76,7 @@ class PersistenceServicer(StoreWriter, persistence_pb2_grpc.PersistenceServiceSe
     async def ListMatches(self, request: pb.ListMatchesRequest, context: Any) -> pb.ListMatchesResponse:
         page = await self.store.list_matches(
             game=request.game or None,
-            status=list(request.statuses) or None,  # type: ignore[arg-type]
+            status=list(request.statuses) or None,
             public=request.public if request.HasField("public") else None,
             account_id=request.account_id or None,
             limit=min(request.limit or 50, MAX_LIST),

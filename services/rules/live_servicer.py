@@ -25,7 +25,7 @@ def _seat(request: Any) -> int | None:
     return int(request.seat) if request.HasField("seat") else None
 
 
-class LiveMatchServicer(live_pb2_grpc.LiveMatchServiceServicer):  # type: ignore[misc]
+class LiveMatchServicer(live_pb2_grpc.LiveMatchServiceServicer):
     def __init__(self, matches: LiveMatches, lobby: Lobby) -> None:
         self.matches = matches
         self.lobby = lobby

@@ -31,7 +31,7 @@ from gamehall.wire import (
 )
 
 
-class RulesServicer(rules_pb2_grpc.RulesServiceServicer):  # type: ignore[misc]
+class RulesServicer(rules_pb2_grpc.RulesServiceServicer):
     def __init__(self, game: Game[Any]) -> None:
         self.game = game
         self.descriptor = game_to_proto(game)
