@@ -10,6 +10,7 @@ from typing import Any
 from gamehall.internal.v1 import persistence_pb2 as pb
 from gamehall.store import Account, ActionRecord, Match, NewSeat, OutboxMessage, Seat
 from gamehall.store.errors import InvalidArgument
+from gamehall.wire.convert import dumps as canonical_json
 
 
 def unix_ms(when: datetime | None) -> int:
@@ -17,7 +18,8 @@ def unix_ms(when: datetime | None) -> int:
 
 
 def dumps(value: Any) -> str:
-    return "" if value is None else json.dumps(value, separators=(",", ":"), sort_keys=True)
+    """Canonical JSON (`gamehall.wire.convert.dumps`), '' for None."""
+    return "" if value is None else canonical_json(value)
 
 
 def loads(text: str, what: str) -> dict[str, Any] | None:

@@ -7,8 +7,6 @@ response, so any replica of `rules-<game>` serves any request.
 from __future__ import annotations
 
 import asyncio
-import json
-import random
 from typing import Any
 
 import grpc
@@ -29,6 +27,7 @@ from gamehall.wire import (
     outcome_to_proto,
     parse_json_object,
 )
+from gamehall.wire.convert import dumps
 
 
 class RulesServicer(rules_pb2_grpc.RulesServiceServicer):
@@ -70,7 +69,7 @@ class RulesServicer(rules_pb2_grpc.RulesServiceServicer):
 
     async def _derive_schema(self) -> None:
         schema = await asyncio.to_thread(infer_view_schema, self.game)
-        self.descriptor.view_schema_json = json.dumps(schema, separators=(",", ":"), sort_keys=True)
+        self.descriptor.view_schema_json = dumps(schema)
 
     async def DescribeGame(
         self, request: rules_pb2.DescribeGameRequest, context: Any
@@ -129,7 +128,7 @@ class RulesServicer(rules_pb2_grpc.RulesServiceServicer):
         seat = self._seat(state, request.seat) if request.HasField("seat") else None
         view = self.game.view(state, seat)
         return rules_pb2.ViewResponse(
-            view_json=json.dumps(view, separators=(",", ":"), sort_keys=True), summary=self._summary(state)
+            view_json=dumps(view), summary=self._summary(state)
         )
 
     async def DefaultAction(
@@ -142,15 +141,3 @@ class RulesServicer(rules_pb2_grpc.RulesServiceServicer):
         if action is not None:
             response.action.CopyFrom(legal_action_to_proto(self.game, state, action))
         return response
-
-    async def Determinize(self, request: rules_pb2.DeterminizeRequest, context: Any) -> rules_pb2.DeterminizeResponse:
-        view = parse_json_object(request.view_json, "view_json", empty_ok=False)
-        try:
-            state = self.game.determinize(view, request.seat, random.Random(request.seed))
-        except (KeyError, TypeError, ValueError, IndexError) as exc:
-            raise ClientError(
-                grpc.StatusCode.INVALID_ARGUMENT,
-                f"view_json is not a view of seat {request.seat} in {self.game.id}: {exc!r}",
-                common_pb2.ERROR_REASON_MALFORMED,
-            ) from exc
-        return rules_pb2.DeterminizeResponse(state=self.game.encode(state))

@@ -53,7 +53,7 @@ def logged_to_public(entry: LoggedAction) -> common_pb2.LegalAction:
     return common_pb2.LegalAction(
         id=entry.action_id,
         label=entry.label,
-        action_json=json.dumps(dict(entry.action), separators=(",", ":"), sort_keys=True),
+        action_json=dumps(dict(entry.action)),
     )
 
 

@@ -79,14 +79,6 @@ async def test_apply_by_json_and_default_action(rules: rules_pb2_grpc.RulesServi
     assert list(applied.summary.to_act) == [1]
 
 
-async def test_determinize_keeps_the_seat_view(rules: rules_pb2_grpc.RulesServiceStub) -> None:
-    created = await _new(rules)
-    view = (await rules.View(rules_pb2.ViewRequest(state=created.state, seat=1))).view_json
-    guess = await rules.Determinize(rules_pb2.DeterminizeRequest(view_json=view, seat=1, seed=9))
-    again = (await rules.View(rules_pb2.ViewRequest(state=guess.state, seat=1))).view_json
-    assert json.loads(again) == json.loads(view)
-
-
 @pytest.mark.parametrize(
     ("make", "code", "reason", "fragment"),
     [

@@ -114,19 +114,3 @@ class DefaultActionResponse(_message.Message):
     ACTION_FIELD_NUMBER: _ClassVar[int]
     action: _common_pb2.LegalAction
     def __init__(self, action: _Optional[_Union[_common_pb2.LegalAction, _Mapping]] = ...) -> None: ...
-
-class DeterminizeRequest(_message.Message):
-    __slots__ = ("view_json", "seat", "seed")
-    VIEW_JSON_FIELD_NUMBER: _ClassVar[int]
-    SEAT_FIELD_NUMBER: _ClassVar[int]
-    SEED_FIELD_NUMBER: _ClassVar[int]
-    view_json: str
-    seat: int
-    seed: int
-    def __init__(self, view_json: _Optional[str] = ..., seat: _Optional[int] = ..., seed: _Optional[int] = ...) -> None: ...
-
-class DeterminizeResponse(_message.Message):
-    __slots__ = ("state",)
-    STATE_FIELD_NUMBER: _ClassVar[int]
-    state: bytes
-    def __init__(self, state: _Optional[bytes] = ...) -> None: ...

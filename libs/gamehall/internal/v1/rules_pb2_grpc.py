@@ -66,11 +66,6 @@ class RulesServiceStub:
                 request_serializer=gamehall_dot_internal_dot_v1_dot_rules__pb2.DefaultActionRequest.SerializeToString,
                 response_deserializer=gamehall_dot_internal_dot_v1_dot_rules__pb2.DefaultActionResponse.FromString,
                 _registered_method=True)
-        self.Determinize = channel.unary_unary(
-                '/gamehall.internal.v1.RulesService/Determinize',
-                request_serializer=gamehall_dot_internal_dot_v1_dot_rules__pb2.DeterminizeRequest.SerializeToString,
-                response_deserializer=gamehall_dot_internal_dot_v1_dot_rules__pb2.DeterminizeResponse.FromString,
-                _registered_method=True)
 
 
 class RulesServiceServicer:
@@ -120,13 +115,6 @@ class RulesServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
-    def Determinize(self, request, context):
-        """A full state consistent with what a seat sees, hidden parts sampled from the seed.
-        """
-        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
-        context.set_details('Method not implemented!')
-        raise NotImplementedError('Method not implemented!')
-
 
 def add_RulesServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -159,11 +147,6 @@ def add_RulesServiceServicer_to_server(servicer, server):
                     servicer.DefaultAction,
                     request_deserializer=gamehall_dot_internal_dot_v1_dot_rules__pb2.DefaultActionRequest.FromString,
                     response_serializer=gamehall_dot_internal_dot_v1_dot_rules__pb2.DefaultActionResponse.SerializeToString,
-            ),
-            'Determinize': grpc.unary_unary_rpc_method_handler(
-                    servicer.Determinize,
-                    request_deserializer=gamehall_dot_internal_dot_v1_dot_rules__pb2.DeterminizeRequest.FromString,
-                    response_serializer=gamehall_dot_internal_dot_v1_dot_rules__pb2.DeterminizeResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -330,33 +313,6 @@ class RulesService:
             '/gamehall.internal.v1.RulesService/DefaultAction',
             gamehall_dot_internal_dot_v1_dot_rules__pb2.DefaultActionRequest.SerializeToString,
             gamehall_dot_internal_dot_v1_dot_rules__pb2.DefaultActionResponse.FromString,
-            options,
-            channel_credentials,
-            insecure,
-            call_credentials,
-            compression,
-            wait_for_ready,
-            timeout,
-            metadata,
-            _registered_method=True)
-
-    @staticmethod
-    def Determinize(request,
-            target,
-            options=(),
-            channel_credentials=None,
-            call_credentials=None,
-            insecure=False,
-            compression=None,
-            wait_for_ready=None,
-            timeout=None,
-            metadata=None):
-        return grpc.experimental.unary_unary(
-            request,
-            target,
-            '/gamehall.internal.v1.RulesService/Determinize',
-            gamehall_dot_internal_dot_v1_dot_rules__pb2.DeterminizeRequest.SerializeToString,
-            gamehall_dot_internal_dot_v1_dot_rules__pb2.DeterminizeResponse.FromString,
             options,
             channel_credentials,
             insecure,
