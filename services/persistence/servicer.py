@@ -161,6 +161,8 @@ class PersistenceServicer(StoreWriter, persistence_pb2_grpc.PersistenceServiceSe
         )
         if not result.replayed:
             self._published(request.outbox)
+            if request.status in ("finished", "aborted") and request.snapshot:
+                await self.store.prune_snapshots(request.match_id, keep=1)  # a finished match keeps its final state
         return pb.AppendActionResponse(action=action_to_proto(result.record), replayed=result.replayed)
 
     async def LoadMatchState(self, request: pb.LoadMatchStateRequest, context: Any) -> pb.LoadMatchStateResponse:

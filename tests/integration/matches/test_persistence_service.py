@@ -153,3 +153,25 @@ async def test_outbox_is_published_once_even_after_a_crash(
         assert await check.pending_outbox() == []
     finally:
         await check.close()
+
+
+async def test_a_finished_match_keeps_only_its_final_snapshot(persistence: Served, store_dsn: str) -> None:
+    """Snapshots only speed up a takeover of a running match; once it ends, the final state is enough."""
+    store = await open_store(store_dsn)
+    try:
+        match = await store.create_match(game="high-card", config={"mode": "duel", "seats": 2}, status="running")
+    finally:
+        await store.close()
+    stub = persistence.stub
+    for version in range(2):
+        await stub.AppendAction(_append(match.id, version, f"r{version}"))
+    last = _append(match.id, 2, "r2")
+    last.status, last.outcome_json = "finished", '{"ranks":[1,2]}'
+    await stub.AppendAction(last)
+    store = await open_store(store_dsn)
+    try:
+        final = await store.latest_snapshot(match.id)
+        assert final is not None and final.version == 3 and final.state == b"state-3"
+        assert await store.latest_snapshot(match.id, at_most=2) is None  # versions 1 and 2 were pruned
+    finally:
+        await store.close()
