@@ -16,7 +16,7 @@ from gamehall.runtime.settings import Settings
 from gamehall.v1 import gateway_pb2, gateway_pb2_grpc
 from gamehall_services.gateway.auth import Authenticator, AuthServicer, bootstrap_operator
 from gamehall_services.gateway.catalog import CatalogServicer
-from gamehall_services.gateway.limits import RateLimiter
+from gamehall_services.gateway.limits import RateLimiter, WatchSlots
 from gamehall_services.gateway.matches import MatchServicer
 from gamehall_services.gateway.matchmaking_proxy import Forwarder, add_matchmaking_services
 from gamehall_services.gateway.sweeper import ClockSweeper
@@ -36,7 +36,8 @@ def build_app(settings: Settings) -> ServiceApp:
     passwords = Passwords()
     watcher = Watcher(upstream)
     catalog = CatalogServicer(upstream, auth)
-    matches = MatchServicer(upstream, auth, RateLimiter(), watcher)
+    slots = WatchSlots()
+    matches = MatchServicer(upstream, auth, RateLimiter(), watcher, slots)
     sweeper = ClockSweeper(upstream)
     app.add_servicer(
         gateway_pb2_grpc.add_AuthServiceServicer_to_server,
@@ -49,7 +50,7 @@ def build_app(settings: Settings) -> ServiceApp:
         SERVICES["CatalogService"].full_name,
     )
     app.add_servicer(gateway_pb2_grpc.add_MatchServiceServicer_to_server, matches, SERVICES["MatchService"].full_name)
-    forwarder = Forwarder(settings.matchmaking_addr, auth, matches.limiter)
+    forwarder = Forwarder(settings.matchmaking_addr, auth, matches.limiter, slots)
     add_matchmaking_services(app, forwarder)
 
     @app.on_start

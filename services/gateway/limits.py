@@ -1,4 +1,4 @@
-"""Per-account request rate and payload size limits (RESOURCE_EXHAUSTED when exceeded).
+"""Per-account request rate, open watch streams and payload size limits (RESOURCE_EXHAUSTED when exceeded).
 
 The rate limit is a token bucket per account in each gateway replica: a replica holds no state
 a restart would miss, and N replicas allow at most N times the rate (set the rate accordingly).
@@ -6,8 +6,11 @@ a restart would miss, and N replicas allow at most N times the rate (set the rat
 
 from __future__ import annotations
 
+import contextlib
 import os
 import time
+from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 import grpc
@@ -48,6 +51,29 @@ class RateLimiter:
         if len(self._buckets) > 100_000:  # forget idle accounts
             cutoff = now - self.burst / max(self.rate_per_second, 1e-9)
             self._buckets = {k: v for k, v in self._buckets.items() if v[1] >= cutoff}
+
+
+@dataclass
+class WatchSlots:
+    """Open watch streams (matches, tickets, standings) per account on this replica."""
+
+    limit: int = field(
+        default_factory=lambda: int(_env_float("GAMEHALL_GATEWAY_WATCHERS_PER_ACCOUNT", MAX_WATCHERS_PER_ACCOUNT))
+    )
+    _open: Counter[str] = field(default_factory=Counter)
+
+    @contextlib.contextmanager
+    def hold(self, account_id: str) -> Iterator[None]:
+        """One stream's slot for as long as it is open, or RESOURCE_EXHAUSTED when the account has none left."""
+        if self._open[account_id] >= self.limit:
+            raise exhausted(f"too many open watch streams: at most {self.limit} per account; close one first")
+        self._open[account_id] += 1
+        try:
+            yield
+        finally:
+            self._open[account_id] -= 1
+            if self._open[account_id] <= 0:
+                del self._open[account_id]
 
 
 def check_action_payload(action_json: str, request_id: str) -> None:

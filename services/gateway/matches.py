@@ -22,7 +22,7 @@ from gamehall.wire import outbox as events
 from gamehall.wire.convert import dumps
 from gamehall.wire.matches import STATUS_NAMES, config_to_proto, loads, now_ms, public_match
 from gamehall_services.gateway.auth import Authenticator
-from gamehall_services.gateway.limits import RateLimiter, check_action_payload
+from gamehall_services.gateway.limits import RateLimiter, WatchSlots, check_action_payload
 from gamehall_services.gateway.upstream import RulesReplicas, Upstream, call
 from gamehall_services.gateway.watch import Watcher
 
@@ -39,11 +39,12 @@ def _optional(request: Any, name: str) -> int | None:
 
 class MatchServicer(gateway_pb2_grpc.MatchServiceServicer):
     def __init__(
-        self, upstream: Upstream, auth: Authenticator, limiter: RateLimiter, watcher: Watcher
+        self, upstream: Upstream, auth: Authenticator, limiter: RateLimiter, watcher: Watcher, slots: WatchSlots
     ) -> None:
         self.upstream = upstream
         self.auth = auth
         self.limiter = limiter
+        self.slots = slots
         self.watcher = watcher
         self._games: LRUCache[str, str] = LRUCache(maxsize=200_000)
 
@@ -275,8 +276,9 @@ class MatchServicer(gateway_pb2_grpc.MatchServiceServicer):
         self, request: gateway_pb2.WatchMatchRequest, context: grpc.aio.ServicerContext
     ) -> AsyncIterator[gateway_pb2.WatchMatchResponse]:
         claims = await self._caller(context)
-        async for update in self.watcher.watch(request, claims, context):
-            yield update
+        with self.slots.hold(claims.account_id):
+            async for update in self.watcher.watch(request, claims, context):
+                yield update
 
     async def GetReplay(self, request: gateway_pb2.GetReplayRequest, context: Any) -> gateway_pb2.GetReplayResponse:
         claims = await self._caller(context)

@@ -18,7 +18,7 @@ from gamehall.runtime.channels import internal_channel
 from gamehall.runtime.upstream import translate
 from gamehall.v1 import matchmaking_pb2, matchmaking_pb2_grpc
 from gamehall_services.gateway.auth import Authenticator
-from gamehall_services.gateway.limits import RateLimiter
+from gamehall_services.gateway.limits import RateLimiter, WatchSlots
 from gamehall_services.gateway.upstream import call
 
 SERVICES = matchmaking_pb2.DESCRIPTOR.services_by_name
@@ -27,10 +27,11 @@ SERVICES = matchmaking_pb2.DESCRIPTOR.services_by_name
 class Forwarder:
     """One channel to the matchmaking service, and the checks every forwarded call passes."""
 
-    def __init__(self, address: str, auth: Authenticator, limiter: RateLimiter) -> None:
+    def __init__(self, address: str, auth: Authenticator, limiter: RateLimiter, slots: WatchSlots) -> None:
         self.address = address
         self.auth = auth
         self.limiter = limiter
+        self.slots = slots
         self.channel: grpc.aio.Channel | None = None
         self.stubs: dict[str, Any] = {}
 
@@ -45,19 +46,19 @@ class Forwarder:
         if self.channel is not None:
             await self.channel.close()
 
-    async def metadata(self, context: grpc.aio.ServicerContext) -> tuple[tuple[str, str], ...]:
-        """The caller's token, after checking it, its account and the caller's rate."""
+    async def checked(self, context: grpc.aio.ServicerContext) -> tuple[str, tuple[tuple[str, str], ...]]:
+        """(the caller's account id, its token to forward), after checking it, its account and its rate."""
         claims = await self.auth.claims(context)
         self.limiter.take(claims.account_id)
         for key, value in context.invocation_metadata() or ():
             if key == "authorization":
-                return ((key, str(value)),)
-        return ()
+                return claims.account_id, ((key, str(value)),)
+        return claims.account_id, ()
 
 
 def _unary(forwarder: Forwarder, service: str, method: str) -> Callable[..., Any]:
     async def handler(self: Any, request: Any, context: grpc.aio.ServicerContext) -> Any:
-        metadata = await forwarder.metadata(context)
+        _, metadata = await forwarder.checked(context)
         return await call(getattr(forwarder.stubs[service], method)(request, metadata=metadata))
 
     return handler
@@ -65,15 +66,16 @@ def _unary(forwarder: Forwarder, service: str, method: str) -> Callable[..., Any
 
 def _stream(forwarder: Forwarder, service: str, method: str) -> Callable[..., Any]:
     async def handler(self: Any, request: Any, context: grpc.aio.ServicerContext) -> AsyncIterator[Any]:
-        metadata = await forwarder.metadata(context)
-        upstream = getattr(forwarder.stubs[service], method)(request, metadata=metadata)
-        try:
-            async for message in upstream:
-                yield message
-        except grpc.aio.AioRpcError as exc:
-            raise translate(exc) from exc
-        finally:
-            upstream.cancel()
+        account, metadata = await forwarder.checked(context)
+        with forwarder.slots.hold(account):
+            upstream = getattr(forwarder.stubs[service], method)(request, metadata=metadata)
+            try:
+                async for message in upstream:
+                    yield message
+            except grpc.aio.AioRpcError as exc:
+                raise translate(exc) from exc
+            finally:
+                upstream.cancel()
 
     return handler
 
