@@ -86,8 +86,24 @@ class AuthServicer(gateway_pb2_grpc.AuthServiceServicer):
         ok = await asyncio.to_thread(self.passwords.verify, found.account.password_hash, request.password)
         if not ok:
             raise refused
+        if self.passwords.needs_rehash(found.account.password_hash):
+            await self._rehash(found.account.id, request.password)
         token, expires = self._issue(found.account)
         return gateway_pb2.LoginResponse(account=account_to_public(found.account), token=token, expires_unix=expires)
+
+    async def _rehash(self, account_id: str, password: str) -> None:
+        """Store a hash made with today's parameters (raised since this one was made); a failure only waits
+        for the next login."""
+        fresh = await asyncio.to_thread(self.passwords.hash, password)
+        try:
+            await call(
+                self.upstream.persistence.SetPasswordHash(
+                    ppb.SetPasswordHashRequest(account_id=account_id, password_hash=fresh)
+                )
+            )
+            log.info("password rehashed with current parameters", account_id=account_id)
+        except ClientError as exc:
+            log.warning("password rehash not stored", account_id=account_id, error=str(exc))
 
     async def WhoAmI(self, request: Any, context: grpc.aio.ServicerContext) -> gateway_pb2.WhoAmIResponse:
         claims = await self.auth.claims(context)

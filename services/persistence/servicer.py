@@ -36,6 +36,10 @@ class PersistenceServicer(StoreWriter, persistence_pb2_grpc.PersistenceServiceSe
         )
         return pb.CreateAccountResponse(account=account_to_proto(account))
 
+    async def SetPasswordHash(self, request: pb.SetPasswordHashRequest, context: Any) -> pb.SetPasswordHashResponse:
+        await self.store.set_password_hash(request.account_id, request.password_hash)
+        return pb.SetPasswordHashResponse()
+
     async def GetAccount(self, request: pb.GetAccountRequest, context: Any) -> pb.GetAccountResponse:
         key = request.WhichOneof("key")
         if key == "id":

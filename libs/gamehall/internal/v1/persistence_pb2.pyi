@@ -375,3 +375,15 @@ class ListDueClocksResponse(_message.Message):
     MATCHES_FIELD_NUMBER: _ClassVar[int]
     matches: _containers.RepeatedCompositeFieldContainer[MatchRecord]
     def __init__(self, matches: _Optional[_Iterable[_Union[MatchRecord, _Mapping]]] = ...) -> None: ...
+
+class SetPasswordHashRequest(_message.Message):
+    __slots__ = ("account_id", "password_hash")
+    ACCOUNT_ID_FIELD_NUMBER: _ClassVar[int]
+    PASSWORD_HASH_FIELD_NUMBER: _ClassVar[int]
+    account_id: str
+    password_hash: str
+    def __init__(self, account_id: _Optional[str] = ..., password_hash: _Optional[str] = ...) -> None: ...
+
+class SetPasswordHashResponse(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...

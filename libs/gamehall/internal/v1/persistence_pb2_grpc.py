@@ -106,6 +106,11 @@ class PersistenceServiceStub:
                 request_serializer=gamehall_dot_internal_dot_v1_dot_persistence__pb2.ListDueClocksRequest.SerializeToString,
                 response_deserializer=gamehall_dot_internal_dot_v1_dot_persistence__pb2.ListDueClocksResponse.FromString,
                 _registered_method=True)
+        self.SetPasswordHash = channel.unary_unary(
+                '/gamehall.internal.v1.PersistenceService/SetPasswordHash',
+                request_serializer=gamehall_dot_internal_dot_v1_dot_persistence__pb2.SetPasswordHashRequest.SerializeToString,
+                response_deserializer=gamehall_dot_internal_dot_v1_dot_persistence__pb2.SetPasswordHashResponse.FromString,
+                _registered_method=True)
 
 
 class PersistenceServiceServicer:
@@ -212,6 +217,13 @@ class PersistenceServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def SetPasswordHash(self, request, context):
+        """Replace an account's password hash (a login found it made with weaker parameters than today's).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_PersistenceServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -284,6 +296,11 @@ def add_PersistenceServiceServicer_to_server(servicer, server):
                     servicer.ListDueClocks,
                     request_deserializer=gamehall_dot_internal_dot_v1_dot_persistence__pb2.ListDueClocksRequest.FromString,
                     response_serializer=gamehall_dot_internal_dot_v1_dot_persistence__pb2.ListDueClocksResponse.SerializeToString,
+            ),
+            'SetPasswordHash': grpc.unary_unary_rpc_method_handler(
+                    servicer.SetPasswordHash,
+                    request_deserializer=gamehall_dot_internal_dot_v1_dot_persistence__pb2.SetPasswordHashRequest.FromString,
+                    response_serializer=gamehall_dot_internal_dot_v1_dot_persistence__pb2.SetPasswordHashResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -666,6 +683,33 @@ class PersistenceService:
             '/gamehall.internal.v1.PersistenceService/ListDueClocks',
             gamehall_dot_internal_dot_v1_dot_persistence__pb2.ListDueClocksRequest.SerializeToString,
             gamehall_dot_internal_dot_v1_dot_persistence__pb2.ListDueClocksResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def SetPasswordHash(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/gamehall.internal.v1.PersistenceService/SetPasswordHash',
+            gamehall_dot_internal_dot_v1_dot_persistence__pb2.SetPasswordHashRequest.SerializeToString,
+            gamehall_dot_internal_dot_v1_dot_persistence__pb2.SetPasswordHashResponse.FromString,
             options,
             channel_credentials,
             insecure,
