@@ -31,6 +31,9 @@ log = structlog.get_logger("gamehall.ai")
 THINK_MS = {"random": 0.0, "easy": 300.0, "normal": 800.0, "hard": 1500.0, "expert": 4000.0}
 CLOCK_MARGIN_MS = 1500.0
 STALE = {grpc.StatusCode.ABORTED, grpc.StatusCode.FAILED_PRECONDITION}
+CATCH_UP_TRIES = 20
+CATCH_UP_SECONDS = 0.1
+"""How long a turn waits for its match to reach the announced version before it is judged stale."""
 
 
 @dataclass(frozen=True)
@@ -66,9 +69,13 @@ class TurnWorker:
     async def play(self, turn: Turn) -> str:
         """Play `turn` if it is still due; returns what happened (for logs and tests)."""
         meta = self.identity.metadata()
-        view = await self.gateway.GetView(
-            gateway_pb2.GetViewRequest(match_id=turn.match_id, seat=turn.seat), metadata=meta
-        )
+        request = gateway_pb2.GetViewRequest(match_id=turn.match_id, seat=turn.seat)
+        view = await self.gateway.GetView(request, metadata=meta)
+        for _ in range(CATCH_UP_TRIES):  # the turn's event can outrun the view it announces: wait, not drop
+            if view.version >= turn.version:
+                break
+            await asyncio.sleep(CATCH_UP_SECONDS)
+            view = await self.gateway.GetView(request, metadata=meta)
         if view.version != turn.version or turn.seat not in view.to_act or view.HasField("outcome"):
             return "stale"
         legal = await self.gateway.ListLegalActions(

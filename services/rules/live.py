@@ -138,6 +138,19 @@ class LiveMatches:
             held.checked = time.monotonic()
         return held
 
+    async def settled(self, match_id: str) -> Held:
+        """The match once no move of this replica is between its append and its commit.
+
+        The log's events (bot turns, pushes) go out as soon as persistence commits, which can be before
+        this replica's copy has moved: a read must wait for the in-flight move rather than answer with
+        the version before it (a bot would take its turn for stale and drop it)."""
+        held = await self.held(match_id)
+        if held.lock.locked():
+            async with held.lock:
+                pass
+            held = await self.held(match_id)
+        return held
+
     def drop(self, match_id: str) -> None:
         self._held.pop(match_id, None)
 
@@ -303,7 +316,7 @@ class LiveMatches:
     async def view(
         self, match_id: str, caller: Caller, wanted_seat: int | None, at_version: int | None
     ) -> gateway_pb2.WatchMatchResponse:
-        held = await self.held(match_id)
+        held = await self.settled(match_id)
         live = held.live
         require_watch(live.facts, caller)
         seat = seat_of(live.facts, caller, wanted_seat)
@@ -357,7 +370,7 @@ class LiveMatches:
     async def legal(
         self, match_id: str, caller: Caller, wanted_seat: int | None
     ) -> gateway_pb2.ListLegalActionsResponse:
-        held = await self.held(match_id)
+        held = await self.settled(match_id)
         live = held.live
         seat = require_seat(live.facts, caller, wanted_seat)
         response = gateway_pb2.ListLegalActionsResponse(version=live.version, seat=seat)
