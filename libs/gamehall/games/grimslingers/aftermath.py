@@ -25,28 +25,17 @@ from gamehall.games.grimslingers.revival import (
     offer_immediate,
 )
 from gamehall.games.grimslingers.state import (
-    AFTERMATH,
-    C_PLAY,
-    K_PURGE,
-    P_EQUILIBRIUM,
-    P_GRIT,
-    P_OPTION,
-    P_REDIRECT,
-    P_TRANSMUTE,
-    PENDING,
-    R_EP,
-    R_HP,
-    REMOVED,
-    RESOLVED,
-    ST_APPLY,
-    ST_CHOOSE,
-    ST_EFFECT,
-    ST_GRIT,
-    ST_START,
-    STANDOFF,
+    Commitment,
+    Phase,
     Picking,
+    PickKind,
     Play,
+    PlayStatus,
     Prompt,
+    PromptKind,
+    Resource,
+    Stage,
+    StandoffUse,
     State,
 )
 from gamehall.games.grimslingers.table import aimed_target, foes, fp_order, is_foe, living, next_living, seat_key, team
@@ -68,29 +57,29 @@ def build_plays(s: State, events: list[Event], rng: Rng) -> None:
     for seat in fp_order(s):
         x = s.seats[seat]
         c = x.commit
-        if c is None or c.kind != C_PLAY:
+        if c is None or c.kind != Commitment.PLAY:
             continue
         card = c.cards[0]
         combine = c.cards[1] if len(c.cards) > 1 else -1
         p = Play(seat, card, combine, aimed_target(s, seat), cat.RN[card])
         if seat == s.creature:
             p.target = creatures.target(s, card, rng) if cat.CARDS[card].target == "single" else -1
-            p.nv += creatures.nv_bonus(s)
-            p.rn += creatures.rn_shift(s)
+            p.nv_boost += creatures.nv_bonus(s)
+            p.resolution_number += creatures.rn_shift(s)
         if cat.IS_SPELL[card]:
             if x.surged:
-                p.nv += 1
+                p.nv_boost += 1
             if x.flare:
-                p.nv += 1
-                p.rn -= 1
+                p.nv_boost += 1
+                p.resolution_number -= 1
         if combine >= 0:
             for e in cat.CARDS[combine].effects:
                 if e.op == "nv_bonus":
-                    p.nv += e.n
+                    p.nv_boost += e.n
                 elif e.op == "dmg_bonus":
                     p.bonus += e.n
                 elif e.op == "rn_shift":
-                    p.rn += e.n
+                    p.resolution_number += e.n
         plays.append(p)
         reveal_signature(s, seat, card)
         events.append(
@@ -101,20 +90,20 @@ def build_plays(s: State, events: list[Event], rng: Rng) -> None:
                     "card": cat.KEYS[card],
                     "combine": cat.KEYS[combine] if combine >= 0 else None,
                     "target": p.target,
-                    "rn": p.rn,
+                    "rn": p.resolution_number,
                 },
             )
         )
     s.plays = plays
-    s.cur_play = -1
-    s.phase = AFTERMATH
+    s.current_play = -1
+    s.phase = Phase.AFTERMATH
 
 
 def _next_play(s: State) -> int:
     best, best_key = -1, (99, 99, 99)
     for i, p in enumerate(s.plays):
-        if p.status == PENDING:
-            key = (p.rn, seat_key(s, p.owner), i)
+        if p.status == PlayStatus.PENDING:
+            key = (p.resolution_number, seat_key(s, p.owner), i)
             if key < best_key:
                 best, best_key = i, key
     return best
@@ -125,7 +114,7 @@ def _cards(p: Play) -> list[int]:
 
 
 def _remove(s: State, p: Play, *, deactivate: bool) -> None:
-    p.status = REMOVED
+    p.status = PlayStatus.REMOVED
     for card in _cards(p):
         if deactivate:
             deactivate_card(s, p.owner, card)
@@ -152,37 +141,37 @@ def targets_of(s: State, p: Play, card: int) -> list[int]:
 
 def run(s: State, events: list[Event], rng: Rng) -> None:
     """Resolve plays until a prompt needs an answer or the turn is over."""
-    while not s.prompts and s.picking is None and s.phase == AFTERMATH:
-        if s.cur_play == END_PROMPTS:
+    while not s.prompts and s.picking is None and s.phase == Phase.AFTERMATH:
+        if s.current_play == END_PROMPTS:
             _end_of_turn(s, events)
             return
-        if s.cur_play < 0:
-            s.cur_play = _next_play(s)
-            s.stage = ST_START
-            if s.cur_play < 0:
+        if s.current_play < 0:
+            s.current_play = _next_play(s)
+            s.stage = Stage.START
+            if s.current_play < 0:
                 _end_of_aftermath(s)
                 continue
-        p = s.plays[s.cur_play]
-        if s.stage == ST_START:
+        p = s.plays[s.current_play]
+        if s.stage == Stage.START:
             _start(s, p, events)
-        elif s.stage == ST_CHOOSE:
+        elif s.stage == Stage.CHOOSE:
             _choose(s, p)
-        elif s.stage == ST_EFFECT:
+        elif s.stage == Stage.EFFECT:
             _effect(s, p, events, rng)
-        elif s.stage == ST_GRIT:
-            s.stage = ST_APPLY
-        elif s.stage == ST_APPLY:
+        elif s.stage == Stage.TRUE_GRIT:
+            s.stage = Stage.APPLY
+        elif s.stage == Stage.APPLY:
             _apply(s, p, events, rng)
 
 
 def _done(s: State) -> None:
-    s.cur_play = -1
-    s.stage = ST_START
+    s.current_play = -1
+    s.stage = Stage.START
 
 
 def _start(s: State, p: Play, events: list[Event]) -> None:
     owner = s.seats[p.owner]
-    if p.status != PENDING:
+    if p.status != PlayStatus.PENDING:
         _done(s)
         return
     if owner.hp <= 0 or (p.owner == s.creature and owner.ep <= 0):
@@ -200,14 +189,14 @@ def _start(s: State, p: Play, events: list[Event]) -> None:
             _done(s)
             return
         owner.ep -= cost
-    if owner.bl_bonus and not p.consumed and cat.IS_SPELL[p.card] and cat.DAMAGING[card]:
-        p.bonus += owner.bl_bonus
-        owner.bl_bonus = 0
+    if owner.bloodlust_bonus and not p.consumed and cat.IS_SPELL[p.card] and cat.DAMAGING[card]:
+        p.bonus += owner.bloodlust_bonus
+        owner.bloodlust_bonus = 0
         p.consumed = True
     if cat.IS_ELEMENT[card]:
         beats = cat.BEATS[s.flags.element_cycle]
         for q in s.plays:
-            if q is p or q.owner != p.target or q.status != PENDING or not cat.IS_ELEMENT[effective(q)]:
+            if q is p or q.owner != p.target or q.status != PlayStatus.PENDING or not cat.IS_ELEMENT[effective(q)]:
                 continue
             theirs = effective(q)
             if beats.get(theirs) == card:
@@ -225,25 +214,27 @@ def _start(s: State, p: Play, events: list[Event]) -> None:
                         {"seat": p.owner, "card": cat.KEYS[card], "beats": cat.KEYS[theirs], "of": q.owner},
                     )
                 )
-    s.stage = ST_CHOOSE
+    s.stage = Stage.CHOOSE
 
 
 def _choose(s: State, p: Play) -> None:
     card = effective(p)
     ops = {e.op for e in cat.CARDS[card].effects}
-    s.stage = ST_EFFECT
+    s.stage = Stage.EFFECT
     if "equilibrium" in ops and p.as_card < 0:
-        options = [i for i, q in enumerate(s.plays) if q is not p and q.status == PENDING and cat.IS_SPELL[q.card]]
+        options = [
+            i for i, q in enumerate(s.plays) if q is not p and q.status == PlayStatus.PENDING and cat.IS_SPELL[q.card]
+        ]
         if options:
-            s.stage = ST_CHOOSE
-            s.prompts.append(Prompt(p.owner, P_EQUILIBRIUM, options, s.cur_play))
+            s.stage = Stage.CHOOSE
+            s.prompts.append(Prompt(p.owner, PromptKind.EQUILIBRIUM, options, s.current_play))
     elif "redirect" in ops:
         for i in _resolution_order(s):
             q = s.plays[i]
             if q is not p and cat.CARDS[effective(q)].target == "single":
-                s.prompts.append(Prompt(p.owner, P_REDIRECT, living(s), i))
+                s.prompts.append(Prompt(p.owner, PromptKind.REDIRECT, living(s), i))
     elif "transmute" in ops:
-        s.prompts.append(Prompt(p.owner, P_TRANSMUTE, [0, 1], s.cur_play))
+        s.prompts.append(Prompt(p.owner, PromptKind.TRANSMUTE, [0, 1], s.current_play))
     elif "choose_one" in ops:
         # the targets of a skill make the choices it gives them (R-223), one after another
         effect = next(e for e in cat.CARDS[card].effects if e.op == "choose_one")
@@ -252,43 +243,43 @@ def _choose(s: State, p: Play) -> None:
             if seat == s.creature:  # redirected at the creature itself: it makes no choices
                 p.choices += [seat, options[0]]
             else:
-                s.prompts.append(Prompt(seat, P_OPTION, options, s.cur_play))
+                s.prompts.append(Prompt(seat, PromptKind.SKILL_OPTION, options, s.current_play))
     elif "catalyst" in ops:
         for seat in targets_of(s, p, card):
             if seat != s.creature and any(cat.IS_SPELL[c] for c in s.seats[seat].hand):
-                s.picking = Picking(seat, K_PURGE, PURGE_FREE, 0)  # the card's free Purge (AMB-28)
+                s.picking = Picking(seat, PickKind.PURGE, PURGE_FREE, 0)  # the card's free Purge (AMB-28)
                 break
 
 
 def _resolution_order(s: State) -> list[int]:
-    pending = [i for i, q in enumerate(s.plays) if q.status == PENDING]
-    return sorted(pending, key=lambda i: (s.plays[i].rn, seat_key(s, s.plays[i].owner), i))
+    pending = [i for i, q in enumerate(s.plays) if q.status == PlayStatus.PENDING]
+    return sorted(pending, key=lambda i: (s.plays[i].resolution_number, seat_key(s, s.plays[i].owner), i))
 
 
 def answer_choice(s: State, prompt: Prompt, option: int) -> None:
     """Apply a Redirect / Equilibrium / Transmute / True Grit answer."""
-    if prompt.kind == P_REDIRECT:
+    if prompt.kind == PromptKind.REDIRECT:
         s.plays[prompt.ref].target = option
-    elif prompt.kind == P_EQUILIBRIUM:
+    elif prompt.kind == PromptKind.EQUILIBRIUM:
         model = effective(s.plays[option])
         for q in s.plays:
-            if q.status == PENDING and cat.IS_SPELL[q.card]:
+            if q.status == PlayStatus.PENDING and cat.IS_SPELL[q.card]:
                 q.as_card = model
-                q.rn = cat.RN[model]
-        s.stage = ST_CHOOSE  # the copy may itself need a choice (e.g. Redirect)
-    elif prompt.kind == P_TRANSMUTE:
+                q.resolution_number = cat.RN[model]
+        s.stage = Stage.CHOOSE  # the copy may itself need a choice (e.g. Redirect)
+    elif prompt.kind == PromptKind.TRANSMUTE:
         owner = s.seats[s.plays[prompt.ref].owner]
         owner.transmute = option
-        owner.transmute_phase = AFTERMATH
-    elif prompt.kind == P_OPTION:
+        owner.transmute_phase = Phase.AFTERMATH
+    elif prompt.kind == PromptKind.SKILL_OPTION:
         s.plays[prompt.ref].choices += [prompt.seat, option]
-    elif prompt.kind == P_GRIT and option > 0:
-        s.pending[:0] = [[prompt.seat, R_EP, -option], [prompt.seat, R_HP, option]]
+    elif prompt.kind == PromptKind.TRUE_GRIT and option > 0:
+        s.pending[:0] = [[prompt.seat, Resource.EP, -option], [prompt.seat, Resource.HP, option]]
 
 
 def _cast(s: State, p: Play, card: int) -> Cast:
     choices = dict(zip(p.choices[::2], p.choices[1::2], strict=True))
-    return Cast(p.owner, targets_of(s, p, card), p.nv, p.bonus, choices=choices)
+    return Cast(p.owner, targets_of(s, p, card), p.nv_boost, p.bonus, choices=choices)
 
 
 def _effect(s: State, p: Play, events: list[Event], rng: Rng) -> None:
@@ -317,7 +308,7 @@ def _effect(s: State, p: Play, events: list[Event], rng: Rng) -> None:
     if extra:
         atoms += compute(s, Cast(p.owner, cast.targets, 0, 0), extra, rng)
     s.pending = atoms
-    s.stage = ST_GRIT if offer_grit(s, cast.absorbable, s.cur_play) else ST_APPLY
+    s.stage = Stage.TRUE_GRIT if offer_grit(s, cast.absorbable, s.current_play) else Stage.APPLY
 
 
 def _apply(s: State, p: Play, events: list[Event], rng: Rng) -> None:
@@ -334,8 +325,8 @@ def _finish(s: State, p: Play, events: list[Event], card: int, *, placed: bool) 
     events.append(
         Event("resolved", {"seat": p.owner, "card": cat.KEYS[p.card], "as": cat.KEYS[card], "target": p.target})
     )
-    if p.status == PENDING:
-        p.status = RESOLVED
+    if p.status == PlayStatus.PENDING:
+        p.status = PlayStatus.RESOLVED
         if not placed:
             finish_card(s, p.owner, p.card)
         if p.combine >= 0:
@@ -345,7 +336,7 @@ def _finish(s: State, p: Play, events: list[Event], card: int, *, placed: bool) 
 
 def _end_of_aftermath(s: State) -> None:
     """Step 3-4 (surge flips back, target cards return), then end-of-Aftermath revival offers."""
-    s.cur_play = END_PROMPTS
+    s.current_play = END_PROMPTS
     for i in fp_order(s):
         offer_end_of_aftermath(s, i)
 
@@ -358,19 +349,19 @@ def _end_of_turn(s: State, events: list[Event]) -> None:
         events.append(Event("match_over", {"ranks": list(s.ranks or []), "reason": s.reason}))
         return
     for x in s.seats:
-        if x.bl_on:
-            x.bl_bonus += x.bl_tally
-        x.bl_on, x.bl_tally = False, 0
-        x.aim, x.commit, x.acted, x.used, x.anima = -1, None, 0, 0, False
+        if x.bloodlust_active:
+            x.bloodlust_bonus += x.bloodlust_tally
+        x.bloodlust_active, x.bloodlust_tally = False, 0
+        x.aim, x.commit, x.acted, x.standoff_used, x.anima = -1, None, 0, StandoffUse.NONE, False
         x.surged = x.flare = x.dark = x.exalt = x.zeroed = False
         x.barrier, x.transmute, x.transmute_phase = 0, -1, -1
         x.dealt = [0] * s.n
     s.plays, s.pending = [], []
-    s.cur_play = -1
+    s.current_play = -1
     s.evert = False
     s.turn += 1
     if s.creature < 0:
-        s.fp = next_living(s, s.fp)  # a creature stays the first player (R-076)
-    s.phase = STANDOFF
+        s.first_player = next_living(s, s.first_player)  # a creature stays the first player (R-076)
+    s.phase = Phase.STANDOFF
     s.standoff_open = False
-    events.append(Event("turn", {"turn": s.turn, "first_player": s.fp}))
+    events.append(Event("turn", {"turn": s.turn, "first_player": s.first_player}))

@@ -22,7 +22,7 @@ from gamehall.games.grimslingers import catalog as cat
 from gamehall.games.grimslingers.bots import default_action
 from gamehall.games.grimslingers.content.schema import CardDef
 from gamehall.games.grimslingers.heuristic import evaluate
-from gamehall.games.grimslingers.state import DRAFT, OVER, State
+from gamehall.games.grimslingers.state import Phase, State
 
 BAND = 0.12
 """Allowed |win-rate swing| for a designed signature spell (about two standard errors at 1,000 matches)."""
@@ -40,7 +40,7 @@ def greedy_action(s: State, seat: int, rng: random.Random) -> Action:
         state, _ = GAME.apply(world, seat, action, trusted=True)
         turn = state.turn
         for _ in range(60):
-            if state.phase == OVER or state.turn != turn:
+            if state.phase == Phase.OVER or state.turn != turn:
                 break
             acting = sorted(machine.to_act(state))
             if not acting:
@@ -65,14 +65,14 @@ def play_match(
     drafted: list[list[str]] = [[], []]
     items: list[set[str]] = [set(), set()]
     for _ in range(GAME.max_steps):
-        if s.phase == OVER:
+        if s.phase == Phase.OVER:
             break
         for seat, x in enumerate(s.seats):
             items[seat].update(cat.CARDS[c].key for c in x.hand if cat.IS_ITEM[c])  # the design, not the copy
-        if s.phase != DRAFT and not drafted[0]:
+        if s.phase != Phase.DRAFT and not drafted[0]:
             drafted = [[cat.KEYS[c] for c in x.hand if cat.CARDS[c].kind == "signature"] for x in s.seats]
         seat = rng.choice(sorted(machine.to_act(s)))
-        if s.phase == DRAFT or bots[seat] == "random":
+        if s.phase == Phase.DRAFT or bots[seat] == "random":
             action = rng.choice(list(machine.legal(s, seat)))
         else:
             action = greedy_action(s, seat, rng)

@@ -14,23 +14,16 @@ from gamehall.engine.protocol import Action
 from gamehall.games.grimslingers import catalog as cat
 from gamehall.games.grimslingers import machine
 from gamehall.games.grimslingers.actions import Aim, Choose, EndStandoff, Pass, Pick, Play, Reload, StopPicking
-from gamehall.games.grimslingers.state import (
-    AIM,
-    FIRE,
-    K_RECALL,
-    K_RELOAD,
-    P_GRIT,
-    P_JUJU,
-    P_REDIRECT,
-    P_RESURRECT,
-    P_REVENANT,
-    P_SPECTER,
-    STANDOFF,
-    State,
-)
+from gamehall.games.grimslingers.state import Phase, PickKind, PromptKind, State
 from gamehall.games.grimslingers.table import is_foe
 
-_KEEP_ALIVE = (P_RESURRECT, P_JUJU, P_REVENANT, P_SPECTER, P_GRIT)
+_KEEP_ALIVE = (
+    PromptKind.RESURRECT,
+    PromptKind.REVIVE_JUJU,
+    PromptKind.REVENANT,
+    PromptKind.SPECTER,
+    PromptKind.TRUE_GRIT,
+)
 _PRIORITY = tuple(cat.ID[k] for k in ("ICE", "LIGHTNING", "FIRE", "WIND", "WATER", "EARTH"))
 """ICE first (its EP drain also stops revivals), then by DMG; EARTH last (it heals its caster as much)."""
 
@@ -52,23 +45,23 @@ def default_action(s: State, seat: int) -> Action | None:
         prompt = s.prompts[0]
         if prompt.kind in _KEEP_ALIVE:
             return Choose(max(prompt.options))
-        if prompt.kind == P_REDIRECT:
+        if prompt.kind == PromptKind.REDIRECT:
             return Choose(s.plays[prompt.ref].target)
         return EndStandoff() if EndStandoff() in legal else legal[0]
     if s.picking is not None:
-        if s.picking.kind in (K_RELOAD, K_RECALL):
+        if s.picking.kind in (PickKind.RELOAD, PickKind.RECALL):
             best = _best_element([cat.ID[a.card] for a in legal if isinstance(a, Pick)])
             if best >= 0 and s.picking.taken == 0:
                 return Pick(cat.KEYS[best])
         return StopPicking() if StopPicking() in legal else legal[0]
-    if s.phase == STANDOFF:
+    if s.phase == Phase.STANDOFF:
         if _best_element(x.hand) < 0 and _best_element(x.discard) >= 0 and Reload() in legal:
             return Reload()
         return EndStandoff()
-    if s.phase == AIM:
+    if s.phase == Phase.AIM:
         foes = [a for a in legal if isinstance(a, Aim) and is_foe(s, seat, a.target)]
         return foes[0] if foes else legal[0]
-    if s.phase == FIRE:
+    if s.phase == Phase.FIRE:
         best = _best_element(x.hand)
         if best >= 0 and Play(cat.KEYS[best]) in legal:
             return Play(cat.KEYS[best])

@@ -11,15 +11,15 @@ from __future__ import annotations
 from collections import Counter
 
 from gamehall.games.grimslingers import catalog as cat
-from gamehall.games.grimslingers.state import CHEAT, FIRE, PENDING, State
+from gamehall.games.grimslingers.state import Phase, PlayStatus, State
 
 
 def universe(s: State) -> list[int]:
     """Every card of the match, sorted (one element set per player)."""
-    key = (s.players, s.light_dark, s.items, tuple(s.cdeck))
+    key = (s.players, s.light_dark, s.items, tuple(s.creature_deck))
     cached = _UNIVERSE.get(key)
     if cached is None:
-        cards = list(cat.BASIC_ELEMENTS) * s.players + list(s.cdeck) + list(cat.SIGNATURES)
+        cards = list(cat.BASIC_ELEMENTS) * s.players + list(s.creature_deck) + list(cat.SIGNATURES)
         if s.light_dark:
             cards += [cat.LIGHT, cat.DARK]
         if s.items:
@@ -43,10 +43,10 @@ def _cards(s: State) -> list[int]:
         found += x.discard
         found += x.deact
         found += x.offer
-        if x.commit is not None and s.phase in (FIRE, CHEAT):
+        if x.commit is not None and s.phase in (Phase.FIRE, Phase.CHEAT):
             found += x.commit.cards
     for p in s.plays:
-        if p.status == PENDING:
+        if p.status == PlayStatus.PENDING:
             found += [c for c in (p.card, p.combine) if c >= 0]
     if s.picking is not None and s.picking.card >= 0:
         found.append(s.picking.card)

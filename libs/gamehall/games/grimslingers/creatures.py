@@ -14,7 +14,7 @@ from gamehall.engine.protocol import Event
 from gamehall.engine.rng import Rng
 from gamehall.games.grimslingers import catalog as cat
 from gamehall.games.grimslingers.effects import gained_hp
-from gamehall.games.grimslingers.state import C_PASS, C_PLAY, OVER, Commit, Seat, State
+from gamehall.games.grimslingers.state import Commit, Commitment, Phase, Seat, State
 
 CREATURE_MAX = 40
 """Creature trackers run 1-40 (R-069)."""
@@ -29,37 +29,37 @@ def add_creature(s: State, key: str, players: int, rng: Rng) -> None:
     else:
         c = cat.CREATURES[cat.CREATURE_ID[key]]
         hp, ep = c.hp[players - 1], c.ep[players - 1]
-        for m in s.mods:
+        for m in s.modifiers:
             hp += cat.MODIFIERS[m].hp * players
             ep += cat.MODIFIERS[m].ep * players
-    s.ckey = key
-    s.cdeck = cat.creature_deck(key)
+    s.creature_key = key
+    s.creature_deck = cat.creature_deck(key)
     creature = Seat(min(hp, CREATURE_MAX), min(ep, CREATURE_MAX), CREATURE_MAX, CREATURE_MAX, acted=1)
-    creature.hand = rng.shuffled(s.cdeck)
+    creature.hand = rng.shuffled(s.creature_deck)
     creature.dealt = [0] * (players + 1)
     s.seats.append(creature)
     s.creature = players
     s.n = players + 1
-    s.fp = players  # the creature is always the first player (R-076)
+    s.first_player = players  # the creature is always the first player (R-076)
 
 
 def nv_bonus(s: State) -> int:
     """+NV on every creature skill: Ferocious, and the Witch King's harder settings."""
-    if s.ckey == cat.WITCH_KING.key:
+    if s.creature_key == cat.WITCH_KING.key:
         return cat.WITCH_KING.difficulties[s.difficulty].nv
-    return sum(cat.MODIFIERS[m].nv for m in s.mods)
+    return sum(cat.MODIFIERS[m].nv for m in s.modifiers)
 
 
 def rn_shift(s: State) -> int:
     """RN shift of every creature skill: Quick, and the Witch King's harder settings."""
-    if s.ckey == cat.WITCH_KING.key:
+    if s.creature_key == cat.WITCH_KING.key:
         return cat.WITCH_KING.difficulties[s.difficulty].rn
-    return sum(cat.MODIFIERS[m].rn for m in s.mods)
+    return sum(cat.MODIFIERS[m].rn for m in s.modifiers)
 
 
 def start_duel(s: State, events: list[Event]) -> None:
     """Modifier effects that apply as the duel starts (Ambusher: every player loses HP)."""
-    loss = sum(cat.MODIFIERS[m].ambush for m in s.mods)
+    loss = sum(cat.MODIFIERS[m].ambush for m in s.modifiers)
     if loss:
         for i in range(s.players):
             x = s.seats[i]
@@ -70,15 +70,15 @@ def start_duel(s: State, events: list[Event]) -> None:
 def standoff(s: State, events: list[Event], rng: Rng) -> None:
     """The creature's Standoff step, before the players (R-215..R-217), and modifier upkeep."""
     c = s.seats[s.creature]
-    regen = sum(cat.MODIFIERS[m].regen for m in s.mods)
-    ep_regen = sum(cat.MODIFIERS[m].ep_regen for m in s.mods)
+    regen = sum(cat.MODIFIERS[m].regen for m in s.modifiers)
+    ep_regen = sum(cat.MODIFIERS[m].ep_regen for m in s.modifiers)
     if regen and c.hp > 0:
         before = c.hp
         c.hp = min(c.max_hp, c.hp + regen)
         gained_hp(s, s.creature, before)
     if ep_regen and c.ep > 0:
         c.ep = min(c.max_ep, c.ep + ep_regen)
-    c.barrier = sum(cat.MODIFIERS[m].barrier for m in s.mods)
+    c.barrier = sum(cat.MODIFIERS[m].barrier for m in s.modifiers)
     if c.hand:
         return
     if c.discard and c.ep >= 2:
@@ -99,10 +99,10 @@ def draw(s: State, events: list[Event], rng: Rng) -> None:
     c = s.seats[s.creature]
     if c.hand and c.alive:
         card = c.hand.pop()
-        c.commit = Commit(C_PLAY, [card])
+        c.commit = Commit(Commitment.PLAY, [card])
         events.append(Event("creature_plays", {"back": cat.CARDS[card].back}))
         return
-    c.commit = Commit(C_PASS)
+    c.commit = Commit(Commitment.PASS)
     c.ep = min(c.max_ep, c.ep + PASS_EP)
     if c.deact:
         c.hand = rng.shuffled(c.hand + c.deact)
@@ -136,7 +136,7 @@ def check_end(s: State, stalemate: bool = False) -> bool:
         s.ranks, s.reason = [2] * s.players, "stalemate"
     else:
         return False
-    s.phase = OVER
+    s.phase = Phase.OVER
     s.prompts = []
     s.picking = None
     return True

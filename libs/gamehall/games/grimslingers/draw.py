@@ -19,16 +19,12 @@ from gamehall.games.grimslingers.items import playable_item
 from gamehall.games.grimslingers.piles import deactivate_card, reveal_signature
 from gamehall.games.grimslingers.revival import offer_immediate
 from gamehall.games.grimslingers.state import (
-    C_DARK,
-    C_FEAST,
-    C_PASS,
-    C_PLAY,
-    CHEAT,
     COMMIT_NAMES,
-    FIRE,
-    P_CHEAT,
     Commit,
+    Commitment,
+    Phase,
     Prompt,
+    PromptKind,
     State,
 )
 from gamehall.games.grimslingers.table import aimed_target, draw_in_order, fp_order, living
@@ -47,7 +43,7 @@ def apply_aim(s: State, seat: int, action: Aim, events: list[Event]) -> None:
     events.append(Event("aimed", {"seat": seat}))
     events.append(Event("your_aim", {"target": action.target}, frozenset({seat})))
     if all(s.seats[i].aim >= 0 for i in living(s)):
-        s.phase = FIRE
+        s.phase = Phase.FIRE
         events.append(Event("targets_revealed", {"targets": {str(i): s.seats[i].aim for i in living(s)}}))
 
 
@@ -82,13 +78,13 @@ def apply_fire(s: State, seat: int, action: Action, events: list[Event]) -> None
         cards = [cat.ID[action.card]] + ([cat.ID[action.combine]] if action.combine else [])
         for c in cards:
             x.hand.remove(c)
-        x.commit = Commit(C_PLAY, cards)
+        x.commit = Commit(Commitment.PLAY, cards)
     elif isinstance(action, Pass):
-        x.commit = Commit(C_PASS)
+        x.commit = Commit(Commitment.PASS)
     elif isinstance(action, IntoDarkness):
-        x.commit = Commit(C_DARK)
+        x.commit = Commit(Commitment.INTO_DARKNESS)
     elif isinstance(action, BloodFeast):
-        x.commit = Commit(C_FEAST)
+        x.commit = Commit(Commitment.BLOOD_FEAST)
     else:
         raise IllegalAction(f"{type(action).__name__} is not a Draw action")
     if draw_in_order(s):
@@ -98,26 +94,26 @@ def apply_fire(s: State, seat: int, action: Action, events: list[Event]) -> None
     else:
         events.append(Event("committed", {"seat": seat}))
     if all(s.seats[i].commit is not None for i in living(s)):
-        s.phase = CHEAT
-        s.cur = -1
+        s.phase = Phase.CHEAT
+        s.current = -1
         s.order = fp_order(s)
 
 
 def run_reveal(s: State, events: list[Event], rng: Rng) -> None:
     """After the last commitment: passes and pass-like abilities, then Dirty Cheat offers, then "Draw!"."""
-    if s.cur == -1 and draw_in_order(s):
+    if s.current == -1 and draw_in_order(s):
         s.order = []  # every declaration already happened in turn order
-    if s.cur == -1:
+    if s.current == -1:
         while s.order and not s.prompts:
             _declared(s, s.order.pop(0), events)
         if s.prompts:
             return
-        s.cur = 0
+        s.current = 0
         s.order = [i for i in fp_order(s) if _may_cheat(s, i)]
     while s.order and not s.prompts:
         seat = s.order.pop(0)
         if _may_cheat(s, seat):
-            s.prompts.append(Prompt(seat, P_CHEAT, [0]))
+            s.prompts.append(Prompt(seat, PromptKind.DIRTY_CHEAT, [0]))
             return
     if not s.prompts:
         build_plays(s, events, rng)
@@ -126,12 +122,12 @@ def run_reveal(s: State, events: list[Event], rng: Rng) -> None:
 def _declared(s: State, seat: int, events: list[Event]) -> None:
     x = s.seats[seat]
     c = x.commit
-    if c is None or c.kind == C_PLAY:
+    if c is None or c.kind == Commitment.PLAY:
         return
-    if c.kind == C_PASS:
+    if c.kind == Commitment.PASS:
         x.ep = min(x.max_ep, x.ep + PASS_EP)
         events.append(Event("passed", {"seat": seat}))
-    elif c.kind == C_DARK:
+    elif c.kind == Commitment.INTO_DARKNESS:
         before = x.hp
         x.hp = max(0, x.hp - DARK_HP)
         x.ep = min(x.max_ep, x.ep + PASS_EP)
@@ -139,7 +135,7 @@ def _declared(s: State, seat: int, events: list[Event]) -> None:
         events.append(Event("into_darkness", {"seat": seat}))
         if before > 0 and x.hp == 0:
             offer_immediate(s, seat)
-    elif c.kind == C_FEAST:
+    elif c.kind == Commitment.BLOOD_FEAST:
         target = aimed_target(s, seat)
         victim = s.seats[target]
         x.ep -= min(x.ep, cat.ARCHETYPES[cat.VAMPYRE].ability_cost)
@@ -166,7 +162,7 @@ def _may_cheat(s: State, seat: int) -> bool:
     x = s.seats[seat]
     if not x.alive or x.archetype != cat.OUTLAW or x.ep < cat.ARCHETYPES[cat.OUTLAW].ability_cost:
         return False
-    if not s.flags.cheat_after_pass and x.commit is not None and x.commit.kind != C_PLAY:
+    if not s.flags.cheat_after_pass and x.commit is not None and x.commit.kind != Commitment.PLAY:
         return False
     return bool(_cheat_spells(s, seat))
 

@@ -9,43 +9,46 @@ netting is off), draws random discards/deactivations from the hand, and applies 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import IntEnum
 
 from gamehall.engine.rng import Rng
 from gamehall.games.grimslingers import catalog as cat
 from gamehall.games.grimslingers.content.schema import Effect
 from gamehall.games.grimslingers.piles import deactivate_card, discard_card
-from gamehall.games.grimslingers.state import (
-    AFTERMATH,
-    K_RECALL,
-    PENDING,
-    R_DEACT,
-    R_DISCARD,
-    R_EP,
-    R_HP,
-    R_SET_HP,
-    REMOVED,
-    Picking,
-    State,
-)
+from gamehall.games.grimslingers.state import Phase, Picking, PickKind, PlayStatus, Resource, State
 from gamehall.games.grimslingers.table import is_foe
 
-# status atoms (applied after the resource atoms of the same card)
-S_BARRIER, S_EXALT, S_EVERT, S_BLOODLUST, S_SCOURGE, S_PARALYZE, S_HUSH, S_RECALL_RANDOM, S_REACT_RANDOM, S_PICK = (
-    range(10, 20)
-)
-S_NAMED, S_BOOST = 20, 21
+
+class StatusAtom(IntEnum):
+    """Status atoms [seat, status, amount], applied after the resource atoms of the same card
+    (numbered after `state.Resource` so both share the atom's second slot)."""
+
+    BARRIER = 10
+    EXALT = 11
+    EVERT = 12
+    BLOODLUST = 13
+    SCOURGE = 14
+    PARALYZE = 15
+    HUSH = 16
+    RECALL_RANDOM = 17
+    REACTIVATE_RANDOM = 18
+    PICK = 19
+    NAMED = 20
+    BOOST = 21
+
+
 _STATUS_OPS = {
-    "barrier": S_BARRIER,
-    "exalt": S_EXALT,
-    "evert": S_EVERT,
-    "bloodlust": S_BLOODLUST,
-    "scourge": S_SCOURGE,
-    "paralyze": S_PARALYZE,
-    "hush": S_HUSH,
-    "recall_random": S_RECALL_RANDOM,
-    "reactivate_random": S_REACT_RANDOM,
-    "pick_discard": S_PICK,
-    "boost_unresolved": S_BOOST,
+    "barrier": StatusAtom.BARRIER,
+    "exalt": StatusAtom.EXALT,
+    "evert": StatusAtom.EVERT,
+    "bloodlust": StatusAtom.BLOODLUST,
+    "scourge": StatusAtom.SCOURGE,
+    "paralyze": StatusAtom.PARALYZE,
+    "hush": StatusAtom.HUSH,
+    "recall_random": StatusAtom.RECALL_RANDOM,
+    "reactivate_random": StatusAtom.REACTIVATE_RANDOM,
+    "pick_discard": StatusAtom.PICK,
+    "boost_unresolved": StatusAtom.BOOST,
 }
 CHOICE_OPS = frozenset({"redirect", "equilibrium", "transmute"})
 """Ops resolved by a prompt before the other FX (see aftermath.py)."""
@@ -59,7 +62,7 @@ class Cast:
 
     owner: int
     targets: list[int]
-    nv: int = 0
+    nv_boost: int = 0
     bonus: int = 0
     """Bonus DMG added once per target to the first DMG effect (combine items, Bloodlust)."""
     no_dmg: bool = False
@@ -92,7 +95,7 @@ def compute(s: State, cast: Cast, effects: list[Effect], rng: Rng) -> list[list[
 def _atomize(
     s: State, cast: Cast, effect: Effect, seat: int, atoms: list[list[int]], bonus_left: dict[int, int], rng: Rng
 ) -> None:
-    op, n = effect.op, boosted(effect, cast.nv)
+    op, n = effect.op, boosted(effect, cast.nv_boost)
     target = s.seats[seat]
     if op == "dmg":
         if cast.no_dmg:
@@ -102,34 +105,34 @@ def _atomize(
             bonus_left[seat] = 0
         _damage(s, cast, seat, n + extra, effect.pierce, atoms)
     elif op == "heal":
-        atoms.append([seat, R_HP, n])
+        atoms.append([seat, Resource.HP, n])
     elif op == "lose_hp":
-        atoms.append([seat, R_HP, -n])
+        atoms.append([seat, Resource.HP, -n])
     elif op == "gain_ep":
-        atoms.append([seat, R_EP, n])
+        atoms.append([seat, Resource.EP, n])
     elif op == "lose_ep":
-        atoms.append([seat, R_EP, -n])
+        atoms.append([seat, Resource.EP, -n])
     elif op == "steal_hp":
         got = min(n, target.hp)
-        atoms += [[seat, R_HP, -got], [cast.owner, R_HP, got]]
+        atoms += [[seat, Resource.HP, -got], [cast.owner, Resource.HP, got]]
     elif op == "steal_ep":
         got = min(n, target.ep)
-        atoms += [[seat, R_EP, -got], [cast.owner, R_EP, got]]
+        atoms += [[seat, Resource.EP, -got], [cast.owner, Resource.EP, got]]
     elif op == "set_hp":
-        atoms.append([seat, R_SET_HP, n])
+        atoms.append([seat, Resource.SET_HP, n])
     elif op == "discard_random":
-        atoms.append([seat, R_DISCARD, n])
+        atoms.append([seat, Resource.DISCARD, n])
     elif op == "deactivate_random":
-        atoms.append([seat, R_DEACT, n])
+        atoms.append([seat, Resource.DEACTIVATE, n])
     elif op == "amnesia":
-        atoms.append([seat, R_DEACT if s.flags.amnesia_pile == "deactivate" else R_DISCARD, n])
+        atoms.append([seat, Resource.DEACTIVATE if s.flags.amnesia_pile == "deactivate" else Resource.DISCARD, n])
     elif op == "discard_named":
         if effect.name in cat.ID:
-            atoms.append([seat, S_NAMED, cat.ID[effect.name]])
+            atoms.append([seat, StatusAtom.NAMED, cat.ID[effect.name]])
     elif op == "choose_one":
         options = option_list(s, seat, effect)
         chosen = cast.choices.get(seat, options[0])
-        sub = Cast(cast.owner, [seat], cast.nv, 0, cast.no_dmg, cast.action_card, cast.absorbable)
+        sub = Cast(cast.owner, [seat], cast.nv_boost, 0, cast.no_dmg, cast.action_card, cast.absorbable)
         for inner in effect.branches[chosen].effects:
             receivers = [cast.owner] if inner.who == "self" else [seat]
             for r in receivers:
@@ -140,7 +143,7 @@ def _atomize(
         face = rng.randint(1, 6)
         for branch in effect.branches:
             if face in branch.faces:
-                sub = Cast(cast.owner, [seat], cast.nv, 0, cast.no_dmg, cast.action_card, cast.absorbable)
+                sub = Cast(cast.owner, [seat], cast.nv_boost, 0, cast.no_dmg, cast.action_card, cast.absorbable)
                 for inner in branch.effects:
                     receivers = [cast.owner] if inner.who == "self" else [seat]
                     for r in receivers:
@@ -162,7 +165,7 @@ def option_list(s: State, seat: int, effect: Effect) -> list[int]:
                 ok = False
             if e.op == "discard_named":
                 card = cat.ID.get(e.name or "", -1)
-                pending = any(p.owner == seat and p.status == PENDING and p.card == card for p in s.plays)
+                pending = any(p.owner == seat and p.status == PlayStatus.PENDING and p.card == card for p in s.plays)
                 ok = ok and (card in x.hand or pending)
         if ok:
             out.append(i)
@@ -193,21 +196,21 @@ def _damage(s: State, cast: Cast, seat: int, amount: int, pierce: bool, atoms: l
     if seat != cast.owner and cast.action_card and (pierce or not s.evert):
         # Bloodlust's tally (R-194): every card's potential DMG to this seat this turn, even if
         # prevented, not if converted by Evert; counted before Bloodlust itself resolves too.
-        target.bl_tally += amount
+        target.bloodlust_tally += amount
     if not pierce:
         if s.evert:
-            atoms.append([seat, R_HP, amount])
+            atoms.append([seat, Resource.HP, amount])
             return
         if target.exalt:
             return
         amount = max(0, amount - target.barrier)
         if amount and target.transmute >= 0 and target.transmute_phase == s.phase:
-            atoms.append([seat, R_HP if target.transmute == 0 else R_EP, amount])
+            atoms.append([seat, Resource.HP if target.transmute == 0 else Resource.EP, amount])
             return
         if amount:
             cast.absorbable[seat] = cast.absorbable.get(seat, 0) + amount
     if amount:
-        atoms.append([seat, R_HP, -amount])
+        atoms.append([seat, Resource.HP, -amount])
 
 
 def apply_atoms(
@@ -219,11 +222,11 @@ def apply_atoms(
         hp_delta: dict[int, int] = {}
         ep_delta: dict[int, int] = {}
         for seat, res, amount in atoms:
-            if res == R_SET_HP:
+            if res == Resource.SET_HP:
                 s.seats[seat].hp = min(amount, s.seats[seat].max_hp)
-            elif res == R_HP:
+            elif res == Resource.HP:
                 hp_delta[seat] = hp_delta.get(seat, 0) + amount
-            elif res == R_EP:
+            elif res == Resource.EP:
                 ep_delta[seat] = ep_delta.get(seat, 0) + amount
         for seat, d in hp_delta.items():
             x = s.seats[seat]
@@ -233,26 +236,26 @@ def apply_atoms(
             x.ep = min(max(x.ep + d, 0), x.max_ep)
         piles: dict[int, list[int]] = {}
         for seat, res, amount in atoms:
-            if res in (R_DISCARD, R_DEACT):
+            if res in (Resource.DISCARD, Resource.DEACTIVATE):
                 counts = piles.setdefault(seat, [0, 0])
-                counts[res - R_DISCARD] += amount
+                counts[res - Resource.DISCARD] += amount
         for seat, (n_discard, n_deact) in piles.items():
             _random_piles(s, seat, n_discard, n_deact, rng)
     else:
         for seat, res, amount in atoms:
             x = s.seats[seat]
-            if res == R_SET_HP:
+            if res == Resource.SET_HP:
                 x.hp = min(amount, x.max_hp)
-            elif res == R_HP:
+            elif res == Resource.HP:
                 x.hp = min(max(x.hp + amount, 0), x.max_hp)
-            elif res == R_EP:
+            elif res == Resource.EP:
                 x.ep = min(max(x.ep + amount, 0), x.max_ep)
-            elif res == R_DISCARD:
+            elif res == Resource.DISCARD:
                 _random_piles(s, seat, amount, 0, rng)
-            elif res == R_DEACT:
+            elif res == Resource.DEACTIVATE:
                 _random_piles(s, seat, 0, amount, rng)
     for seat, res, amount in atoms:
-        if res >= S_BARRIER:
+        if res >= StatusAtom.BARRIER:
             _status(s, owner, seat, res, amount, rng)
     zeroed = []
     for i, x in enumerate(s.seats):
@@ -293,7 +296,7 @@ def remove_scourge(s: State) -> None:
     card = s.scourge_card if s.scourge_card >= 0 else cat.SCOURGE
     if owner >= 0:
         discard_card(s, owner, card)
-    s.scourge_on, s.scourge_owner, s.scourge_n, s.scourge_card = -1, -1, 0, -1
+    s.scourge_on, s.scourge_owner, s.scourge_loss, s.scourge_card = -1, -1, 0, -1
 
 
 def bind_scourge(s: State, was_on: int, owner: int, card: int) -> bool:
@@ -307,52 +310,52 @@ def bind_scourge(s: State, was_on: int, owner: int, card: int) -> bool:
 
 def _status(s: State, owner: int, seat: int, res: int, n: int, rng: Rng) -> None:
     x = s.seats[seat]
-    if res == S_BARRIER:
+    if res == StatusAtom.BARRIER:
         x.barrier = max(x.barrier, n)
-    elif res == S_EXALT:
+    elif res == StatusAtom.EXALT:
         x.exalt = True
-    elif res == S_EVERT:
+    elif res == StatusAtom.EVERT:
         s.evert = True
-    elif res == S_BLOODLUST:
-        x.bl_on = True
-    elif res == S_SCOURGE:
+    elif res == StatusAtom.BLOODLUST:
+        x.bloodlust_active = True
+    elif res == StatusAtom.SCOURGE:
         if x.alive and s.scourge_on < 0:
-            s.scourge_on, s.scourge_owner, s.scourge_n = seat, owner, n
-    elif res in (S_PARALYZE, S_HUSH):
-        if s.phase != AFTERMATH:
+            s.scourge_on, s.scourge_owner, s.scourge_loss = seat, owner, n
+    elif res in (StatusAtom.PARALYZE, StatusAtom.HUSH):
+        if s.phase != Phase.AFTERMATH:
             return  # only face-up, unresolved cards can be touched (Dirty Cheat hits nothing)
         for i, p in enumerate(s.plays):
-            if p.owner == seat and p.status == PENDING and i != s.cur_play:
-                p.status = REMOVED
+            if p.owner == seat and p.status == PlayStatus.PENDING and i != s.current_play:
+                p.status = PlayStatus.REMOVED
                 cards = [p.card] + ([p.combine] if p.combine >= 0 else [])
                 for card in cards:
-                    if res == S_HUSH:
+                    if res == StatusAtom.HUSH:
                         s.seats[seat].hand.append(card)
                     else:
                         discard_card(s, seat, card)
-    elif res == S_RECALL_RANDOM:
+    elif res == StatusAtom.RECALL_RANDOM:
         spells = [c for c in x.discard if cat.IS_SPELL[c]]
         for card in rng.shuffled(spells)[:n]:
             x.discard.remove(card)
             x.hand.append(card)
-    elif res == S_REACT_RANDOM:
+    elif res == StatusAtom.REACTIVATE_RANDOM:
         for card in rng.shuffled(x.deact)[:n]:
             x.deact.remove(card)
             x.hand.append(card)
-    elif res == S_NAMED:
+    elif res == StatusAtom.NAMED:
         if n in x.hand:
             x.hand.remove(n)
             discard_card(s, seat, n)
         else:
             for i, p in enumerate(s.plays):
-                if p.owner == seat and p.status == PENDING and p.card == n and i != s.cur_play:
-                    p.status = REMOVED
+                if p.owner == seat and p.status == PlayStatus.PENDING and p.card == n and i != s.current_play:
+                    p.status = PlayStatus.REMOVED
                     for card in [p.card] + ([p.combine] if p.combine >= 0 else []):
                         discard_card(s, seat, card)
                     break
-    elif res == S_BOOST:
+    elif res == StatusAtom.BOOST:
         for i, p in enumerate(s.plays):
-            if p.status == PENDING and i != s.cur_play and cat.IS_SPELL[p.card]:
-                p.nv += n
-    elif res == S_PICK and any(cat.IS_SPELL[c] for c in x.discard):
-        s.picking = Picking(seat, K_RECALL, n, 1)
+            if p.status == PlayStatus.PENDING and i != s.current_play and cat.IS_SPELL[p.card]:
+                p.nv_boost += n
+    elif res == StatusAtom.PICK and any(cat.IS_SPELL[c] for c in x.discard):
+        s.picking = Picking(seat, PickKind.RECALL, n, 1)

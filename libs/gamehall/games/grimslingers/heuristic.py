@@ -17,7 +17,7 @@ def strength(s: State, seat: int) -> float:
     x = s.seats[seat]
     if not x.alive:
         return 0.0
-    return HP_WEIGHT * x.hp + EP_WEIGHT * x.ep + CARD_WEIGHT * len(x.hand) + PENDING_BONUS_WEIGHT * x.bl_bonus
+    return HP_WEIGHT * x.hp + EP_WEIGHT * x.ep + CARD_WEIGHT * len(x.hand) + PENDING_BONUS_WEIGHT * x.bloodlust_bonus
 
 
 def evaluate(s: State, seat: int) -> float:

@@ -12,7 +12,7 @@ from gamehall.engine.rng import Rng
 from gamehall.games.grimslingers import catalog as cat
 from gamehall.games.grimslingers.effects import Cast, apply_atoms, compute
 from gamehall.games.grimslingers.revival import offer_immediate
-from gamehall.games.grimslingers.state import P_GRIT, Prompt, State
+from gamehall.games.grimslingers.state import Prompt, PromptKind, State
 
 FIELD_SIZE = 3
 
@@ -70,7 +70,7 @@ def offer_grit(s: State, absorbable: dict[int, int], ref: int) -> bool:
     for seat, amount in absorbable.items():
         x = s.seats[seat]
         if x.archetype == cat.FORGOTTEN and x.ep > 0 and amount > 0:
-            s.prompts.append(Prompt(seat, P_GRIT, list(range(min(amount, x.ep) + 1)), ref))
+            s.prompts.append(Prompt(seat, PromptKind.TRUE_GRIT, list(range(min(amount, x.ep) + 1)), ref))
             offered = True
     return offered
 

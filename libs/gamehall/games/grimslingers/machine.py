@@ -13,43 +13,32 @@ from gamehall.games.grimslingers import aftermath, creatures, draw, setup, stand
 from gamehall.games.grimslingers.actions import Aim, Cheat, Choose, Keep, Pick, PickArchetype, StopPicking
 from gamehall.games.grimslingers.items import finish_instant
 from gamehall.games.grimslingers.revival import answer as answer_revival
-from gamehall.games.grimslingers.state import (
-    AFTERMATH,
-    AIM,
-    ARCHETYPE,
-    CHEAT,
-    DRAFT,
-    FIRE,
-    OVER,
-    P_CHEAT,
-    P_EQUILIBRIUM,
-    P_GRIT,
-    P_OPTION,
-    P_REDIRECT,
-    P_SPECTER,
-    P_TRANSMUTE,
-    STANDOFF,
-    State,
-)
+from gamehall.games.grimslingers.state import Phase, PromptKind, State
 from gamehall.games.grimslingers.table import draw_in_order, player_order
 
-_CHOICES = (P_REDIRECT, P_EQUILIBRIUM, P_TRANSMUTE, P_GRIT, P_OPTION)
+_CHOICES = (
+    PromptKind.REDIRECT,
+    PromptKind.EQUILIBRIUM,
+    PromptKind.TRANSMUTE,
+    PromptKind.TRUE_GRIT,
+    PromptKind.SKILL_OPTION,
+)
 
 
 def to_act(s: State) -> frozenset[int]:
-    if s.phase == OVER:
+    if s.phase == Phase.OVER:
         return frozenset()
     if s.prompts:
         return frozenset((s.prompts[0].seat,))
     if s.picking is not None:
         return frozenset((s.picking.seat,))
-    if s.phase in (ARCHETYPE, STANDOFF):
-        return frozenset((s.cur,)) if s.cur >= 0 else frozenset()
-    if s.phase == DRAFT:
+    if s.phase in (Phase.ARCHETYPE, Phase.STANDOFF):
+        return frozenset((s.current,)) if s.current >= 0 else frozenset()
+    if s.phase == Phase.DRAFT:
         return frozenset(i for i in range(s.players) if s.seats[i].acted == 0)
-    if s.phase == AIM:
+    if s.phase == Phase.AIM:
         return frozenset(i for i, x in enumerate(s.seats) if x.alive and x.aim < 0)
-    if s.phase == FIRE:
+    if s.phase == Phase.FIRE:
         if s.creature >= 0 and s.seats[s.creature].commit is None:
             return frozenset()  # only between an action and `advance`: the creature plays first
         waiting = [i for i in player_order(s) if s.seats[i].commit is None]
@@ -64,20 +53,20 @@ def legal(s: State, seat: int) -> list[Action]:
         return []
     if s.prompts:
         prompt = s.prompts[0]
-        if prompt.kind == P_CHEAT:
+        if prompt.kind == PromptKind.DIRTY_CHEAT:
             return draw.cheat_legal(s, seat)
         return [Choose(o) for o in prompt.options]
     if s.picking is not None:
         return standoff.legal_picks(s)
-    if s.phase == STANDOFF:
+    if s.phase == Phase.STANDOFF:
         return standoff.legal(s, seat)
-    if s.phase == FIRE:
+    if s.phase == Phase.FIRE:
         return draw.fire_legal(s, seat)
-    if s.phase == AIM:
+    if s.phase == Phase.AIM:
         return draw.aim_legal(s, seat)
-    if s.phase == DRAFT:
+    if s.phase == Phase.DRAFT:
         return setup.keep_options(s, seat)
-    if s.phase == ARCHETYPE:
+    if s.phase == Phase.ARCHETYPE:
         return setup.archetype_legal(s, seat)
     return []
 
@@ -87,35 +76,38 @@ def step(s: State, seat: int, action: Action, events: list[Event]) -> None:
     rng = Rng(s.rng)
     if s.prompts:
         prompt = s.prompts.pop(0)
-        if prompt.kind == P_CHEAT:
+        if prompt.kind == PromptKind.DIRTY_CHEAT:
             if isinstance(action, Cheat):
                 draw.apply_cheat(s, seat, action, events, rng)
         elif not isinstance(action, Choose):
             raise IllegalAction("answer the prompt with a choose action")
         elif prompt.kind in _CHOICES:
             aftermath.answer_choice(s, prompt, action.option)
-            if prompt.kind == P_GRIT and s.instant and not s.prompts:
+            if prompt.kind == PromptKind.TRUE_GRIT and s.instant and not s.prompts:
                 finish_instant(s, rng)  # True Grit against DMG outside the Aftermath
         else:
-            answer_revival(s, prompt, action.option, end_check=s.phase == AFTERMATH and s.cur_play < -1)
+            answer_revival(s, prompt, action.option, end_check=s.phase == Phase.AFTERMATH and s.current_play < -1)
             events.append(
-                Event("revival" if prompt.kind != P_SPECTER else "specter", {"seat": seat, "option": action.option})
+                Event(
+                    "revival" if prompt.kind != PromptKind.SPECTER else "specter",
+                    {"seat": seat, "option": action.option},
+                )
             )
     elif s.picking is not None:
         if not isinstance(action, (Pick, StopPicking)):
             raise IllegalAction("finish picking first")
         standoff.apply_pick(s, action, events)
-    elif s.phase == STANDOFF:
+    elif s.phase == Phase.STANDOFF:
         standoff.apply(s, seat, action, events, rng)
-    elif s.phase == FIRE:
+    elif s.phase == Phase.FIRE:
         draw.apply_fire(s, seat, action, events)
-    elif s.phase == AIM:
+    elif s.phase == Phase.AIM:
         assert isinstance(action, Aim)
         draw.apply_aim(s, seat, action, events)
-    elif s.phase == DRAFT:
+    elif s.phase == Phase.DRAFT:
         assert isinstance(action, Keep)
         setup.apply_keep(s, seat, action, events, rng)
-    elif s.phase == ARCHETYPE:
+    elif s.phase == Phase.ARCHETYPE:
         assert isinstance(action, PickArchetype)
         setup.apply_archetype(s, seat, action, events)
     advance(s, events, rng)
@@ -125,19 +117,19 @@ def step(s: State, seat: int, action: Action, events: list[Event]) -> None:
 def advance(s: State, events: list[Event], rng: Rng) -> None:
     while True:
         standoff.close_stuck_picking(s)
-        if s.prompts or s.picking is not None or s.phase == OVER:
+        if s.prompts or s.picking is not None or s.phase == Phase.OVER:
             return
-        if s.phase == STANDOFF and not s.standoff_open:
+        if s.phase == Phase.STANDOFF and not s.standoff_open:
             standoff.open_standoff(s, events, rng)
-        elif s.phase == FIRE and s.creature >= 0 and s.seats[s.creature].commit is None:
+        elif s.phase == Phase.FIRE and s.creature >= 0 and s.seats[s.creature].commit is None:
             creatures.draw(s, events, rng)  # the creature's top card goes face down first
-        elif s.phase == CHEAT:
+        elif s.phase == Phase.CHEAT:
             draw.run_reveal(s, events, rng)
-            if s.phase == CHEAT:
+            if s.phase == Phase.CHEAT:
                 return
-        elif s.phase == AFTERMATH:
+        elif s.phase == Phase.AFTERMATH:
             aftermath.run(s, events, rng)
-            if s.phase == AFTERMATH:
+            if s.phase == Phase.AFTERMATH:
                 return
         else:
             return

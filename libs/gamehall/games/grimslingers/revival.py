@@ -13,15 +13,7 @@ from gamehall.games.grimslingers.creatures import check_end
 from gamehall.games.grimslingers.effects import gained_hp, remove_scourge
 from gamehall.games.grimslingers.piles import discard_card
 from gamehall.games.grimslingers.rules import TEAM_SIZE
-from gamehall.games.grimslingers.state import (
-    OVER,
-    P_JUJU,
-    P_RESURRECT,
-    P_REVENANT,
-    P_SPECTER,
-    Prompt,
-    State,
-)
+from gamehall.games.grimslingers.state import Phase, Prompt, PromptKind, State
 from gamehall.games.grimslingers.table import living, team_of
 
 SPECTER_HP = 4
@@ -34,16 +26,16 @@ def offer_immediate(s: State, seat: int, after: int = -1) -> None:
     x = s.seats[seat]
     if not x.alive or x.hp > 0:
         return
-    chain = (P_RESURRECT, P_JUJU, P_REVENANT)
+    chain = (PromptKind.RESURRECT, PromptKind.REVIVE_JUJU, PromptKind.REVENANT)
     start = chain.index(after) + 1 if after in chain else 0
     for kind in chain[start:]:
-        if kind == P_RESURRECT and cat.RESURRECT in x.hand and x.ep > 0:
+        if kind == PromptKind.RESURRECT and cat.RESURRECT in x.hand and x.ep > 0:
             s.prompts.append(Prompt(seat, kind, list(range(x.ep + 1))))
             return
-        if kind == P_JUJU and any(c in cat.JUJUS for c in x.hand):
+        if kind == PromptKind.REVIVE_JUJU and any(c in cat.JUJUS for c in x.hand):
             s.prompts.append(Prompt(seat, kind, [0, 1]))
             return
-        if kind == P_REVENANT and s.flags.revenant_immediate and x.archetype == cat.REVENANT and x.ep > 0:
+        if kind == PromptKind.REVENANT and s.flags.revenant_immediate and x.archetype == cat.REVENANT and x.ep > 0:
             s.prompts.append(Prompt(seat, kind, list(range(x.ep + 1))))
             return
 
@@ -53,9 +45,9 @@ def offer_end_of_aftermath(s: State, seat: int) -> None:
     if not x.alive or x.hp > 0:
         return
     if x.archetype == cat.REVENANT and x.ep > 0:
-        s.prompts.append(Prompt(seat, P_REVENANT, list(range(x.ep + 1))))
+        s.prompts.append(Prompt(seat, PromptKind.REVENANT, list(range(x.ep + 1))))
     elif cat.SPECTER in x.hand and x.zeroed and x.ep >= SPECTER_COST:
-        s.prompts.append(Prompt(seat, P_SPECTER, [0, 1]))
+        s.prompts.append(Prompt(seat, PromptKind.SPECTER, [0, 1]))
 
 
 def answer(s: State, prompt: Prompt, option: int, *, end_check: bool) -> None:
@@ -70,34 +62,34 @@ def answer(s: State, prompt: Prompt, option: int, *, end_check: bool) -> None:
 def _answer(s: State, prompt: Prompt, option: int, *, end_check: bool) -> None:
     seat = prompt.seat
     x = s.seats[seat]
-    option = min(option, x.ep) if prompt.kind in (P_RESURRECT, P_REVENANT) else option
-    if prompt.kind == P_RESURRECT and cat.RESURRECT not in x.hand:
+    option = min(option, x.ep) if prompt.kind in (PromptKind.RESURRECT, PromptKind.REVENANT) else option
+    if prompt.kind == PromptKind.RESURRECT and cat.RESURRECT not in x.hand:
         option = 0  # the card left the hand before the offer was answered
-    if prompt.kind == P_JUJU and not any(c in cat.JUJUS for c in x.hand):
+    if prompt.kind == PromptKind.REVIVE_JUJU and not any(c in cat.JUJUS for c in x.hand):
         option = 0
-    if prompt.kind == P_RESURRECT:
+    if prompt.kind == PromptKind.RESURRECT:
         if option > 0:
             x.ep -= option
             x.hp = min(option, x.max_hp)
             x.hand.remove(cat.RESURRECT)
             discard_card(s, seat, cat.RESURRECT)
         else:
-            offer_immediate(s, seat, P_RESURRECT)
-    elif prompt.kind == P_JUJU:
+            offer_immediate(s, seat, PromptKind.RESURRECT)
+    elif prompt.kind == PromptKind.REVIVE_JUJU:
         if option:
             juju = next(c for c in x.hand if c in cat.JUJUS)
             x.hand.remove(juju)
             s.item_discard.append(juju)
             x.hp = min(1, x.max_hp)
         else:
-            offer_immediate(s, seat, P_JUJU)
-    elif prompt.kind == P_REVENANT:
+            offer_immediate(s, seat, PromptKind.REVIVE_JUJU)
+    elif prompt.kind == PromptKind.REVENANT:
         if option > 0:
             x.ep -= option
             x.hp = min(option, x.max_hp)
         elif end_check and cat.SPECTER in x.hand and x.zeroed and x.ep >= SPECTER_COST:
-            s.prompts.append(Prompt(seat, P_SPECTER, [0, 1]))
-    elif prompt.kind == P_SPECTER and option:
+            s.prompts.append(Prompt(seat, PromptKind.SPECTER, [0, 1]))
+    elif prompt.kind == PromptKind.SPECTER and option:
         x.ep -= SPECTER_COST
         x.hp = min(SPECTER_HP, x.max_hp)
         x.hand.remove(cat.SPECTER)
@@ -159,7 +151,7 @@ def check_victory(s: State) -> bool:
         ranks = [1 + sum(1 for v in score if v > mine) for mine in score]
     s.ranks = ranks
     s.reason = "last team standing" if teams_alive else "no one left standing"
-    s.phase = OVER
+    s.phase = Phase.OVER
     s.prompts = []
     s.picking = None
     return True
@@ -188,7 +180,7 @@ def check_stalemate(s: State, defeated: bool) -> bool:
         score = [best[team_of(s, i)] for i in range(s.n)]
     s.ranks = [1 + sum(1 for v in score if v > mine) for mine in score]
     s.reason = "stalemate"
-    s.phase = OVER
+    s.phase = Phase.OVER
     s.prompts = []
     s.picking = None
     return True

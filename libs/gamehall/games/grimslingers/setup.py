@@ -19,7 +19,7 @@ from gamehall.games.grimslingers import catalog as cat
 from gamehall.games.grimslingers.actions import Keep, PickArchetype
 from gamehall.games.grimslingers.creatures import add_creature, start_duel
 from gamehall.games.grimslingers.items import FIELD_SIZE, draw_item
-from gamehall.games.grimslingers.state import ARCHETYPE, DRAFT, STANDOFF, Flags, Seat, State
+from gamehall.games.grimslingers.state import Flags, Phase, Seat, State
 from gamehall.games.grimslingers.table import player_seats
 
 START_HP = START_EP = 8
@@ -53,7 +53,7 @@ def new_state(config: MatchConfig, seed: int) -> State:
         rng=0,
         seats=seats,
     )
-    s.fp = rng.below(n)
+    s.first_player = rng.below(n)
     if creature_mode:
         _add_creature(s, opts, rng)
     deck = list(cat.SIGNATURES) + ([cat.LIGHT, cat.DARK] if s.light_dark else [])
@@ -62,11 +62,11 @@ def new_state(config: MatchConfig, seed: int) -> State:
         s.item_deck = rng.shuffled(list(cat.ITEMS))
         s.field = [draw_item(s, rng) for _ in range(FIELD_SIZE)]
     if s.archetypes:
-        s.phase = ARCHETYPE
+        s.phase = Phase.ARCHETYPE
         s.order = rng.shuffled(list(range(n)))  # the roll-off: highest picks first, then clockwise
         first = s.order[0]
         s.order = [(first + k) % n for k in range(n)]
-        s.cur = s.order[0]
+        s.current = s.order[0]
     else:
         _deal(s)
     s.rng = rng.state
@@ -91,7 +91,7 @@ def _add_creature(s: State, opts: Mapping[str, object], rng: Rng) -> None:
     if key == "random":
         key = cat.CREATURES[rng.below(len(cat.CREATURES))].key
     count = int(opts.get("modifiers", 0))  # type: ignore[call-overload]
-    s.mods = sorted(rng.shuffled(list(range(len(cat.MODIFIERS))))[:count])
+    s.modifiers = sorted(rng.shuffled(list(range(len(cat.MODIFIERS))))[:count])
     add_creature(s, key, players, rng)
 
 
@@ -121,7 +121,7 @@ def keep_count(s: State, offered: int) -> int:
 
 
 def _deal(s: State) -> None:
-    s.phase = DRAFT
+    s.phase = Phase.DRAFT
     s.draft_round = 1
     dealt = deal_size(s)
     for i in player_seats(s):
@@ -145,9 +145,9 @@ def apply_archetype(s: State, seat: int, action: PickArchetype, events: list[Eve
     events.append(Event("archetype", {"seat": seat, "archetype": a.key}))
     s.order.pop(0)
     if s.order:
-        s.cur = s.order[0]
+        s.current = s.order[0]
     else:
-        s.cur = -1
+        s.current = -1
         _deal(s)
 
 
@@ -186,9 +186,9 @@ def apply_keep(s: State, seat: int, action: Keep, events: list[Event], rng: Rng)
         else:
             s.sig_deck += leftover  # returned to the deck
     rng.shuffle(s.sig_deck)
-    s.phase = STANDOFF
+    s.phase = Phase.STANDOFF
     s.standoff_open = False
     s.draft_round = 0
     if s.creature >= 0:
         start_duel(s, events)
-    events.append(Event("duel_starts", {"first_player": s.fp}))
+    events.append(Event("duel_starts", {"first_player": s.first_player}))

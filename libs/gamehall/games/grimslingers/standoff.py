@@ -28,27 +28,13 @@ from gamehall.games.grimslingers.effects import Cast, apply_atoms, compute
 from gamehall.games.grimslingers.items import scavenge
 from gamehall.games.grimslingers.piles import deactivate_card, discard_card, finish_card, reveal_signature
 from gamehall.games.grimslingers.revival import offer_immediate
-from gamehall.games.grimslingers.state import (
-    AIM,
-    FIRE,
-    K_PURGE,
-    K_REACTIVATE,
-    K_RECALL,
-    K_RELOAD,
-    K_SURGE,
-    STANDOFF,
-    Picking,
-    State,
-)
+from gamehall.games.grimslingers.state import Phase, Picking, PickKind, StandoffUse, State
 from gamehall.games.grimslingers.table import player_order, uses_target_cards
 
 RELOAD_COST, RELOAD_TAKE = 3, 4
 PURGE_MAX = 2
 SURGE_CARDS = 3
 REACTIVATE_COST = 3
-
-U_SACRIFICE, U_RELOAD, U_PURGE, U_SURGE, U_REACTIVATE, U_SCAVENGE, U_CARD, U_FLARE = (1 << k for k in range(8))
-ANIMA = U_RELOAD | U_PURGE | U_SURGE
 
 
 def max_actions(s: State) -> int:
@@ -68,64 +54,64 @@ def open_standoff(s: State, events: list[Event], rng: Rng) -> None:
     if s.scourge_on >= 0:
         victim = s.seats[s.scourge_on]
         before = victim.hp
-        victim.hp = max(0, victim.hp - s.scourge_n)
+        victim.hp = max(0, victim.hp - s.scourge_loss)
         events.append(Event("scourge", {"seat": s.scourge_on, "lost": before - victim.hp}))
         if before > 0 and victim.hp == 0:
             offer_immediate(s, s.scourge_on)
     if s.creature >= 0:
         creatures.standoff(s, events, rng)
     order = player_order(s)
-    s.cur = order[0] if order else -1
-    if s.cur < 0:
-        s.phase = FIRE
+    s.current = order[0] if order else -1
+    if s.current < 0:
+        s.phase = Phase.FIRE
 
 
 def end_turn_of(s: State) -> None:
     """The current seat is done with the Standoff: next seat clockwise, or on to the Draw phase."""
     order = player_order(s)
-    idx = order.index(s.cur) if s.cur in order else len(order)
+    idx = order.index(s.current) if s.current in order else len(order)
     if idx + 1 < len(order):
-        s.cur = order[idx + 1]
+        s.current = order[idx + 1]
     else:
-        s.cur = -1
-        s.phase = AIM if uses_target_cards(s) else FIRE
+        s.current = -1
+        s.phase = Phase.AIM if uses_target_cards(s) else Phase.FIRE
 
 
 def _spells(cards: list[int]) -> list[int]:
     return [c for c in cards if cat.IS_SPELL[c]]
 
 
-def _allowed(s: State, seat: int, kind: int) -> bool:
+def _allowed(s: State, seat: int, kind: StandoffUse) -> bool:
     x = s.seats[seat]
-    if kind & ANIMA and x.anima:
+    if kind & StandoffUse.ANIMA_FLIP and x.anima:
         return False
-    return not (s.advanced and not s.flags.ad_repeat_actions and x.used & kind)
+    return not (s.advanced and not s.flags.ad_repeat_actions and x.standoff_used & kind)
 
 
 def legal(s: State, seat: int) -> list[Action]:
     x = s.seats[seat]
     out: list[Action] = [EndStandoff()]
     top = x.hp if s.flags.sacrifice_to_zero else x.hp - 1
-    if _allowed(s, seat, U_SACRIFICE):
+    if _allowed(s, seat, StandoffUse.SACRIFICE):
         out += [Sacrifice(k) for k in range(1, top + 1)]
-    if _allowed(s, seat, U_RELOAD) and x.ep >= RELOAD_COST and _spells(x.discard):
+    if _allowed(s, seat, StandoffUse.RELOAD) and x.ep >= RELOAD_COST and _spells(x.discard):
         out.append(Reload())
-    if _allowed(s, seat, U_PURGE) and _spells(x.hand):
+    if _allowed(s, seat, StandoffUse.PURGE) and _spells(x.hand):
         out.append(Purge())
-    if _allowed(s, seat, U_SURGE) and len(_spells(x.hand)) >= SURGE_CARDS:
+    if _allowed(s, seat, StandoffUse.SURGE) and len(_spells(x.hand)) >= SURGE_CARDS:
         out.append(Surge())
-    if _allowed(s, seat, U_REACTIVATE) and x.ep >= REACTIVATE_COST and x.deact:
+    if _allowed(s, seat, StandoffUse.REACTIVATE) and x.ep >= REACTIVATE_COST and x.deact:
         out.append(Reactivate())
-    if s.items and _allowed(s, seat, U_SCAVENGE):
+    if s.items and _allowed(s, seat, StandoffUse.SCAVENGE):
         out += [Scavenge(i) for i, c in enumerate(s.field) if c >= 0 and cat.scavenge_cost(c) <= x.ep]
-    if _allowed(s, seat, U_CARD):
+    if _allowed(s, seat, StandoffUse.CARD):
         for c in x.hand:
             if cat.IS_STANDOFF_CARD[c] and x.ep >= cat.COST[c]:
                 out.append(UseCard(cat.KEYS[c]))
     if (
         x.archetype == cat.WITCHBORN
         and not x.flare
-        and _allowed(s, seat, U_FLARE)
+        and _allowed(s, seat, StandoffUse.FLARE)
         and x.ep >= cat.ARCHETYPES[cat.WITCHBORN].ability_cost
     ):
         out.append(SpellFlare())
@@ -141,66 +127,66 @@ def legal_picks(s: State) -> list[Action]:
 
 def _pick_source(s: State, pk: Picking) -> list[int]:
     x = s.seats[pk.seat]
-    if pk.kind in (K_RELOAD, K_RECALL):
+    if pk.kind in (PickKind.RELOAD, PickKind.RECALL):
         return sorted(set(_spells(x.discard)))
-    if pk.kind in (K_PURGE, K_SURGE):
+    if pk.kind in (PickKind.PURGE, PickKind.SURGE):
         return sorted(set(_spells(x.hand)))
     return sorted(set(x.deact))
 
 
 def apply(s: State, seat: int, action: Action, events: list[Event], rng: Rng) -> None:
     x = s.seats[seat]
-    kind = 0
+    kind = StandoffUse.NONE
     if isinstance(action, EndStandoff):
         end_turn_of(s)
         return
     if isinstance(action, Sacrifice):
-        kind = U_SACRIFICE
+        kind = StandoffUse.SACRIFICE
         x.hp -= action.hp
         x.ep = min(x.max_ep, x.ep + action.hp)
         events.append(Event("sacrifice", {"seat": seat, "hp": action.hp}))
         if x.hp == 0:
             offer_immediate(s, seat)
     elif isinstance(action, Reload):
-        kind = U_RELOAD
+        kind = StandoffUse.RELOAD
         x.ep -= RELOAD_COST
-        s.picking = Picking(seat, K_RELOAD, RELOAD_TAKE, 1)
+        s.picking = Picking(seat, PickKind.RELOAD, RELOAD_TAKE, 1)
     elif isinstance(action, Purge):
-        kind = U_PURGE
-        s.picking = Picking(seat, K_PURGE, PURGE_MAX, 1)
+        kind = StandoffUse.PURGE
+        s.picking = Picking(seat, PickKind.PURGE, PURGE_MAX, 1)
     elif isinstance(action, Surge):
-        kind = U_SURGE
-        s.picking = Picking(seat, K_SURGE, SURGE_CARDS, SURGE_CARDS)
+        kind = StandoffUse.SURGE
+        s.picking = Picking(seat, PickKind.SURGE, SURGE_CARDS, SURGE_CARDS)
         x.surged = True
     elif isinstance(action, Reactivate):
-        kind = U_REACTIVATE
+        kind = StandoffUse.REACTIVATE
         x.ep -= REACTIVATE_COST
         take = reactivate_take(s)
         minimum = 1 if s.flags.reactivate_up_to else min(take, len(x.deact))
-        s.picking = Picking(seat, K_REACTIVATE, take, minimum)
+        s.picking = Picking(seat, PickKind.REACTIVATE, take, minimum)
     elif isinstance(action, Scavenge):
-        kind = U_SCAVENGE
+        kind = StandoffUse.SCAVENGE
         scavenge(s, seat, action.slot, events, rng)
     elif isinstance(action, UseCard):
-        kind = U_CARD
+        kind = StandoffUse.CARD
         _use_card(s, seat, cat.ID[action.card], events, rng)
     elif isinstance(action, SpellFlare):
-        kind = U_FLARE
+        kind = StandoffUse.FLARE
         x.ep -= cat.ARCHETYPES[cat.WITCHBORN].ability_cost
         x.flare = True
         events.append(Event("spell_flare", {"seat": seat}))
     else:
         raise IllegalAction(f"{type(action).__name__} is not a Standoff action")
-    if kind & ANIMA:
+    if kind & StandoffUse.ANIMA_FLIP:
         x.anima = True
-    x.used |= kind
+    x.standoff_used |= kind
     x.acted += 1
     if s.picking is None:
         _maybe_done(s, seat)
 
 
 def _maybe_done(s: State, seat: int) -> None:
-    if s.cur == seat and s.seats[seat].acted >= max_actions(s):
+    if s.current == seat and s.seats[seat].acted >= max_actions(s):
         end_turn_of(s)
 
 
@@ -227,20 +213,20 @@ def apply_pick(s: State, action: Action, events: list[Event]) -> None:
     x = s.seats[pk.seat]
     if isinstance(action, Pick):
         card = cat.ID[action.card]
-        if pk.kind in (K_RELOAD, K_RECALL):
+        if pk.kind in (PickKind.RELOAD, PickKind.RECALL):
             x.discard.remove(card)
             x.hand.append(card)
-        elif pk.kind == K_PURGE:
+        elif pk.kind == PickKind.PURGE:
             x.hand.remove(card)
             discard_card(s, pk.seat, card)
             x.ep = min(x.max_ep, x.ep + 1)
-        elif pk.kind == K_SURGE:
+        elif pk.kind == PickKind.SURGE:
             x.hand.remove(card)
             deactivate_card(s, pk.seat, card)
         else:
             x.deact.remove(card)
             x.hand.append(card)
-        public = pk.kind in (K_RELOAD, K_RECALL, K_PURGE)
+        public = pk.kind in (PickKind.RELOAD, PickKind.RECALL, PickKind.PURGE)
         events.append(
             Event("picked", {"seat": pk.seat, "for": pk.kind, "card": action.card})
             if public
@@ -263,7 +249,7 @@ def _close_picking(s: State) -> None:
     s.picking = None
     if pk.card >= 0:
         finish_card(s, pk.seat, pk.card)
-    if s.phase != STANDOFF or s.cur != pk.seat:
+    if s.phase != Phase.STANDOFF or s.current != pk.seat:
         return  # a picking opened by a card in the Aftermath (Catalyst's Purge) ends no Standoff
     _maybe_done(s, pk.seat)
 

@@ -7,44 +7,106 @@ points where a seat must answer before the machine can go on.
 
 from __future__ import annotations
 
+from enum import IntEnum, IntFlag
+
 import msgspec
 
-# phases
-ARCHETYPE, DRAFT, STANDOFF, AIM, FIRE, CHEAT, AFTERMATH, OVER = range(8)
-PHASE_NAMES = ("archetype", "draft", "standoff", "aim", "fire", "cheat", "aftermath", "over")
 
-# commitment kinds (Draw Step Two)
-C_PLAY, C_PASS, C_DARK, C_FEAST = 1, 2, 3, 4
-COMMIT_NAMES = {C_PLAY: "play", C_PASS: "pass", C_DARK: "into_darkness", C_FEAST: "blood_feast"}
+class Phase(IntEnum):
+    """Where the turn is (the phase machine in `machine.py` moves the state between them)."""
 
-# play status in the Aftermath
-PENDING, RESOLVED, REMOVED = 0, 1, 2
+    ARCHETYPE = 0
+    DRAFT = 1
+    STANDOFF = 2
+    AIM = 3
+    FIRE = 4
+    CHEAT = 5
+    AFTERMATH = 6
+    OVER = 7
 
-# resolution stages of the current play
-ST_START, ST_CHOOSE, ST_EFFECT, ST_GRIT, ST_APPLY = range(5)
 
-# prompt kinds (answered with Choose)
-P_REDIRECT, P_EQUILIBRIUM, P_TRANSMUTE, P_GRIT, P_RESURRECT, P_JUJU, P_REVENANT, P_SPECTER, P_CHEAT = range(9)
-P_OPTION = 9
-PROMPT_NAMES = (
-    "redirect",
-    "equilibrium",
-    "transmute",
-    "true_grit",
-    "resurrect",
-    "revive_juju",
-    "revenant",
-    "specter",
-    "dirty_cheat",
-    "skill_option",
-)
+class Commitment(IntEnum):
+    """What a seat committed to in Draw Step Two."""
 
-# picking kinds (a Standoff action that selects cards one at a time)
-K_RELOAD, K_PURGE, K_SURGE, K_REACTIVATE, K_RECALL = range(5)
-PICK_NAMES = ("reload", "purge", "surge", "reactivate", "recall")
+    PLAY = 1
+    PASS = 2
+    INTO_DARKNESS = 3
+    BLOOD_FEAST = 4
 
-# atom resources (see effects.py)
-R_HP, R_EP, R_SET_HP, R_DISCARD, R_DEACT = range(5)
+
+class PlayStatus(IntEnum):
+    """A played card's status in the Aftermath."""
+
+    PENDING = 0
+    RESOLVED = 1
+    REMOVED = 2
+
+
+class Stage(IntEnum):
+    """How far the resolution of the current play has got (it may stop to ask a seat)."""
+
+    START = 0
+    CHOOSE = 1
+    EFFECT = 2
+    TRUE_GRIT = 3
+    APPLY = 4
+
+
+class PromptKind(IntEnum):
+    """Questions a seat answers with Choose; the lower-case name is the view's `kind`."""
+
+    REDIRECT = 0
+    EQUILIBRIUM = 1
+    TRANSMUTE = 2
+    TRUE_GRIT = 3
+    RESURRECT = 4
+    REVIVE_JUJU = 5
+    REVENANT = 6
+    SPECTER = 7
+    DIRTY_CHEAT = 8
+    SKILL_OPTION = 9
+
+
+class PickKind(IntEnum):
+    """Standoff actions that select cards one at a time (a Picking)."""
+
+    RELOAD = 0
+    PURGE = 1
+    SURGE = 2
+    REACTIVATE = 3
+    RECALL = 4
+
+
+class Resource(IntEnum):
+    """Resource atoms of an effect: [seat, resource, amount] (statuses are in effects.StatusAtom)."""
+
+    HP = 0
+    EP = 1
+    SET_HP = 2
+    DISCARD = 3
+    DEACTIVATE = 4
+
+
+class StandoffUse(IntFlag):
+    """Standoff action kinds a seat used this turn (Advanced Duels: each at most once)."""
+
+    NONE = 0
+    SACRIFICE = 1
+    RELOAD = 2
+    PURGE = 4
+    SURGE = 8
+    REACTIVATE = 16
+    SCAVENGE = 32
+    CARD = 64
+    FLARE = 128
+    ANIMA_FLIP = RELOAD | PURGE | SURGE
+    """The actions that flip the Anima (one of them per turn)."""
+
+
+PHASE_NAMES = tuple(p.name.lower() for p in Phase)
+COMMIT_NAMES = {c: c.name.lower() for c in Commitment}
+PROMPT_NAMES = tuple(k.name.lower() for k in PromptKind)
+PICK_NAMES = tuple(k.name.lower() for k in PickKind)
 
 
 class Flags(msgspec.Struct, frozen=True, array_like=True):
@@ -68,7 +130,7 @@ class Flags(msgspec.Struct, frozen=True, array_like=True):
 
 
 class Commit(msgspec.Struct, array_like=True):
-    kind: int
+    kind: Commitment
     cards: list[int] = []
 
 
@@ -89,14 +151,16 @@ class Seat(msgspec.Struct, array_like=True):
     aim: int = -1
     commit: Commit | None = None
     acted: int = 0
-    used: int = 0
-    """Bitmask of Standoff action kinds used this turn (Advanced Duels repeat rule)."""
+    standoff_used: StandoffUse = StandoffUse.NONE
+    """Standoff action kinds used this turn (Advanced Duels repeat rule)."""
     anima: bool = False
     surged: bool = False
     flare: bool = False
-    bl_bonus: int = 0
-    bl_on: bool = False
-    bl_tally: int = 0
+    bloodlust_bonus: int = 0
+    """Bloodlust: DMG added to the seat's next damaging spell."""
+    bloodlust_active: bool = False
+    """Bloodlust is counting this turn's DMG taken (into `bloodlust_tally`)."""
+    bloodlust_tally: int = 0
     dark: bool = False
     barrier: int = 0
     exalt: bool = False
@@ -113,11 +177,12 @@ class Play(msgspec.Struct, array_like=True):
     card: int
     combine: int = -1
     target: int = -1
-    rn: int = 0
-    nv: int = 0
+    resolution_number: int = 0
+    nv_boost: int = 0
+    """+N NV added to the card's FX (R-010)."""
     bonus: int = 0
     as_card: int = -1
-    status: int = PENDING
+    status: PlayStatus = PlayStatus.PENDING
     consumed: bool = False
     choices: list[int] = []
     """Answers of targets to a skill's options (Engulf): seat, option, seat, option..."""
@@ -125,14 +190,14 @@ class Play(msgspec.Struct, array_like=True):
 
 class Prompt(msgspec.Struct, array_like=True):
     seat: int
-    kind: int
+    kind: PromptKind
     options: list[int]
     ref: int = -1
 
 
 class Picking(msgspec.Struct, array_like=True):
     seat: int
-    kind: int
+    kind: PickKind
     left: int
     minimum: int
     taken: int = 0
@@ -150,16 +215,17 @@ class State(msgspec.Struct):
     flags: Flags
     rng: int
     seats: list[Seat]
-    phase: int = DRAFT
+    phase: Phase = Phase.DRAFT
     turn: int = 1
-    fp: int = 0
-    cur: int = -1
+    first_player: int = msgspec.field(default=0, name="fp")
+    current: int = msgspec.field(default=-1, name="cur")
+    """The seat whose Standoff (or archetype pick) it is; -1: none."""
     order: list[int] = []
     draft_round: int = 0
     standoff_open: bool = False
     plays: list[Play] = []
-    cur_play: int = -1
-    stage: int = ST_START
+    current_play: int = msgspec.field(default=-1, name="cur_play")
+    stage: Stage = Stage.START
     pending: list[list[int]] = []
     """Atoms of the current play waiting on True Grit answers: [seat, resource, amount]."""
     prompts: list[Prompt] = []
@@ -171,21 +237,21 @@ class State(msgspec.Struct):
     defused: list[int] = []
     scourge_on: int = -1
     scourge_owner: int = -1
-    scourge_n: int = 0
+    scourge_loss: int = msgspec.field(default=0, name="scourge_n")
     scourge_card: int = -1
     """The physical card lying in the Scourged seat's space (Scourge, or a copy such as Equilibrium)."""
     instant: list[int] = []
     """An Instant item being taken while True Grit is asked: [seat, card, kept, field slot]."""
     creature: int = -1
     """Creature duels: the creature's index in `seats` (= the number of players); -1 in versus."""
-    ckey: str = ""
-    mods: list[int] = []
+    creature_key: str = msgspec.field(default="", name="ckey")
+    modifiers: list[int] = msgspec.field(default_factory=list, name="mods")
     """Creature modifiers drawn for this duel (indices into catalog.MODIFIERS)."""
     difficulty: str = ""
     config_creature: str = "random"
     config_modifiers: int = 0
     """The creature-duel options as configured (the drawn creature and modifiers are above)."""
-    cdeck: list[int] = []
+    creature_deck: list[int] = msgspec.field(default_factory=list, name="cdeck")
     """Every skill card the creature duels with (its whole deck, whatever pile each card is in)."""
     low_hp: int = -1
     """Lowest total HP of the seats still standing seen at an end of turn (-1: none yet)."""

@@ -32,12 +32,12 @@ def team(s: State, seat: int) -> list[int]:
 
 def fp_order(s: State) -> list[int]:
     """Living seats clockwise (to the left) from the first player."""
-    return [(s.fp + k) % s.n for k in range(s.n) if s.seats[(s.fp + k) % s.n].alive]
+    return [(s.first_player + k) % s.n for k in range(s.n) if s.seats[(s.first_player + k) % s.n].alive]
 
 
 def seat_key(s: State, seat: int) -> int:
     """Tie-break rank: 0 for the first player, then clockwise."""
-    return (seat - s.fp) % s.n
+    return (seat - s.first_player) % s.n
 
 
 def uses_target_cards(s: State) -> bool:

@@ -16,50 +16,52 @@ from gamehall.engine.protocol import Action, JsonDict
 from gamehall.games.grimslingers import catalog as cat
 from gamehall.games.grimslingers.actions import Choose
 from gamehall.games.grimslingers.state import (
-    AIM,
-    C_PLAY,
-    CHEAT,
     COMMIT_NAMES,
-    DRAFT,
-    FIRE,
-    PENDING,
     PHASE_NAMES,
     PICK_NAMES,
     PROMPT_NAMES,
     Commit,
+    Commitment,
     Flags,
+    Phase,
     Picking,
+    PickKind,
     Play,
+    PlayStatus,
     Prompt,
+    PromptKind,
     Seat,
+    Stage,
+    StandoffUse,
     State,
 )
 from gamehall.games.grimslingers.table import draw_in_order
 
 _COMMIT_IDS = {v: k for k, v in COMMIT_NAMES.items()}
-_SEAT_PUBLIC = (
-    "hp",
-    "ep",
-    "max_hp",
-    "max_ep",
-    "alive",
-    "acted",
-    "used",
-    "anima",
-    "surged",
-    "flare",
-    "bl_bonus",
-    "bl_on",
-    "bl_tally",
-    "dark",
-    "barrier",
-    "exalt",
-    "transmute",
-    "transmute_phase",
-    "specter_turn",
-    "zeroed",
-    "out_step",
-)
+_SEAT_PUBLIC = {
+    "hp": "hp",
+    "ep": "ep",
+    "max_hp": "max_hp",
+    "max_ep": "max_ep",
+    "alive": "alive",
+    "acted": "acted",
+    "used": "standoff_used",
+    "anima": "anima",
+    "surged": "surged",
+    "flare": "flare",
+    "bl_bonus": "bloodlust_bonus",
+    "bl_on": "bloodlust_active",
+    "bl_tally": "bloodlust_tally",
+    "dark": "dark",
+    "barrier": "barrier",
+    "exalt": "exalt",
+    "transmute": "transmute",
+    "transmute_phase": "transmute_phase",
+    "specter_turn": "specter_turn",
+    "zeroed": "zeroed",
+    "out_step": "out_step",
+}
+"""Public seat fields: view key -> Seat attribute (the view keeps its established names)."""
 
 
 def _keys(cards: list[int]) -> list[str]:
@@ -72,12 +74,12 @@ def _ids(keys: list[str]) -> list[int]:
 
 def _commit_hidden(s: State) -> bool:
     """Committed cards stay face down (and counted in the hand size) until the reveal."""
-    return s.phase in (FIRE, CHEAT)
+    return s.phase in (Phase.FIRE, Phase.CHEAT)
 
 
 def _held_items(s: State, x: Seat) -> list[int]:
     pool = x.hand + x.deact
-    if x.commit is not None and s.phase in (FIRE, CHEAT):
+    if x.commit is not None and s.phase in (Phase.FIRE, Phase.CHEAT):
         pool = pool + x.commit.cards
     return sorted(c for c in pool if cat.IS_ITEM[c])
 
@@ -95,7 +97,7 @@ def _hand_size(s: State, i: int, x: Seat) -> int:
 def view(s: State, seat: int | None) -> JsonDict:
     players = []
     for i, x in enumerate(s.seats):
-        p: dict[str, Any] = {k: getattr(x, k) for k in _SEAT_PUBLIC}
+        p: dict[str, Any] = {k: getattr(x, attr) for k, attr in _SEAT_PUBLIC.items()}
         p["archetype"] = cat.ARCHETYPES[x.archetype].key if x.archetype >= 0 else None
         p["hand_size"] = _hand_size(s, i, x)
         p["commit_cards"] = (
@@ -109,8 +111,8 @@ def view(s: State, seat: int | None) -> JsonDict:
         p["offer_size"] = len(x.offer)
         p["dealt"] = list(x.dealt)
         p["decided"] = _decided(s, x)
-        p["aim"] = x.aim if (s.phase != AIM or i == seat) else None
-        if x.commit is None or (s.phase == FIRE and i != seat and not draw_in_order(s)):
+        p["aim"] = x.aim if (s.phase != Phase.AIM or i == seat) else None
+        if x.commit is None or (s.phase == Phase.FIRE and i != seat and not draw_in_order(s)):
             p["commit"] = None
         else:
             p["commit"] = COMMIT_NAMES[x.commit.kind]
@@ -133,14 +135,14 @@ def view(s: State, seat: int | None) -> JsonDict:
         "flags": {k: getattr(s.flags, k) for k in Flags.__struct_fields__},
         "phase": PHASE_NAMES[s.phase],
         "turn": s.turn,
-        "first_player": s.fp,
-        "current": s.cur,
+        "first_player": s.first_player,
+        "current": s.current,
         "order": list(s.order),
         "draft_round": s.draft_round,
         "standoff_open": s.standoff_open,
         "players": players,
         "plays": [_play_json(p) for p in s.plays],
-        "cur_play": s.cur_play,
+        "cur_play": s.current_play,
         "stage": s.stage,
         "pending": [list(a) for a in s.pending],
         "prompts": [
@@ -165,7 +167,7 @@ def view(s: State, seat: int | None) -> JsonDict:
         else {
             "on": s.scourge_on,
             "owner": s.scourge_owner,
-            "loss": s.scourge_n,
+            "loss": s.scourge_loss,
             "card": cat.KEYS[s.scourge_card] if s.scourge_card >= 0 else None,
         },
         "box_size": len(s.box),
@@ -197,19 +199,19 @@ def _creature_json(s: State) -> dict[str, Any] | None:
     hidden = c.commit is not None and c.commit.cards and _commit_hidden(s)
     return {
         "seat": s.creature,
-        "key": s.ckey,
-        "modifiers": [cat.MODIFIERS[m].key for m in s.mods],
-        "deck": _keys(s.cdeck),
+        "key": s.creature_key,
+        "modifiers": [cat.MODIFIERS[m].key for m in s.modifiers],
+        "deck": _keys(s.creature_deck),
         "back": cat.CARDS[c.commit.cards[0]].back if hidden and c.commit is not None else None,
     }
 
 
 def _decided(s: State, x: Seat) -> bool:
-    if s.phase == DRAFT:
+    if s.phase == Phase.DRAFT:
         return x.acted > 0
-    if s.phase == AIM:
+    if s.phase == Phase.AIM:
         return x.aim >= 0
-    if s.phase == FIRE:
+    if s.phase == Phase.FIRE:
         return x.commit is not None
     return False
 
@@ -220,8 +222,8 @@ def _play_json(p: Play) -> dict[str, Any]:
         "card": cat.KEYS[p.card],
         "combine": cat.KEYS[p.combine] if p.combine >= 0 else None,
         "target": p.target,
-        "rn": p.rn,
-        "nv": p.nv,
+        "rn": p.resolution_number,
+        "nv": p.nv_boost,
         "bonus": p.bonus,
         "as": cat.KEYS[p.as_card] if p.as_card >= 0 else None,
         "status": p.status,
@@ -239,7 +241,7 @@ def _play_from(d: dict[str, Any]) -> Play:
         d["nv"],
         d["bonus"],
         cat.ID[d["as"]] if d["as"] else -1,
-        d["status"],
+        PlayStatus(d["status"]),
         d["consumed"],
     )
 
@@ -249,19 +251,19 @@ def _play_from(d: dict[str, Any]) -> Play:
 
 def rebuild(v: JsonDict, seat: int | None, rng: random.Random) -> State:
     """A full state whose view for `seat` is `v`: every hidden card, choice and deck order sampled."""
-    phase = PHASE_NAMES.index(v["phase"])
+    phase = Phase(PHASE_NAMES.index(v["phase"]))
     flags = Flags(**v["flags"])
     seats: list[Seat] = []
     for p in v["players"]:
         x = Seat(p["hp"], p["ep"], p["max_hp"], p["max_ep"])
-        for k in _SEAT_PUBLIC:
-            setattr(x, k, p[k])
+        for k, attr in _SEAT_PUBLIC.items():
+            setattr(x, attr, StandoffUse(p[k]) if attr == "standoff_used" else p[k])
         x.archetype = cat.ARCHETYPE_ID[p["archetype"]] if p["archetype"] else -1
         x.discard = _ids(p["discard"])
         x.sigs_seen = _ids(p["signatures_revealed"])
         x.dealt = list(p["dealt"])
         x.aim = p["aim"] if p["aim"] is not None else -1
-        if phase == AIM and p["decided"] and p["aim"] is None:
+        if phase == Phase.AIM and p["decided"] and p["aim"] is None:
             x.aim = rng.choice([t for t, q in enumerate(v["players"]) if q["alive"] and t != len(seats)])
         if p["commit"] is not None:
             x.commit = Commit(_COMMIT_IDS[p["commit"]], _ids(p["commit_cards"] or []))
@@ -279,16 +281,19 @@ def rebuild(v: JsonDict, seat: int | None, rng: random.Random) -> State:
         seats=seats,
         phase=phase,
         turn=v["turn"],
-        fp=v["first_player"],
-        cur=v["current"],
+        first_player=v["first_player"],
+        current=v["current"],
         order=list(v["order"]),
         draft_round=v["draft_round"],
         standoff_open=v["standoff_open"],
         plays=[_play_from(p) for p in v["plays"]],
-        cur_play=v["cur_play"],
-        stage=v["stage"],
+        current_play=v["cur_play"],
+        stage=Stage(v["stage"]),
         pending=[list(a) for a in v["pending"]],
-        prompts=[Prompt(p["seat"], PROMPT_NAMES.index(p["kind"]), list(p["options"]), p["ref"]) for p in v["prompts"]],
+        prompts=[
+            Prompt(p["seat"], PromptKind(PROMPT_NAMES.index(p["kind"])), list(p["options"]), p["ref"])
+            for p in v["prompts"]
+        ],
         field=[cat.ID[k] if k else -1 for k in v["field"]],
         item_discard=_ids(v["item_discard"]),
         defused=_ids(v["defused"]),
@@ -303,20 +308,20 @@ def rebuild(v: JsonDict, seat: int | None, rng: random.Random) -> State:
     )
     if v["creature"] is not None:
         cv = v["creature"]
-        s.creature, s.ckey, s.cdeck = cv["seat"], cv["key"], _ids(cv["deck"])
-        s.mods = [next(k for k, m in enumerate(cat.MODIFIERS) if m.key == key) for key in cv["modifiers"]]
+        s.creature, s.creature_key, s.creature_deck = cv["seat"], cv["key"], _ids(cv["deck"])
+        s.modifiers = [next(k for k, m in enumerate(cat.MODIFIERS) if m.key == key) for key in cv["modifiers"]]
     if v["picking"] is not None:
         pk = v["picking"]
         s.picking = Picking(
             pk["seat"],
-            PICK_NAMES.index(pk["kind"]),
+            PickKind(PICK_NAMES.index(pk["kind"])),
             pk["left"],
             pk["minimum"],
             pk["taken"],
             cat.ID[pk["card"]] if pk["card"] else -1,
         )
     if v["scourge"] is not None:
-        s.scourge_on, s.scourge_owner, s.scourge_n = v["scourge"]["on"], v["scourge"]["owner"], v["scourge"]["loss"]
+        s.scourge_on, s.scourge_owner, s.scourge_loss = v["scourge"]["on"], v["scourge"]["owner"], v["scourge"]["loss"]
         s.scourge_card = cat.ID[v["scourge"]["card"]] if v["scourge"]["card"] else -1
     if v["outcome"] is not None:
         s.ranks, s.reason = list(v["outcome"]["ranks"]), v["outcome"]["reason"]
@@ -405,8 +410,8 @@ def _sample_hidden(s: State, v: JsonDict, seat: int | None, rng: random.Random) 
 def _sample_creature(s: State, x: Seat, p: dict[str, Any], v: JsonDict, rng: random.Random) -> None:
     """The creature's face-down cards: its deck less its discard pile and its cards on the table,
     split into deactivated pile, the face-down played card (matching its visible back) and hand."""
-    on_table = {q.card for q in s.plays if q.owner == s.creature and q.status == PENDING}
-    pool = [c for c in s.cdeck if c not in x.discard and c not in on_table]
+    on_table = {q.card for q in s.plays if q.owner == s.creature and q.status == PlayStatus.PENDING}
+    pool = [c for c in s.creature_deck if c not in x.discard and c not in on_table]
     rng.shuffle(pool)
     back = v["creature"]["back"]
     if back is not None and x.commit is not None:
@@ -426,12 +431,17 @@ def _deal_pool(s: State, i: int, x: Seat, p: dict[str, Any], pool: list[int], rn
     n_deact = p["deactivated_size"]
     x.deact = pool[:n_deact]
     rest = pool[n_deact:]
-    if s.phase == FIRE and p["decided"] and x.commit is None:
+    if s.phase == Phase.FIRE and p["decided"] and x.commit is None:
         x.hand = rest
         x.commit = _sample_commit(s, i, rng)
         for c in x.commit.cards:
             x.hand.remove(c)
-    elif x.commit is not None and s.phase in (FIRE, CHEAT) and x.commit.kind == C_PLAY and not x.commit.cards:
+    elif (
+        x.commit is not None
+        and s.phase in (Phase.FIRE, Phase.CHEAT)
+        and x.commit.kind == Commitment.PLAY
+        and not x.commit.cards
+    ):
         x.hand = rest
         x.commit = _sample_commit(s, i, rng, plays_only=True)
         for c in x.commit.cards:
@@ -445,20 +455,20 @@ def _sample_commit(s: State, seat: int, rng: random.Random, plays_only: bool = F
     from gamehall.games.grimslingers.actions import BloodFeast, IntoDarkness, Pass
     from gamehall.games.grimslingers.actions import Play as PlayAction
     from gamehall.games.grimslingers.draw import fire_legal
-    from gamehall.games.grimslingers.state import C_DARK, C_FEAST, C_PASS
+    from gamehall.games.grimslingers.state import Commitment
 
     options = fire_legal(s, seat)
     if plays_only:
         options = [a for a in options if isinstance(a, PlayAction)]
     action = rng.choice(options) if options else PlayAction(cat.KEYS[s.seats[seat].hand[0]])
     if isinstance(action, PlayAction):
-        return Commit(C_PLAY, [cat.ID[action.card]] + ([cat.ID[action.combine]] if action.combine else []))
+        return Commit(Commitment.PLAY, [cat.ID[action.card]] + ([cat.ID[action.combine]] if action.combine else []))
     if isinstance(action, IntoDarkness):
-        return Commit(C_DARK)
+        return Commit(Commitment.INTO_DARKNESS)
     if isinstance(action, BloodFeast):
-        return Commit(C_FEAST)
+        return Commit(Commitment.BLOOD_FEAST)
     assert isinstance(action, Pass)
-    return Commit(C_PASS)
+    return Commit(Commitment.PASS)
 
 
 def determinize(v: JsonDict, seat: int, rng: random.Random) -> State:

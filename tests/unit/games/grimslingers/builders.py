@@ -13,7 +13,7 @@ from gamehall.games.grimslingers import GAME, machine
 from gamehall.games.grimslingers import catalog as cat
 from gamehall.games.grimslingers.actions import Aim, Choose, EndStandoff, Pass, StopPicking
 from gamehall.games.grimslingers.content.schema import CardDef, Effect
-from gamehall.games.grimslingers.state import AIM, FIRE, OVER, STANDOFF, State
+from gamehall.games.grimslingers.state import Phase, State
 
 BASICS = ["FIRE", "WATER", "EARTH", "WIND", "ICE", "LIGHTNING"]
 
@@ -56,7 +56,7 @@ def build(
     mode = mode or ("versus-1v1" if n == 2 else "versus-ffa")
     config = GAME.configure(mode, n, options=options or {}, flags=flags or {})
     s = GAME.new_match(config, seed)
-    s.fp = fp
+    s.first_player = fp
     for x, p in zip(s.seats, players, strict=True):
         if p.archetype:
             x.archetype = cat.ARCHETYPE_ID[p.archetype]
@@ -71,9 +71,9 @@ def build(
         s.field = ids(field_)
     if item_deck is not None:
         s.item_deck = ids(item_deck)
-    s.phase = STANDOFF
+    s.phase = Phase.STANDOFF
     s.standoff_open = False
-    s.cur = -1
+    s.current = -1
     s.order = []
     machine.advance(s, [], Rng(s.rng))
     return s
@@ -99,7 +99,7 @@ def turn(
     queues = {k: list(v) for k, v in (standoff or {}).items()}
     replies = {k: list(v) for k, v in (answers or {}).items()}
     for _ in range(500):
-        if s.phase == OVER or s.turn != start_turn:
+        if s.phase == Phase.OVER or s.turn != start_turn:
             return s
         seat = min(GAME.to_act(s))
         action: Action
@@ -112,11 +112,11 @@ def turn(
                 default = GAME.default_action(s, seat)
                 assert default is not None
                 action = default
-        elif s.phase == STANDOFF or s.picking is not None:
+        elif s.phase == Phase.STANDOFF or s.picking is not None:
             action = queues[seat].pop(0) if queues.get(seat) else EndStandoff()
-        elif s.phase == AIM:
+        elif s.phase == Phase.AIM:
             action = Aim(aims[seat]) if aims and seat in aims else GAME.legal_actions(s, seat)[0]
-        elif s.phase == FIRE:
+        elif s.phase == Phase.FIRE:
             action = fire[seat] if fire and seat in fire else Pass()
         else:
             raise AssertionError(f"unexpected phase {s.phase}")
@@ -188,9 +188,9 @@ def build_creature(
     if creature.hand is not None:
         c.hand = ids(creature.hand)
     c.discard, c.deact = ids(creature.discard), ids(creature.deact)
-    s.phase = STANDOFF
+    s.phase = Phase.STANDOFF
     s.standoff_open = False
-    s.cur = -1
+    s.current = -1
     s.order = []
     machine.advance(s, [], Rng(s.rng))
     return s

@@ -16,7 +16,7 @@ from gamehall.games.grimslingers.actions import (
     StopPicking,
 )
 from gamehall.games.grimslingers.rules import FLAGS
-from gamehall.games.grimslingers.state import P_CHEAT
+from gamehall.games.grimslingers.state import PromptKind
 
 from .builders import BASICS, P, build, keys, turn
 from .test_scenarios_duels import _redirect
@@ -131,7 +131,7 @@ def test_flag_cheat_after_pass() -> None:
         from gamehall.games.grimslingers.actions import Pass
 
         s, _ = GAME.apply(s, 1, Pass())
-        assert bool(s.prompts and s.prompts[0].kind == P_CHEAT) is allowed
+        assert bool(s.prompts and s.prompts[0].kind == PromptKind.DIRTY_CHEAT) is allowed
 
 
 def test_flag_cheat_pays_spell_cost() -> None:

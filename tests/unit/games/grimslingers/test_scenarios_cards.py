@@ -8,7 +8,7 @@ from gamehall.games.grimslingers import catalog as cat
 from gamehall.games.grimslingers.actions import Choose, EndStandoff, Pass, Pick, Play, Reload, Scavenge
 from gamehall.games.grimslingers.content.schema import Branch, Effect
 from gamehall.games.grimslingers.effects import Cast, boosted, compute
-from gamehall.games.grimslingers.state import P_EQUILIBRIUM, P_GRIT, P_JUJU, P_RESURRECT, R_EP, R_HP
+from gamehall.games.grimslingers.state import PromptKind, Resource
 
 from .builders import BASICS, P, build, keys, turn
 
@@ -33,21 +33,21 @@ def test_S_14_roll_faces_are_not_nv() -> None:
     s = build([P(hp=4, ep=4), P()])
     seen = set()
     for seed in range(40):
-        atoms = compute(s, Cast(0, [0], nv=1), [roll], Rng(seed))
+        atoms = compute(s, Cast(0, [0], nv_boost=1), [roll], Rng(seed))
         face = next(a[2] for a in atoms if a[1] == -1)
-        gain = next(a for a in atoms if a[1] in (R_HP, R_EP))
+        gain = next(a for a in atoms if a[1] in (Resource.HP, Resource.EP))
         assert gain[2] == 4
-        assert gain[1] == (R_HP if face <= 3 else R_EP)
+        assert gain[1] == (Resource.HP if face <= 3 else Resource.EP)
         seen.add(gain[1])
-    assert seen == {R_HP, R_EP}
+    assert seen == {Resource.HP, Resource.EP}
 
 
 def test_S_15_reduce_hp_is_not_damage() -> None:
     s = build([P(), P(hp=7, ep=5, archetype="forgotten", max_hp=10, max_ep=10)], options={"archetypes": True})
-    s.seats[1].bl_on = True
+    s.seats[1].bloodlust_active = True
     cast = Cast(0, [1])
     atoms = compute(s, cast, [Effect("set_hp", n=1)], Rng(0))
-    assert cast.absorbable == {} and s.seats[1].bl_tally == 0  # no True Grit, no Bloodlust tally
+    assert cast.absorbable == {} and s.seats[1].bloodlust_tally == 0  # no True Grit, no Bloodlust tally
     assert atoms[0][2] == 1
 
 
@@ -81,22 +81,22 @@ def _bloodlust(protector: str):  # type: ignore[no-untyped-def]
 def test_S_17_bloodlust_tally_counts_prevented_damage() -> None:
     s = _bloodlust("Exalt")
     a = s.seats[0]
-    assert a.hp == 9 and a.bl_bonus == 5  # Exalt: no DMG taken (+1 HP), tally 3 + 2
+    assert a.hp == 9 and a.bloodlust_bonus == 5  # Exalt: no DMG taken (+1 HP), tally 3 + 2
     s = turn(s)  # turn 2: everyone passes
-    assert s.seats[0].bl_bonus == 5
+    assert s.seats[0].bloodlust_bonus == 5
     s = turn(s, aims={0: 1, 1: 0, 2: 1, 3: 0}, fire={0: Play("FIRE")})
-    assert s.seats[1].hp == 8 - 7 and s.seats[0].bl_bonus == 0
+    assert s.seats[1].hp == 8 - 7 and s.seats[0].bloodlust_bonus == 0
 
 
 def test_S_17_variant_a_evert_converts_so_no_tally() -> None:
     s = _bloodlust("Evert")
-    assert s.seats[0].bl_bonus == 0 and s.seats[0].hp == 10
+    assert s.seats[0].bloodlust_bonus == 0 and s.seats[0].hp == 10
 
 
 def test_S_17_variant_b_bloodlust_reloaded_keeps_bonus() -> None:
     s = _bloodlust("Exalt")
     s = turn(s, standoff={0: [Reload(), Pick("Bloodlust")]})
-    assert "Bloodlust" in keys(s.seats[0].hand) and s.seats[0].bl_bonus == 5
+    assert "Bloodlust" in keys(s.seats[0].hand) and s.seats[0].bloodlust_bonus == 5
 
 
 def test_S_18_resurrect_triggers_immediately() -> None:
@@ -122,7 +122,7 @@ def test_S_19_scourge_lifecycle() -> None:
     # `turn` returns once the next Standoff has opened, so Scourge has already bitten once
     assert s.scourge_on == 1 and (s.seats[0].hp, s.seats[0].ep) == (6, 4) and s.seats[1].hp == 7
     assert "Scourge" not in keys(s.seats[0].discard)
-    assert Reload() not in GAME.legal_actions(s, s.cur) or s.cur != 0
+    assert Reload() not in GAME.legal_actions(s, s.current) or s.current != 0
     s = turn(s)
     assert s.seats[1].hp == 6
     s = turn(s, fire={1: Play("EARTH")})
@@ -157,7 +157,7 @@ def test_S_22_specter_kills_first_and_wins() -> None:
     s = _specter_turn1()
     s.seats[0].hp = 2
     s.seats[0].hand.append(cat.ID["Magnify"])
-    assert s.fp == 1
+    assert s.first_player == 1
     s = turn(s, fire={0: Play("Magnify"), 1: Play("FIRE")})
     outcome = GAME.outcome(s)
     assert outcome is not None and outcome.ranks == (2, 1)
@@ -186,7 +186,7 @@ def test_S_23_variant_juju_survives_and_revives() -> None:
             s, _ = GAME.apply(s, seat, EndStandoff())
         s, _ = GAME.apply(s, 0, Play("WIND"))
         s, _ = GAME.apply(s, 1, Play("EARTH"))
-        if s.prompts and s.prompts[0].kind == P_JUJU:
+        if s.prompts and s.prompts[0].kind == PromptKind.REVIVE_JUJU:
             s, _ = GAME.apply(s, 1, Choose(1))
             assert s.seats[1].hp in (1, 3)  # 1, then EARTH heals 2 unless EARTH was already... (it resolves after)
             assert "revive_juju.1" in keys(s.item_discard)
@@ -211,7 +211,7 @@ def test_S_24_scavenge_costs_and_instant_timing() -> None:
     assert s.seats[1].ep == 2 and "prosthetic_pistol.1" in keys(s.seats[1].hand)
     s = turn(s)
     s.seats[1].ep = 5
-    s, _ = GAME.apply(s, s.fp, EndStandoff()) if s.fp == 0 else (s, [])
+    s, _ = GAME.apply(s, s.first_player, EndStandoff()) if s.first_player == 0 else (s, [])
     s, _ = GAME.apply(s, 1, Scavenge(2))
     assert s.seats[1].ep == 6 and "tumbleweed_totem.1" in keys(s.item_discard)
     assert keys(s.field)[2] == "bandages.1"
@@ -252,5 +252,5 @@ def test_S_24_instant_resolves_before_refill() -> None:
     kinds = [e.kind for e in events]
     assert kinds.index("rolled") >= 0 and keys(s.field)[0] == "whiskey_flask.1"
     assert (s.seats[0].hp, s.seats[0].ep) in ((6, 5), (8, 8))
-    assert Pass() in GAME.legal_actions(turn(s), s.fp) or True
-    assert not any(p.kind in (P_GRIT, P_RESURRECT, P_EQUILIBRIUM) for p in s.prompts)
+    assert Pass() in GAME.legal_actions(turn(s), s.first_player) or True
+    assert not any(p.kind in (PromptKind.TRUE_GRIT, PromptKind.RESURRECT, PromptKind.EQUILIBRIUM) for p in s.prompts)

@@ -6,7 +6,7 @@ from gamehall.games.grimslingers import GAME
 from gamehall.games.grimslingers import catalog as cat
 from gamehall.games.grimslingers.actions import Choose, Pass, Pick, Play, StopPicking
 from gamehall.games.grimslingers.content.schema import Effect
-from gamehall.games.grimslingers.state import OVER, P_OPTION, STANDOFF
+from gamehall.games.grimslingers.state import Phase, PromptKind
 
 from .builders import BASICS, C, P, build_creature, fixture_card, keys, turn
 
@@ -20,7 +20,7 @@ def test_S_36_berate_wins_the_rn_tie_and_boosts_pierce_and_amnesia() -> None:
         P(hand=[*BASICS, "Pierce"]),  # Erin
     ]
     s = build_creature(players, C(hp=20, ep=10, hand=BANDITS))
-    assert s.phase == STANDOFF and len(s.seats[s.creature].hand) == 6  # 6 active: no creature action
+    assert s.phase == Phase.STANDOFF and len(s.seats[s.creature].hand) == 6  # 6 active: no creature action
     view = None
     for seat in (0, 1, 2):
         s, _ = GAME.apply(s, seat, GAME.legal_actions(s, seat)[0])  # end Standoff
@@ -76,7 +76,7 @@ def test_S_38_case_b_all_deactivated_pass_brings_them_back() -> None:
 def test_S_38_case_c_creature_at_zero_ep_is_defeated() -> None:
     s = _standoff(C(hp=30, ep=2, hand=BANDITS))
     s = turn(s, fire={0: Play("ICE")})
-    assert s.phase == OVER and s.ranks == [1] and s.reason == "creature defeated"
+    assert s.phase == Phase.OVER and s.ranks == [1] and s.reason == "creature defeated"
 
 
 def test_S_39_paralyze_beats_mirrorer() -> None:
@@ -150,7 +150,7 @@ def test_S_41_the_target_makes_the_choice() -> None:
     s = build_creature([P(hand=["FIRE", "ICE"], ep=2)], C(hp=15, ep=15, hand=deck), key="specter")
     s, _ = GAME.apply(s, 0, GAME.legal_actions(s, 0)[0])
     s, _ = GAME.apply(s, 0, Play("FIRE"))
-    assert s.prompts and s.prompts[0].kind == P_OPTION and s.prompts[0].seat == 0
+    assert s.prompts and s.prompts[0].kind == PromptKind.SKILL_OPTION and s.prompts[0].seat == 0
     assert s.prompts[0].options == [0]  # 2 EP cannot pay 3; no WIND to discard
 
 
@@ -161,7 +161,7 @@ def test_S_42_creature_at_zero_before_its_card_is_deactivated() -> None:
     s = turn(s, fire={0: Play(smite)})
     w = s.seats[s.creature]
     assert "devour" in keys(w.deact) and s.seats[0].hp == 8
-    assert s.phase == OVER and s.ranks == [1]
+    assert s.phase == Phase.OVER and s.ranks == [1]
 
 
 def _wk(players: list[P], top: str, hp: int = 20, ep: int = 20):  # type: ignore[no-untyped-def]
@@ -172,20 +172,20 @@ def _wk(players: list[P], top: str, hp: int = 20, ep: int = 20):  # type: ignore
 def test_S_55_a_witch_king_out_of_ep_loses() -> None:
     s = _wk([P(), P()], "unmaking", ep=2)
     s = turn(s, fire={0: Play("ICE"), 1: Pass()})
-    assert s.phase == OVER and s.ranks == [1, 1] and s.reason == "creature defeated"
+    assert s.phase == Phase.OVER and s.ranks == [1, 1] and s.reason == "creature defeated"
     assert GAME.outcome(s).scores == (1.0, 1.0)  # type: ignore[union-attr]  # co-op: the scores say who won
 
 
 def test_S_55_b_a_defeated_player_leaves_and_the_other_goes_on() -> None:
     s = _wk([P(hp=2, hand=["EARTH"]), P()], "hex_bolt")  # 4 DMG to the weakest
     s = turn(s, fire={0: Pass(), 1: Pass()})
-    assert not s.seats[0].alive and s.seats[1].alive and s.phase != OVER
+    assert not s.seats[0].alive and s.seats[1].alive and s.phase != Phase.OVER
 
 
 def test_S_55_c_every_player_down_is_game_over() -> None:
     s = _wk([P(hp=1, hand=["EARTH"]), P(hp=1, hand=["EARTH"])], "dark_tide")
     s = turn(s, fire={0: Pass(), 1: Pass()})
-    assert s.phase == OVER and s.ranks == [2, 2] and s.reason == "all players defeated"
+    assert s.phase == Phase.OVER and s.ranks == [2, 2] and s.reason == "all players defeated"
     assert GAME.outcome(s).scores == (0.0, 0.0)  # type: ignore[union-attr]
 
 

@@ -16,7 +16,7 @@ from gamehall.games.grimslingers.actions import (
     SpellFlare,
     Surge,
 )
-from gamehall.games.grimslingers.state import P_CHEAT, P_GRIT, P_REVENANT
+from gamehall.games.grimslingers.state import PromptKind
 
 from .builders import BASICS, P, build, keys, turn
 
@@ -40,7 +40,7 @@ def test_S_01_kyle_paige_element_resolution() -> None:
     assert sorted(keys(kyle.hand)) == sorted(["FIRE", "EARTH", "ICE", "Pierce"])
     assert keys(kyle.discard) == ["LIGHTNING"] and sorted(keys(kyle.deact)) == ["Magnify", "WATER", "WIND"]
     assert not kyle.surged and keys(paige.discard) == ["EARTH"]
-    assert s.fp == 1
+    assert s.first_player == 1
 
 
 def test_S_01_variant_a_paige_first_player_same_end() -> None:
@@ -59,7 +59,7 @@ def test_S_01_variant_b_surged_lightning_defeats_paige() -> None:
 def test_S_02_zach_julie_advanced_duels() -> None:
     s = _kyle_paige(0, "EARTH", mode="advanced-duels")
     assert (s.seats[0].hp, s.seats[1].hp, s.seats[1].ep) == (6, 6, 3)
-    assert s.fp == 1
+    assert s.first_player == 1
 
 
 def test_S_02_one_anima_ability_per_turn() -> None:
@@ -88,7 +88,7 @@ def test_S_03_three_player_ffa() -> None:
     assert (andrew.hp, andrew.ep, keys(andrew.discard)) == (8, 8, ["WIND"])
     assert (maggie.hp, maggie.ep, keys(maggie.discard)) == (8, 8, ["ICE"])
     assert (ian_s.hp, ian_s.ep, keys(ian_s.deact)) == (3, 0, ["Magnify"])
-    assert all(x.aim == -1 for x in s.seats) and s.fp == 1
+    assert all(x.aim == -1 for x in s.seats) and s.first_player == 1
 
 
 def test_S_03_variant_resolved_ice_no_longer_beats_wind() -> None:
@@ -183,7 +183,7 @@ def test_S_07_variant_b_scourge_loss_cannot_be_absorbed() -> None:
         options={"archetypes": True},
     )
     s = turn(s, fire={0: Play("Scourge")})
-    assert s.scourge_on == 1 and s.seats[1].hp == 4 and not any(p.kind == P_GRIT for p in s.prompts)
+    assert s.scourge_on == 1 and s.seats[1].hp == 4 and not any(p.kind == PromptKind.TRUE_GRIT for p in s.prompts)
 
 
 def test_S_08_outlaw_dirty_cheat() -> None:
@@ -207,7 +207,7 @@ def test_S_08_cheat_is_offered_only_after_every_commitment() -> None:
     s, _ = GAME.apply(s, 0, Play("ICE"))  # core Step Two is declared in turn order, FP first
     assert not s.prompts and GAME.to_act(s) == {1}
     s, _ = GAME.apply(s, 1, Play("FIRE"))
-    assert s.prompts and s.prompts[0].kind == P_CHEAT and s.prompts[0].seat == 1
+    assert s.prompts and s.prompts[0].kind == PromptKind.DIRTY_CHEAT and s.prompts[0].seat == 1
 
 
 def test_S_08_cheated_paralyze_touches_no_face_down_card() -> None:
@@ -272,4 +272,4 @@ def test_S_09_revenant_prompt_is_immediate() -> None:
     s, _ = GAME.apply(s, 1, EndStandoff())
     s, _ = GAME.apply(s, 0, Play("FIRE"))
     s, _ = GAME.apply(s, 1, Play("Hush") if False else Play("EARTH"))
-    assert s.prompts and s.prompts[0].kind == P_REVENANT and s.prompts[0].options == [0, 1, 2, 3]
+    assert s.prompts and s.prompts[0].kind == PromptKind.REVENANT and s.prompts[0].options == [0, 1, 2, 3]

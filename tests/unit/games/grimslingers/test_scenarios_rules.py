@@ -17,7 +17,7 @@ from gamehall.games.grimslingers.actions import (
     UseCard,
 )
 from gamehall.games.grimslingers.content.schema import Effect
-from gamehall.games.grimslingers.state import DRAFT, STANDOFF
+from gamehall.games.grimslingers.state import Phase
 
 from .builders import BASICS, P, build, fixture_card, keys, turn
 
@@ -25,7 +25,7 @@ from .builders import BASICS, P, build, fixture_card, keys, turn
 def _draft(mode: str, seats: int, draft: str = "hidden"):  # type: ignore[no-untyped-def]
     options = {} if mode == "advanced-duels" else {"draft": draft}
     s = GAME.new_match(GAME.configure(mode, seats, options=options), 3)
-    while s.phase == DRAFT:
+    while s.phase == Phase.DRAFT:
         for seat in sorted(GAME.to_act(s)):
             s, _ = GAME.apply(s, seat, GAME.legal_actions(s, seat)[0])
     return s
@@ -35,7 +35,7 @@ def test_S_27_hidden_draft() -> None:
     s = GAME.new_match(GAME.configure("versus-ffa", 3), 3)
     assert all(len(x.offer) == 4 for x in s.seats) and len(GAME.legal_actions(s, 0)) == 6
     s = _draft("versus-ffa", 3)
-    assert s.phase == STANDOFF and len(s.sig_deck) == 18
+    assert s.phase == Phase.STANDOFF and len(s.sig_deck) == 18
     assert all(sum(1 for c in x.hand if cat.CARDS[c].kind == "signature") == 2 for x in s.seats)
 
 

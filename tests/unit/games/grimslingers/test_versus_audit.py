@@ -10,7 +10,7 @@ from gamehall.games.grimslingers import catalog as cat
 from gamehall.games.grimslingers.actions import BloodFeast, Choose, EndStandoff, Pass, Play, Scavenge
 from gamehall.games.grimslingers.conservation import located, violations
 from gamehall.games.grimslingers.content.schema import Effect
-from gamehall.games.grimslingers.state import DRAFT, P_GRIT, STANDOFF
+from gamehall.games.grimslingers.state import Phase, PromptKind
 from gamehall.matchmaking.tickets import MatchShape
 
 from .builders import BASICS, P, build, fixture_card, keys, turn
@@ -23,10 +23,10 @@ from .builders import BASICS, P, build, fixture_card, keys, turn
 )
 def test_R_035_every_seat_count_keeps_two_signatures(mode: str, seats: int, draft: str) -> None:
     s = GAME.new_match(GAME.configure(mode, seats, options={"draft": draft}), 5)
-    while s.phase == DRAFT:
+    while s.phase == Phase.DRAFT:
         for seat in sorted(GAME.to_act(s)):
             s, _ = GAME.apply(s, seat, GAME.legal_actions(s, seat)[0])
-    assert s.phase == STANDOFF
+    assert s.phase == Phase.STANDOFF
     for x in s.seats:
         assert sum(1 for c in x.hand if cat.CARDS[c].kind == "signature") == 2
     assert not violations(s)
@@ -59,7 +59,7 @@ def _once(s, *names: str) -> bool:  # type: ignore[no-untyped-def]
 
 def _scourged(s, victim: int, owner: int):  # type: ignore[no-untyped-def]
     s.seats[owner].hand.remove(cat.SCOURGE)
-    s.scourge_on, s.scourge_owner, s.scourge_n, s.scourge_card = victim, owner, 1, cat.SCOURGE
+    s.scourge_on, s.scourge_owner, s.scourge_loss, s.scourge_card = victim, owner, 1, cat.SCOURGE
     return s
 
 
@@ -93,7 +93,7 @@ def test_R_157_true_grit_is_offered_against_dynamite() -> None:
     for seed in range(60):
         s.rng = seed
         after, _ = GAME.apply(s, 0, Scavenge(0))
-        if after.prompts and after.prompts[0].kind == P_GRIT:
+        if after.prompts and after.prompts[0].kind == PromptKind.TRUE_GRIT:
             break
     else:
         raise AssertionError("no seed made the Dynamite explode")
@@ -133,7 +133,7 @@ def test_R_194_bloodlust_counts_damage_taken_before_it_resolves() -> None:
     jab = fixture_card("Jab1", 1, [Effect("dmg", n=2)])
     s = build([P(hand=[*BASICS, "Bloodlust"]), P(hand=[*BASICS, jab])])
     s = turn(s, fire={0: Play("Bloodlust"), 1: Play(jab)})  # RN 1 hits before Bloodlust (RN 2)
-    assert s.seats[0].bl_bonus == 2
+    assert s.seats[0].bloodlust_bonus == 2
 
 
 def test_teams_mode_declares_team_size_and_teams_agree() -> None:
