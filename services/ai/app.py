@@ -8,7 +8,6 @@ found stale), so a worker killed mid-think has its turn redelivered to another.
 from __future__ import annotations
 
 import os
-import time
 from typing import Any
 
 import structlog
@@ -17,7 +16,7 @@ from nats.aio.msg import Msg
 from gamehall.auth import Tokens
 from gamehall.engine import all_games
 from gamehall.internal.v1 import persistence_pb2_grpc
-from gamehall.runtime import embedded_secrets, metrics
+from gamehall.runtime import embedded_secrets
 from gamehall.runtime.bus import Bus, turn_subject
 from gamehall.runtime.channels import internal_channel
 from gamehall.runtime.identity import ensure_service_account
@@ -25,7 +24,7 @@ from gamehall.runtime.service import ServiceApp, exit_on_missing_secret
 from gamehall.runtime.settings import Settings
 from gamehall.v1 import gateway_pb2_grpc
 from gamehall_services.ai.identity import SERVICE_USERNAME, BotIdentity
-from gamehall_services.ai.worker import Turn, TurnWorker
+from gamehall_services.ai.worker import TurnWorker, handle_turn
 
 log = structlog.get_logger("gamehall.ai")
 WORKERS_PER_GAME = 16
@@ -38,11 +37,7 @@ def build_app(settings: Settings) -> ServiceApp:
     state: dict[str, Any] = {}
 
     async def handle(msg: Msg) -> None:
-        turn = Turn.parse(msg.data)
-        if msg.metadata and msg.metadata.timestamp:
-            metrics.TURN_QUEUE_LAG.labels(turn.game).set(max(0.0, time.time() - msg.metadata.timestamp.timestamp()))
-        outcome = await state["worker"].play(turn)
-        log.info("turn", match_id=turn.match_id, version=turn.version, seat=turn.seat, result=outcome)
+        await handle_turn(state["worker"], msg)
 
     @app.on_start
     async def start() -> None:

@@ -17,11 +17,14 @@ from typing import Any
 
 import grpc
 import structlog
+from google.protobuf.message import DecodeError
+from nats.aio.msg import Msg
 
 from gamehall.ai.levels import LEVELS, make_bot
-from gamehall.engine import Action, Game, derive_seed, get_game
+from gamehall.engine import Action, Game, UnknownGame, derive_seed, get_game
 from gamehall.events.v1 import match_pb2
 from gamehall.runtime import metrics
+from gamehall.runtime.bus import PermanentEventError, classify_rpc_error
 from gamehall.v1 import gateway_pb2, gateway_pb2_grpc
 from gamehall_services.ai.identity import BotIdentity
 
@@ -57,6 +60,25 @@ class Turn:
     @property
     def request_id(self) -> str:
         return f"bot:{self.match_id}:{self.version}:{self.seat}"
+
+
+async def handle_turn(worker: TurnWorker, msg: Msg) -> str:
+    """The turn consumer's handler: a turn that can never be played (undecodable, not a turn, an unknown
+    game, a match or seat the gateway rejects) is a `PermanentEventError` for the dead letter; a gateway
+    that is away or busy is retried by the bus with backoff (issue 20, finding 2)."""
+    try:
+        turn = Turn.parse(msg.data)
+        get_game(turn.game)
+    except (DecodeError, ValueError, UnknownGame) as exc:
+        raise PermanentEventError(f"unplayable turn ({len(msg.data)} bytes): {str(exc)[:200]}") from exc
+    if msg.metadata and msg.metadata.timestamp:
+        metrics.TURN_QUEUE_LAG.labels(turn.game).set(max(0.0, time.time() - msg.metadata.timestamp.timestamp()))
+    try:
+        outcome = await worker.play(turn)
+    except grpc.aio.AioRpcError as exc:
+        raise classify_rpc_error(exc, f"turn {turn.request_id[:100]}") from exc
+    log.info("turn", match_id=turn.match_id, version=turn.version, seat=turn.seat, result=outcome)
+    return outcome
 
 
 class TurnWorker:

@@ -17,7 +17,6 @@ from nats.aio.msg import Msg
 
 import gamehall_services.matchmaking.errors  # noqa: F401 - registers the library errors
 from gamehall.auth import Principals, Tokens
-from gamehall.events.v1 import match_pb2
 from gamehall.matchmaking import MatchPolicy
 from gamehall.runtime import embedded_secrets
 from gamehall.runtime.bus import SUBJECT_ROOT, Bus
@@ -27,6 +26,7 @@ from gamehall.runtime.service import ServiceApp, exit_on_missing_secret
 from gamehall.runtime.settings import Settings
 from gamehall.v1 import matchmaking_pb2, matchmaking_pb2_grpc
 from gamehall_services.matchmaking.creator import MatchCreator
+from gamehall_services.matchmaking.finished import FinishedMatches
 from gamehall_services.matchmaking.queues import Queues
 from gamehall_services.matchmaking.ratings import Ratings
 from gamehall_services.matchmaking.store_client import MatchmakingStore
@@ -80,18 +80,9 @@ def build_app(settings: Settings) -> ServiceApp:
         held["news"] = await bus.nc.subscribe(TICKET_NEWS, cb=on_news)
         held["channel"] = channel
 
-        async def on_finished(msg: Msg) -> None:
-            event = match_pb2.MatchEvent.FromString(msg.data)
-            if event.WhichOneof("payload") != "finished":
-                return
-            match = await creator.record(event.match_id)
-            outcome = event.finished.outcome
-            changes = await ratings.apply(match, list(outcome.ranks))
-            recorded = await book.on_match_closed(match, list(outcome.ranks), outcome.reason)
-            log.info("match finished", match_id=match.id, rated=changes is not None, tournament=recorded)
-
+        finished = FinishedMatches(creator, ratings, book)
         sub = await bus.durable("GAMEHALL_MATCHES", CONSUMER, FINISHED, ack_wait=30.0)
-        bus.consume(sub, on_finished, batch=16, heartbeat=10.0)
+        bus.consume(sub, finished.handle, batch=16, heartbeat=10.0)
         interval = settings.matchmaking_pass_seconds
         held["tasks"] = [
             asyncio.create_task(queues.run(interval)),

@@ -17,11 +17,19 @@ import structlog
 from gamehall.engine import GameError, get_game
 from gamehall.internal.v1 import persistence_pb2 as ppb
 from gamehall.matchmaking import LedgerEntry, Rating, RatingChange, update
+from gamehall.matchmaking.errors import InvalidOutcome
 from gamehall.runtime import metrics
 from gamehall_services.matchmaking.store_client import MatchmakingStore, Stale
 
 log = structlog.get_logger("gamehall.matchmaking.ratings")
 MAX_ATTEMPTS = 16
+
+
+class SharedSeats(InvalidOutcome):
+    """One account held two seats of a finished match: no rating can say who beat whom, so it is not rated.
+
+    The seat rule belongs to the match library (one account, one seat, unless a documented hot-seat
+    option says otherwise); this is the rating side's defence (issue 20, finding 2)."""
 
 
 def ledger_name(game: str, mode: str) -> str:
@@ -31,6 +39,10 @@ def ledger_name(game: str, mode: str) -> str:
 def rated_teams(match: ppb.MatchRecord, ranks: Sequence[int]) -> tuple[list[list[str]], list[int]] | None:
     """Teams of human accounts and each team's rank (its best seat's), or None when fewer than two
     teams have a human: bot seats are not rated, and a match against bots alone moves no rating."""
+    humans = [s.account_id for s in match.seats if s.kind == "human" and s.account_id]
+    shared = sorted({a for a in humans if humans.count(a) > 1})
+    if shared:
+        raise SharedSeats(f"match {match.id}: account {shared[0][:64]!r} held {humans.count(shared[0])} seats")
     config = json.loads(match.config_json or "{}")
     game = get_game(match.game)
     try:  # the engine seats its teams (Grimslingers 2v2: seats 0 and 2 against 1 and 3)

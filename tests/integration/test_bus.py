@@ -105,7 +105,7 @@ async def test_failed_handler_gets_the_message_again(nats_server: NatsServer) ->
         await bus.ensure_streams()
         await bus.publish("gamehall.v1.turn.high-card", b"turn", "t:1")
         sub = await bus.durable("GAMEHALL_TURNS", "bots-high-card", "gamehall.v1.turn.high-card")
-        bus.consume(sub, flaky, nak_delay=0.1)
+        bus.consume(sub, flaky, retry_delays=(0.1,))
         await _collect_until(attempts, 2)
         assert attempts == [b"turn", b"turn"]
         await _settled(bus, "GAMEHALL_TURNS", "bots-high-card")

@@ -5,7 +5,13 @@
 - `publish` sets ``Nats-Msg-Id``: JetStream drops a second message with the same id inside
   the stream's duplicate window (the outbox relies on it for exactly-once events).
 - `consume` runs a durable pull consumer with explicit acks: a message is acked only after
-  the handler succeeded, otherwise it is redelivered (after `ack_wait`, or at once on nak).
+  the handler succeeded. A handler failure is either retryable (any exception: nak with a growing
+  delay, at most `max_deliver` deliveries) or permanent (`PermanentEventError`: no retry). A
+  permanent failure, or the last delivery failing, publishes the message with its subject, headers
+  and error to the dead-letter stream (`gamehall.v1.deadletter.<stream>.<consumer>`), counts it in
+  `gamehall_events_dead_lettered_total` (alert `GamehallEventsDeadLettered`) and terms it, so one
+  poison event never loops. A message whose deliveries ran out without an answer (the consumer
+  crashed or hung each time) is dead-lettered from the server's max-deliveries advisory.
 - `close` drains: pending publishes are flushed and subscriptions finish their messages.
 """
 
@@ -13,10 +19,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
+import grpc
 import nats
 import structlog
 from nats.aio.client import Client
@@ -40,6 +48,54 @@ def match_subject(match_id: str, event: str) -> str:
 
 def turn_subject(game: str) -> str:
     return f"{SUBJECT_ROOT}.turn.{game}"
+
+
+def deadletter_subject(stream: str, durable: str) -> str:
+    return f"{SUBJECT_ROOT}.deadletter.{stream}.{durable}"
+
+
+DEADLETTER_STREAM = "GAMEHALL_DEADLETTER"
+DEFAULT_MAX_DELIVER = 8
+"""Deliveries of one message before it is dead-lettered (bounded: a poison event cannot loop)."""
+RETRY_DELAYS = (0.5, 1.0, 2.0, 5.0, 10.0, 30.0, 60.0)
+"""Nak delay after the 1st, 2nd, ... failed delivery (the last value repeats)."""
+MAX_ERROR_CHARS = 1024
+DEAD_HEADER = "Gamehall-Dead-"
+
+
+class PermanentEventError(Exception):
+    """An event that can never be handled (malformed, or contradicting the rules): dead-letter it at once.
+
+    Any other exception a handler raises is retryable: the message comes back after a delay, at most
+    `max_deliver` times in all, and is dead-lettered if the last delivery fails too.
+    """
+
+
+REJECTED_CODES = frozenset(
+    {
+        grpc.StatusCode.INVALID_ARGUMENT,
+        grpc.StatusCode.NOT_FOUND,
+        grpc.StatusCode.PERMISSION_DENIED,
+        grpc.StatusCode.OUT_OF_RANGE,
+        grpc.StatusCode.UNIMPLEMENTED,
+    }
+)
+"""Statuses that say the request itself is wrong: asking again cannot help."""
+
+
+def classify_rpc_error(exc: grpc.aio.AioRpcError, what: str) -> Exception:
+    """A failed internal call seen by an event handler: permanent when the callee rejected the request,
+    retryable (the error itself) when it was away, overloaded or racing (UNAVAILABLE, ABORTED...)."""
+    if exc.code() in REJECTED_CODES:
+        details = (exc.details() or "")[:200]
+        return PermanentEventError(f"{what}: {exc.code().name}: {details}")
+    failure: Exception = exc
+    return failure
+
+
+def retry_delay(delivered: int, delays: tuple[float, ...] = RETRY_DELAYS) -> float:
+    """The nak delay after the `delivered`-th failed delivery (1-based): exponential-ish, capped."""
+    return delays[min(max(delivered, 1), len(delays)) - 1]
 
 
 def view_subject(match_id: str, seat: int | None) -> str:
@@ -81,6 +137,12 @@ STREAMS: tuple[StreamSpec, ...] = (
     ),
     StreamSpec("GAMEHALL_MATCHMAKING", (f"{SUBJECT_ROOT}.matchmaking.>",), description="Queue and ticket events."),
     StreamSpec("GAMEHALL_TOURNAMENTS", (f"{SUBJECT_ROOT}.tournament.>",), description="Tournament events."),
+    StreamSpec(
+        DEADLETTER_STREAM,
+        (f"{SUBJECT_ROOT}.deadletter.>",),
+        max_age_seconds=30 * 24 * 3600,
+        description="Events a consumer gave up on (permanent error or deliveries exhausted), with the error.",
+    ),
 )
 
 Handler = Callable[[Msg], Awaitable[None]]
@@ -94,6 +156,8 @@ class Bus:
         self.js = js
         self._tasks: list[asyncio.Task[None]] = []
         self._subscriptions: list[JetStreamContext.PullSubscription] = []
+        self._durables: dict[int, tuple[str, str, int]] = {}  # id(subscription) -> (stream, durable, max_deliver)
+        self._advisories: dict[tuple[str, str], Any] = {}
         self._closing = asyncio.Event()
 
     @classmethod
@@ -170,10 +234,17 @@ class Bus:
         filter_subject: str,
         *,
         ack_wait: float = 30.0,
-        max_deliver: int = -1,
+        max_deliver: int = DEFAULT_MAX_DELIVER,
     ) -> JetStreamContext.PullSubscription:
-        """A durable pull subscription with explicit acks; replicas sharing `durable` share the work."""
+        """A durable pull subscription with explicit acks; replicas sharing `durable` share the work.
+
+        The consumer is created or updated to this config (an older consumer with unbounded
+        redeliveries gets `max_deliver` on the next start), then bound.
+        """
+        if max_deliver < 1:
+            raise ValueError("max_deliver must be at least 1: unbounded redelivery lets one poison event loop forever")
         config = api.ConsumerConfig(
+            name=durable,
             durable_name=durable,
             ack_policy=api.AckPolicy.EXPLICIT,
             deliver_policy=api.DeliverPolicy.ALL,
@@ -181,8 +252,10 @@ class Bus:
             max_deliver=max_deliver,
             filter_subject=filter_subject,
         )
-        sub = await self.js.pull_subscribe(filter_subject, durable=durable, stream=stream, config=config)
+        await self.js.add_consumer(stream, config=config)
+        sub = await self.js.pull_subscribe_bind(durable=durable, stream=stream)
         self._subscriptions.append(sub)
+        self._durables[id(sub)] = (stream, durable, max_deliver)
         return sub
 
     def consume(
@@ -191,15 +264,21 @@ class Bus:
         handler: Handler,
         *,
         batch: int = 16,
-        nak_delay: float = 1.0,
         heartbeat: float | None = None,
+        retry_delays: tuple[float, ...] = RETRY_DELAYS,
     ) -> asyncio.Task[None]:
-        """Run `handler` on each message in the background; ack on success, nak (redeliver) on failure.
+        """Run `handler` on each message in the background: ack on success; on failure nak with
+        `retry_delays` (retryable) or dead-letter and term (`PermanentEventError`, or the last delivery).
 
         `heartbeat` (seconds, below the consumer's ack_wait) keeps a long handler's message from
         being redelivered while the handler is alive.
         """
-        task = asyncio.create_task(self._consume(subscription, handler, batch, nak_delay, heartbeat))
+        stream, durable, max_deliver = self._durables.get(id(subscription), ("", "", DEFAULT_MAX_DELIVER))
+        if stream and (stream, durable) not in self._advisories:
+            self._advisories[(stream, durable)] = asyncio.create_task(self._watch_exhausted(stream, durable))
+        task = asyncio.create_task(
+            self._consume(subscription, handler, batch, heartbeat, (stream, durable, max_deliver), retry_delays)
+        )
         self._tasks.append(task)
         return task
 
@@ -208,8 +287,9 @@ class Bus:
         sub: JetStreamContext.PullSubscription,
         handler: Handler,
         batch: int,
-        nak_delay: float,
         heartbeat: float | None,
+        consumer: tuple[str, str, int],
+        retry_delays: tuple[float, ...],
     ) -> None:
         while not self._closing.is_set():
             try:
@@ -219,17 +299,124 @@ class Bus:
             except (nats.errors.ConnectionClosedError, nats.errors.DrainTimeoutError):
                 return
             except Exception as exc:
-                log.warning("fetch failed", error=str(exc))
+                log.warning("fetch failed", error=str(exc) or type(exc).__name__)
                 await asyncio.sleep(0.5)
                 continue
             for msg in messages:
                 try:
                     await self._with_heartbeat(msg, handler, heartbeat)
-                except Exception:
-                    log.exception("handler failed; message will be redelivered", subject=msg.subject)
-                    await _quietly(msg.nak(delay=nak_delay))
+                except Exception as exc:
+                    await self._failed(msg, exc, consumer, retry_delays)
                 else:
                     await _quietly(msg.ack())
+
+    async def _failed(
+        self, msg: Msg, exc: Exception, consumer: tuple[str, str, int], retry_delays: tuple[float, ...]
+    ) -> None:
+        """Retry later, or give up: dead-letter then term (nak instead if the dead letter cannot be written)."""
+        stream, durable, max_deliver = consumer
+        delivered = msg.metadata.num_delivered if msg.metadata else 1
+        stream = stream or (msg.metadata.stream if msg.metadata else "")
+        error = f"{type(exc).__name__}: {exc}"[:MAX_ERROR_CHARS]
+        permanent = isinstance(exc, PermanentEventError)
+        if not permanent and delivered < max_deliver:
+            delay = retry_delay(delivered, retry_delays)
+            metrics.EVENTS_RETRIED.labels(stream, durable).inc()
+            log.warning(
+                "handler failed; retrying",
+                subject=msg.subject,
+                delivered=delivered,
+                retry_in=delay,
+                error=error,
+                exc_info=exc if delivered == 1 else None,
+            )
+            await _quietly(msg.nak(delay=delay))
+            return
+        reason = "permanent" if permanent else "exhausted"
+        log.error(
+            "handler gave up; dead-lettering", subject=msg.subject, delivered=delivered, reason=reason, error=error
+        )
+        try:
+            await self.dead_letter(
+                stream,
+                durable,
+                msg.data,
+                subject=msg.subject,
+                headers=msg.headers,
+                sequence=msg.metadata.sequence.stream if msg.metadata else 0,
+                delivered=delivered,
+                reason=reason,
+                error=error,
+            )
+        except Exception as failure:  # keep the message: it is retried, never lost
+            log.warning("dead letter not written; message kept", subject=msg.subject, error=str(failure))
+            await _quietly(msg.nak(delay=retry_delay(len(retry_delays), retry_delays)))
+            return
+        await _quietly(msg.term())
+
+    async def dead_letter(
+        self,
+        stream: str,
+        durable: str,
+        data: bytes,
+        *,
+        subject: str,
+        headers: dict[str, str] | None,
+        sequence: int,
+        delivered: int,
+        reason: str,
+        error: str,
+    ) -> bool:
+        """Publish an event a consumer gave up on, with where it came from and why; False for a duplicate
+        (its stream sequence makes the msg id, so two replicas or the advisory dead-letter it once)."""
+        dead_headers = {f"Gamehall-Orig-{k}": v for k, v in (headers or {}).items() if not k.startswith("Nats-")}
+        dead_headers.update(
+            {
+                f"{DEAD_HEADER}Subject": subject,
+                f"{DEAD_HEADER}Stream": stream,
+                f"{DEAD_HEADER}Consumer": durable,
+                f"{DEAD_HEADER}Sequence": str(sequence),
+                f"{DEAD_HEADER}Deliveries": str(delivered),
+                f"{DEAD_HEADER}Reason": reason,
+                f"{DEAD_HEADER}Error": " ".join(error.split())[:MAX_ERROR_CHARS],
+                "Nats-Msg-Id": f"dead:{stream}:{durable}:{sequence}",
+            }
+        )
+        ack = await self.js.publish(
+            deadletter_subject(stream, durable), data, timeout=2.0, stream=DEADLETTER_STREAM, headers=dead_headers
+        )
+        if ack.duplicate:
+            return False
+        metrics.EVENTS_DEAD_LETTERED.labels(stream, durable, reason).inc()
+        return True
+
+    async def _watch_exhausted(self, stream: str, durable: str) -> None:
+        """Dead-letter messages whose deliveries ran out without any answer (the server's advisory)."""
+        subject = f"$JS.EVENT.ADVISORY.CONSUMER.MAX_DELIVERIES.{stream}.{durable}"
+
+        async def on_advisory(advisory: Msg) -> None:
+            try:
+                body = json.loads(advisory.data)
+                sequence = int(body["stream_seq"])
+                stored = await self.js.get_msg(stream, sequence)
+                await self.dead_letter(
+                    stream,
+                    durable,
+                    stored.data or b"",
+                    subject=stored.subject or "",
+                    headers=stored.headers,
+                    sequence=sequence,
+                    delivered=int(body.get("deliveries", 0)),
+                    reason="exhausted",
+                    error="no answer within ack_wait on every delivery (consumer crashed or hung)",
+                )
+            except Exception as exc:
+                log.warning("max-deliveries advisory not dead-lettered", error=str(exc) or type(exc).__name__)
+
+        try:
+            self._advisories[(stream, durable)] = await self.nc.subscribe(subject, cb=on_advisory)
+        except Exception as exc:
+            log.warning("no max-deliveries advisory subscription", stream=stream, consumer=durable, error=str(exc))
 
     @staticmethod
     async def _with_heartbeat(msg: Msg, handler: Handler, interval: float | None) -> None:
@@ -266,6 +453,12 @@ class Bus:
         for sub in self._subscriptions:  # an open pull subscription makes drain wait out its timeout
             with contextlib.suppress(Exception):
                 await sub.unsubscribe()
+        for held in self._advisories.values():
+            if isinstance(held, asyncio.Task):
+                held.cancel()
+            else:
+                with contextlib.suppress(Exception):
+                    await held.unsubscribe()
         if not self.nc.is_closed:
             try:
                 await self.nc.drain()

@@ -47,6 +47,14 @@ JETSTREAM_PENDING = Gauge(
     "gamehall_jetstream_consumer_pending", "Messages a durable consumer has not yet received.", ["stream", "consumer"]
 )
 TURN_QUEUE_LAG = Gauge("gamehall_turn_queue_lag_seconds", "Age of the oldest turn waiting for a bot.", ["game"])
+EVENTS_RETRIED = Counter(
+    "gamehall_events_retried", "Event deliveries that failed and were nak'd for a later retry.", ["stream", "consumer"]
+)
+EVENTS_DEAD_LETTERED = Counter(
+    "gamehall_events_dead_lettered",
+    "Events a consumer gave up on (reason: permanent or exhausted), moved to the dead-letter stream.",
+    ["stream", "consumer", "reason"],
+)
 OUTBOX_PENDING = Gauge("gamehall_outbox_pending", "Committed events not yet published.", [])
 
 CATALOG: dict[str, MetricWrapperBase] = {
@@ -70,6 +78,8 @@ CATALOG: dict[str, MetricWrapperBase] = {
         JETSTREAM_PUBLISHED,
         JETSTREAM_PENDING,
         TURN_QUEUE_LAG,
+        EVENTS_RETRIED,
+        EVENTS_DEAD_LETTERED,
         OUTBOX_PENDING,
     )
 }

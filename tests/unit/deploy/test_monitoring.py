@@ -16,6 +16,7 @@ ALERTS = {
     "GamehallHighErrorRatio",
     "GamehallHighLatencyP99",
     "GamehallJetStreamConsumerLag",
+    "GamehallEventsDeadLettered",
     "GamehallTurnQueueLag",
     "GamehallPodRestarting",
 }
@@ -32,6 +33,7 @@ def test_alert_rules_are_well_formed(rendered: dict) -> None:
     assert set(alerts) >= ALERTS
     assert used - exported_series_names() <= EXTERNAL_SERIES.keys()
     assert {"gamehall_jetstream_consumer_pending", "gamehall_turn_queue_lag_seconds"} <= used
+    assert "gamehall_events_dead_lettered_total" in used
 
 
 def test_service_monitors_select_their_services(rendered: dict) -> None:

@@ -1,0 +1,66 @@
+"""The finished-match consumer: rate the match once and hand its outcome to its tournament.
+
+Failures are sorted for the bus: an event that can never be handled (undecodable, no match id, a
+match the store does not know, an outcome that cannot be rated) is a `PermanentEventError`, so it
+is dead-lettered at once; a store that is away or a rating that kept moving is retried with
+backoff, at most `max_deliver` times (issue 20, finding 2).
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+import grpc
+import structlog
+from google.protobuf.message import DecodeError
+from nats.aio.msg import Msg
+
+from gamehall.events.v1 import match_pb2
+from gamehall.internal.v1 import persistence_pb2 as ppb
+from gamehall.matchmaking.errors import InvalidOutcome
+from gamehall.runtime.bus import PermanentEventError, classify_rpc_error
+from gamehall_services.matchmaking.ratings import Ratings
+
+log = structlog.get_logger("gamehall.matchmaking.finished")
+
+
+class _Records(Protocol):
+    async def record(self, match_id: str) -> ppb.MatchRecord: ...
+
+
+class _Book(Protocol):
+    async def on_match_closed(self, match: ppb.MatchRecord, ranks: list[int], reason: str) -> bool: ...
+
+
+class FinishedMatches:
+    """Handler of `gamehall.v1.match.*.finished` on the shared durable consumer."""
+
+    def __init__(self, records: _Records, ratings: Ratings, book: _Book) -> None:
+        self.records = records
+        self.ratings = ratings
+        self.book = book
+
+    async def handle(self, msg: Msg) -> None:
+        try:
+            event = match_pb2.MatchEvent.FromString(msg.data)
+        except DecodeError as exc:
+            raise PermanentEventError(f"not a MatchEvent ({len(msg.data)} bytes): {exc}") from exc
+        if event.WhichOneof("payload") != "finished":
+            return
+        if not event.match_id:
+            raise PermanentEventError("finished event without a match id")
+        try:
+            match = await self.records.record(event.match_id)
+            outcome = event.finished.outcome
+            ranks = list(outcome.ranks)
+            unratable: InvalidOutcome | None = None
+            try:
+                changes = await self.ratings.apply(match, ranks)
+            except InvalidOutcome as exc:  # e.g. one account in two seats: never ratable; its tournament still hears
+                unratable, changes = exc, None
+            recorded = await self.book.on_match_closed(match, ranks, outcome.reason)
+        except grpc.aio.AioRpcError as exc:
+            raise classify_rpc_error(exc, f"match {event.match_id[:64]}") from exc
+        if unratable is not None:
+            raise PermanentEventError(f"match {match.id} cannot be rated: {unratable}") from unratable
+        log.info("match finished", match_id=match.id, rated=changes is not None, tournament=recorded)

@@ -1,0 +1,159 @@
+"""Every durable consumer sends a malformed or unprocessable event to the dead letter within a bounded
+number of deliveries (issue 20, finding 2): matchmaking's finished-match consumer and the ai's turn
+consumers, each with its real handler on a real nats-server (their internal calls faked).
+
+Before the fix the finished-match handler raised on a match where one account held both seats and
+the event came back about once a second, forever.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from typing import Any
+
+import grpc
+import pytest
+
+from gamehall.engine import registry
+from gamehall.events.v1 import match_pb2
+from gamehall.internal.v1 import persistence_pb2 as ppb
+from gamehall.runtime.bus import DEAD_HEADER, DEADLETTER_STREAM, Bus, deadletter_subject, match_subject, turn_subject
+from gamehall.v1 import common_pb2
+from gamehall_services.ai.worker import Turn, handle_turn
+from gamehall_services.matchmaking.app import CONSUMER, FINISHED
+from gamehall_services.matchmaking.finished import FinishedMatches
+from gamehall_services.matchmaking.ratings import Ratings
+from tests.fixtures.high_card import GAME as HIGH_CARD
+from tests.support.nats import NatsServer
+
+pytestmark = pytest.mark.integration
+FAST = (0.05, 0.1)
+GAME = HIGH_CARD.id
+
+
+@pytest.fixture(autouse=True)
+def _high_card(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Only the fixture game: these handlers need no real game (and must not depend on loading them)."""
+    monkeypatch.setattr(registry, "_games", {HIGH_CARD.id: HIGH_CARD})
+    monkeypatch.setattr(registry, "_loaded_entry_points", True)
+    yield
+
+
+def _rpc_error(code: grpc.StatusCode) -> grpc.aio.AioRpcError:
+    return grpc.aio.AioRpcError(code, grpc.aio.Metadata(), grpc.aio.Metadata(), details=f"{code.name} from a fake")
+
+
+def _finished(match_id: str, ranks: list[int]) -> bytes:
+    event = match_pb2.MatchEvent(match_id=match_id, version=3, game=GAME)
+    event.finished.outcome.CopyFrom(common_pb2.Outcome(ranks=ranks, reason="resigned"))
+    return bytes(event.SerializeToString())
+
+
+def _turn(match_id: str, game: str = HIGH_CARD.id) -> bytes:
+    event = match_pb2.MatchEvent(match_id=match_id, version=1, game=game)
+    event.turn_to_act.CopyFrom(match_pb2.TurnToAct(seat=1, difficulty="easy"))
+    return bytes(event.SerializeToString())
+
+
+class _Records:
+    """The match store as the finished-match consumer sees it; `flaky` answers UNAVAILABLE once."""
+
+    def __init__(self) -> None:
+        self.calls: list[str] = []
+        self.flaky_done = False
+
+    async def record(self, match_id: str) -> ppb.MatchRecord:
+        self.calls.append(match_id)
+        if match_id == "flaky" and not self.flaky_done:
+            self.flaky_done = True
+            raise _rpc_error(grpc.StatusCode.UNAVAILABLE)
+        if match_id not in ("shared", "flaky"):
+            raise _rpc_error(grpc.StatusCode.NOT_FOUND)
+        holder = "acc-1"
+        seats = [ppb.SeatRecord(seat=k, kind="human", account_id=holder) for k in range(2)]
+        if match_id == "flaky":
+            seats = [ppb.SeatRecord(seat=0, kind="human", account_id="a"), ppb.SeatRecord(seat=1, kind="bot")]
+        return ppb.MatchRecord(id=match_id, game=GAME, config_json="{}", seats=seats)
+
+
+class _Book:
+    def __init__(self) -> None:
+        self.closed: list[str] = []
+
+    async def on_match_closed(self, match: ppb.MatchRecord, ranks: list[int], reason: str) -> bool:
+        self.closed.append(match.id)
+        return False
+
+
+class _Worker:
+    def __init__(self) -> None:
+        self.played: list[str] = []
+
+    async def play(self, turn: Turn) -> str:
+        self.played.append(turn.match_id)
+        raise _rpc_error(grpc.StatusCode.NOT_FOUND if turn.match_id == "gone" else grpc.StatusCode.UNAVAILABLE)
+
+
+async def _dead_letters(bus: Bus, stream: str, durable: str, count: int, timeout: float = 10.0) -> list[Any]:
+    sub = await bus.js.pull_subscribe(deadletter_subject(stream, durable), stream=DEADLETTER_STREAM)
+    found: list[Any] = []
+    deadline = asyncio.get_running_loop().time() + timeout
+    while len(found) < count and asyncio.get_running_loop().time() < deadline:
+        try:
+            found.extend(await sub.fetch(count - len(found), timeout=0.5))
+        except TimeoutError:
+            continue
+    await sub.unsubscribe()
+    return found
+
+
+async def test_finished_match_consumer_dead_letters_what_it_can_never_handle(nats_server: NatsServer) -> None:
+    bus = await Bus.connect(nats_server.url, "matchmaking")
+    records, book = _Records(), _Book()
+    handler = FinishedMatches(records, Ratings(store=None), book)  # type: ignore[arg-type]
+    try:
+        await bus.ensure_streams()
+        await bus.publish(match_subject("junk", "finished"), b"\xff\xfe not protobuf", "junk:f")
+        await bus.publish(match_subject("shared", "finished"), _finished("shared", [1, 2]), "shared:f")
+        await bus.publish(match_subject("nowhere", "finished"), _finished("nowhere", [1, 2]), "nowhere:f")
+        await bus.publish(match_subject("flaky", "finished"), _finished("flaky", [1, 2]), "flaky:f")
+        sub = await bus.durable("GAMEHALL_MATCHES", CONSUMER, FINISHED, max_deliver=4)
+        bus.consume(sub, handler.handle, retry_delays=FAST)
+        dead = await _dead_letters(bus, "GAMEHALL_MATCHES", CONSUMER, 3)
+        by_subject = {m.headers[f"{DEAD_HEADER}Subject"]: m.headers for m in dead}
+        assert set(by_subject) == {match_subject(m, "finished") for m in ("junk", "shared", "nowhere")}
+        assert all(h[f"{DEAD_HEADER}Reason"] == "permanent" for h in by_subject.values())
+        assert all(h[f"{DEAD_HEADER}Deliveries"] == "1" for h in by_subject.values())
+        assert "held 2 seats" in by_subject[match_subject("shared", "finished")][f"{DEAD_HEADER}Error"]
+        assert "NOT_FOUND" in by_subject[match_subject("nowhere", "finished")][f"{DEAD_HEADER}Error"]
+        await asyncio.sleep(0.5)  # nothing comes back: each was seen once (flaky twice: retried, then handled)
+        assert sorted(records.calls) == ["flaky", "flaky", "nowhere", "shared"]
+        assert "shared" in book.closed  # the unratable match still reached its tournament
+        info = await bus.js.consumer_info("GAMEHALL_MATCHES", CONSUMER)
+        assert info.num_ack_pending == 0 and info.num_pending == 0
+    finally:
+        await bus.close()
+
+
+async def test_turn_consumer_dead_letters_unplayable_turns_within_max_deliver(nats_server: NatsServer) -> None:
+    bus = await Bus.connect(nats_server.url, "ai")
+    worker = _Worker()
+    durable = f"bots-{GAME}"
+    try:
+        await bus.ensure_streams()
+        subject = turn_subject(GAME)
+        await bus.publish(subject, b"\x08\x96\x01 garbage", "t:junk")
+        await bus.publish(subject, _turn("m-x", game="no-such-game"), "t:game")
+        await bus.publish(subject, _turn("gone"), "t:gone")
+        await bus.publish(subject, _turn("away"), "t:away")  # the gateway never answers: retried, then given up
+        sub = await bus.durable("GAMEHALL_TURNS", durable, subject, max_deliver=3)
+        bus.consume(sub, lambda msg: handle_turn(worker, msg), batch=1, retry_delays=FAST)  # type: ignore[arg-type]
+        dead = await _dead_letters(bus, "GAMEHALL_TURNS", durable, 4)
+        reasons = sorted((m.headers[f"{DEAD_HEADER}Reason"], m.headers[f"{DEAD_HEADER}Deliveries"]) for m in dead)
+        assert reasons == [("exhausted", "3"), ("permanent", "1"), ("permanent", "1"), ("permanent", "1")]
+        assert worker.played.count("away") == 3 and worker.played.count("gone") == 1
+        await asyncio.sleep(0.3)
+        assert (await bus.js.stream_info("GAMEHALL_TURNS")).state.messages == 0
+    finally:
+        await bus.close()
