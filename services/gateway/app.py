@@ -16,6 +16,7 @@ from gamehall.runtime.settings import Settings
 from gamehall.v1 import gateway_pb2, gateway_pb2_grpc
 from gamehall_services.gateway.auth import Authenticator, AuthServicer, bootstrap_operator
 from gamehall_services.gateway.catalog import CatalogServicer
+from gamehall_services.gateway.edge import check_request
 from gamehall_services.gateway.limits import RateLimiter, WatchSlots
 from gamehall_services.gateway.matches import MatchServicer
 from gamehall_services.gateway.matchmaking_proxy import Forwarder, add_matchmaking_services
@@ -28,7 +29,8 @@ SERVICES = gateway_pb2.DESCRIPTOR.services_by_name
 
 
 def build_app(settings: Settings) -> ServiceApp:
-    app = ServiceApp(settings, default_timeout=None)  # WatchMatch streams live as long as the match
+    # WatchMatch streams live as long as the match; every public request is bounded at the edge first
+    app = ServiceApp(settings, default_timeout=None, request_check=check_request)
     upstream = Upstream(settings.persistence_addr, settings.rules_addrs)
     tokens = Tokens(embedded_secrets.token_key(settings).value)
     auth = Authenticator(Principals(tokens, account_lookup(lambda: upstream.persistence)))

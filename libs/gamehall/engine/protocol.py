@@ -69,6 +69,11 @@ def _id_value(value: Any) -> str:
     return str(value)
 
 
+NUMBER_LIMIT = 1_000_000
+"""The range of a number option that declares none (issue 20, finding 5: every number has a bound)."""
+TEXT_LIMIT = 256
+
+
 @dataclass(frozen=True)
 class Option:
     """A match option (a module, a variant) or a rule flag (a reading of an ambiguous rule)."""
@@ -79,6 +84,9 @@ class Option:
     choices: tuple[JsonScalar, ...] | None = None
     modes: tuple[str, ...] | None = None
     """Modes the option applies to; None means every mode."""
+    minimum: int | float | None = None
+    maximum: int | float | None = None
+    """The accepted range of a number option (a number option without choices must declare both)."""
 
     def applies_to(self, mode: str) -> bool:
         return self.modes is None or mode in self.modes
@@ -92,6 +100,13 @@ class Option:
             isinstance(self.default, float) and isinstance(value, int) and not isinstance(value, bool)
         ):
             raise ConfigError(f"{self.name} must be of type {type(self.default).__name__}, not {type(value).__name__}")
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            low = self.minimum if self.minimum is not None else -NUMBER_LIMIT
+            high = self.maximum if self.maximum is not None else NUMBER_LIMIT
+            if not low <= value <= high:
+                raise ConfigError(f"{self.name} must be between {low} and {high}, not {str(value)[:24]}")
+        if isinstance(value, str) and len(value) > TEXT_LIMIT:
+            raise ConfigError(f"{self.name} must have at most {TEXT_LIMIT} characters")
         return value
 
 

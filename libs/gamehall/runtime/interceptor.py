@@ -23,13 +23,23 @@ from gamehall.v1 import common_pb2
 
 log = structlog.get_logger("gamehall.rpc")
 
+MAX_MESSAGE_CHARS = 512
+"""An error message (details and its ErrorDetail trailer) is cut here: it never carries a client's large input."""
+
 QUIET_METHODS = frozenset({"/grpc.health.v1.Health/Check", "/grpc.health.v1.Health/Watch"})
 
 
+RequestCheck = Callable[[str, Any], None]
+"""(method, request) -> None, raising a mapped error to refuse the request before its handler runs."""
+
+
 class ServiceInterceptor(grpc.aio.ServerInterceptor):
-    def __init__(self, service: str, default_timeout: float | None = 30.0) -> None:
+    def __init__(
+        self, service: str, default_timeout: float | None = 30.0, request_check: RequestCheck | None = None
+    ) -> None:
         self.service = service
         self.default_timeout = default_timeout
+        self.request_check = request_check
 
     async def intercept_service(
         self,
@@ -57,6 +67,8 @@ class ServiceInterceptor(grpc.aio.ServerInterceptor):
         async def handle(request: Any, context: grpc.aio.ServicerContext) -> Any:
             with _Call(self, method, trace_id, context) as call:
                 try:
+                    if self.request_check is not None:
+                        self.request_check(method, request)
                     result = behavior(request, context)
                     if asyncio.iscoroutine(result):
                         timeout = self.default_timeout if context.time_remaining() is None else None
@@ -71,12 +83,18 @@ class ServiceInterceptor(grpc.aio.ServerInterceptor):
         async def handle(request: Any, context: grpc.aio.ServicerContext) -> AsyncIterator[Any]:
             with _Call(self, method, trace_id, context) as call:
                 try:
+                    if self.request_check is not None:
+                        self.request_check(method, request)
                     async for item in behavior(request, context):
                         yield item
                 except Exception as exc:
                     await call.fail(exc)
 
         return handle
+
+
+def _short(message: str) -> str:
+    return message if len(message) <= MAX_MESSAGE_CHARS else message[: MAX_MESSAGE_CHARS - 1] + "…"
 
 
 def _trace_id(metadata: Any) -> str:
@@ -122,7 +140,7 @@ class _Call:
         mapping = errors.lookup(exc)
         if mapping is not None:
             self.code = mapping.code
-            await self._abort(mapping.code, str(exc) or type(exc).__name__, mapping.reason)
+            await self._abort(mapping.code, _short(str(exc) or type(exc).__name__), mapping.reason)
         self.code = grpc.StatusCode.INTERNAL
         log.error("rpc failed unexpectedly", exc_info=exc)
         await self._abort(

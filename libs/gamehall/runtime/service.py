@@ -26,7 +26,7 @@ from gamehall.internal.v1 import diagnostics_pb2_grpc
 from gamehall.runtime.diagnostics import SERVICE_NAME as DIAGNOSTICS
 from gamehall.runtime.diagnostics import DiagnosticsServicer
 from gamehall.runtime.embedded_secrets import MissingSecret
-from gamehall.runtime.interceptor import ServiceInterceptor
+from gamehall.runtime.interceptor import RequestCheck, ServiceInterceptor
 from gamehall.runtime.logging import configure_logging
 from gamehall.runtime.metrics import start_metrics_server
 from gamehall.runtime.settings import Settings
@@ -38,8 +38,16 @@ log = structlog.get_logger("gamehall.service")
 class ServiceApp:
     """A gRPC service process: servicers + hooks over the shared harness."""
 
-    def __init__(self, settings: Settings, *, default_timeout: float | None = 30.0, diagnostics: bool = True) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        default_timeout: float | None = 30.0,
+        diagnostics: bool = True,
+        request_check: RequestCheck | None = None,
+    ) -> None:
         self.settings = settings
+        self.request_check = request_check
         self.name = settings.service
         self.default_timeout = default_timeout
         self._servicers: list[tuple[Callable[[Any, grpc.aio.Server], None], Any, str]] = []
@@ -77,7 +85,7 @@ class ServiceApp:
         """Bind, run start hooks and report SERVING; returns the gRPC port."""
         s = self.settings
         self.server = grpc.aio.server(
-            interceptors=[ServiceInterceptor(self.name, self.default_timeout)],
+            interceptors=[ServiceInterceptor(self.name, self.default_timeout, self.request_check)],
             options=[
                 ("grpc.max_receive_message_length", s.max_message_bytes),
                 ("grpc.max_send_message_length", s.max_message_bytes),

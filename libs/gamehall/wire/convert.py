@@ -10,6 +10,7 @@ import grpc
 from gamehall.engine import Action, Event, Game, MatchConfig, Outcome, action_id
 from gamehall.runtime.errors import ClientError
 from gamehall.v1 import common_pb2
+from gamehall.wire.json_limits import check_json_text
 
 
 def dumps(value: Any) -> str:
@@ -17,16 +18,20 @@ def dumps(value: Any) -> str:
 
 
 def parse_json_object(text: str, what: str, *, empty_ok: bool = True) -> dict[str, Any]:
-    """A JSON object from a request field; INVALID_ARGUMENT naming the field when it is not one."""
+    """A JSON object from a request field; INVALID_ARGUMENT naming the field when it is not one (or nests
+    too deep: checked on the text first, so no parser recursion), RESOURCE_EXHAUSTED when it is too large."""
     if not text:
         if empty_ok:
             return {}
         raise ClientError(grpc.StatusCode.INVALID_ARGUMENT, f"{what} is required", common_pb2.ERROR_REASON_MALFORMED)
+    check_json_text(text, what)
     try:
         value = json.loads(text)
-    except ValueError as exc:
+    except (ValueError, RecursionError) as exc:
         raise ClientError(
-            grpc.StatusCode.INVALID_ARGUMENT, f"{what} is not valid JSON: {exc}", common_pb2.ERROR_REASON_MALFORMED
+            grpc.StatusCode.INVALID_ARGUMENT,
+            f"{what} is not valid JSON: {str(exc)[:120]}",
+            common_pb2.ERROR_REASON_MALFORMED,
         ) from exc
     if not isinstance(value, dict):
         raise ClientError(

@@ -63,7 +63,9 @@ OPTIONS: tuple[Option, ...] = (
         "max_rounds",
         60,
         "designed safety (the book has no limit): after this many rounds the match ends in a draw, "
-        "so two players who only pass cannot stall a server forever",
+        "so two players who only pass cannot stall a server forever (1-500)",
+        minimum=1,
+        maximum=500,
     ),
 )
 

@@ -157,7 +157,9 @@ FLAGS = (
         "Designed (the rulebooks are silent on endless duels): the duel ends when this many turns in "
         "a row end with no defeat and no new low of the standing seats' total HP; the survivors "
         "share the best rank (0 disables). It guarantees that every match ends, e.g. when every "
-        "seat only times out and revivals or True Grit undo each hit.",
+        "seat only times out and revivals or True Grit undo each hit (0-1000).",
+        minimum=0,
+        maximum=1000,
     ),
 )
 

@@ -1,0 +1,250 @@
+"""Bounds of every public request field, checked at the gateway's edge before a handler runs.
+
+One table (`BOUNDS`, per protobuf message type) gives every string, number, JSON text and list in
+the public API (`gamehall.v1`) its limit; the harness's interceptor calls `check_request` on each
+call's request before authentication or any parsing, so a bad value costs one table walk (issue 20,
+findings 4 and 5). A string over its length, a number out of range, an unknown enum value or a list
+too long is INVALID_ARGUMENT; JSON text over its byte limit is RESOURCE_EXHAUSTED, and JSON nested
+deeper than its limit INVALID_ARGUMENT (checked on the text, no parser involved). Error messages
+name the field and show at most a short prefix of the value. The README's "Input bounds" section
+lists the table; a test checks that every field of every public request has its entry.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+import grpc
+from google.protobuf.descriptor import FieldDescriptor
+from google.protobuf.message import Message
+
+from gamehall.auth.passwords import DEFAULT_PASSWORD_POLICY, DEFAULT_USERNAME_POLICY
+from gamehall.runtime.errors import ClientError
+from gamehall.v1 import common_pb2
+from gamehall.wire.json_limits import MAX_JSON_DEPTH, check_json_text, preview
+
+MAX_SEATS = 16
+"""Seats of one match (the largest mode hosted has 8)."""
+MAX_VERSION = 2**40
+"""Versions and counters: far above any match, far below where clients' integers lose precision."""
+DAY_MS = 24 * 3600 * 1000
+
+
+@dataclass(frozen=True)
+class Text:
+    max_chars: int
+    pattern: re.Pattern[str] | None = None
+    what: str = ""
+
+
+@dataclass(frozen=True)
+class Number:
+    low: int
+    high: int
+
+
+@dataclass(frozen=True)
+class Json:
+    max_bytes: int
+    max_depth: int = MAX_JSON_DEPTH
+
+
+@dataclass(frozen=True)
+class Many:
+    """A repeated field: at most `max_items`, each within `each` (messages: their own table)."""
+
+    max_items: int
+    each: Text | Number | None = None
+
+
+@dataclass(frozen=True)
+class Flag:
+    """A bool: nothing to bound."""
+
+
+@dataclass(frozen=True)
+class Choice:
+    """An enum: one of its declared values."""
+
+
+@dataclass(frozen=True)
+class Nested:
+    """A message field: bounded by its own type's table."""
+
+
+Bound = Text | Number | Json | Many | Flag | Choice | Nested
+
+_ID_CHARS = re.compile(r"[\x21-\x7e]*")  # printable ASCII, no spaces or controls
+_NAME_CHARS = re.compile(r"[A-Za-z0-9_.:-]*")
+ID = Text(64, _ID_CHARS, "an id")
+NAME = Text(64, _NAME_CHARS, "a name (letters, digits, _ . : -)")
+REQUEST_ID = Text(128, _ID_CHARS, "a request id")
+SEAT = Number(0, MAX_SEATS - 1)
+VERSION = Number(0, MAX_VERSION)
+UNIX_SECONDS = Number(0, 2**33)
+USERNAME = Text(DEFAULT_USERNAME_POLICY.max_length)
+PASSWORD = Text(DEFAULT_PASSWORD_POLICY.max_length)
+ACTION_JSON = Json(16 * 1024)
+CONFIG_JSON = Json(4 * 1024, max_depth=8)
+
+_V1 = "gamehall.v1."
+_MATCH_ID: dict[str, Bound] = {"match_id": ID}
+_TOURNAMENT_ID: dict[str, Bound] = {"tournament_id": ID}
+
+BOUNDS: dict[str, dict[str, Bound]] = {
+    # nested types
+    "MatchConfig": {
+        "mode": NAME,
+        "seats": Number(0, MAX_SEATS),
+        "options_json": CONFIG_JSON,
+        "flags_json": CONFIG_JSON,
+    },
+    "SeatSpec": {"open": Flag(), "reserved_for": ID, "bot": NAME},
+    "ClockSpec": {
+        "per_move_ms": Number(0, 7 * DAY_MS),
+        "bank_ms": Number(0, 30 * DAY_MS),
+        "increment_ms": Number(0, DAY_MS),
+    },
+    # AuthService
+    "RegisterRequest": {"username": USERNAME, "password": PASSWORD},
+    "LoginRequest": {"username": USERNAME, "password": PASSWORD},
+    "WhoAmIRequest": {},
+    # CatalogService
+    "ListGamesRequest": {},
+    # MatchService
+    "CreateMatchRequest": {
+        "game": NAME,
+        "config": Nested(),
+        "seats": Many(MAX_SEATS),
+        "clock": Nested(),
+        "public": Flag(),
+        "join_seat": SEAT,
+        "request_id": REQUEST_ID,
+    },
+    "ListMatchesRequest": {
+        "game": NAME,
+        "status": Choice(),
+        "mine": Flag(),
+        "page_size": Number(0, 200),
+        "page_token": Text(256, _ID_CHARS, "a page token"),
+    },
+    "GetMatchRequest": _MATCH_ID,
+    "JoinMatchRequest": {**_MATCH_ID, "seat": SEAT},
+    "LeaveMatchRequest": _MATCH_ID,
+    "GetViewRequest": {**_MATCH_ID, "seat": SEAT},
+    "ListLegalActionsRequest": {**_MATCH_ID, "seat": SEAT},
+    "SubmitActionRequest": {
+        **_MATCH_ID,
+        "action_id": Text(1024),
+        "action_json": ACTION_JSON,
+        "request_id": REQUEST_ID,
+        "expected_version": VERSION,
+        "seat": SEAT,
+    },
+    "WatchMatchRequest": {**_MATCH_ID, "from_version": VERSION, "delay_actions": Number(0, 1000), "seat": SEAT},
+    "GetReplayRequest": _MATCH_ID,
+    # MatchmakingService
+    "EnqueueTicketRequest": {
+        "game": NAME,
+        "mode": NAME,
+        "players": Many(MAX_SEATS, ID),
+        "no_bots": Flag(),
+        "pool": NAME,
+    },
+    "CancelTicketRequest": {"ticket_id": ID},
+    "GetTicketRequest": {"ticket_id": ID},
+    "WatchTicketsRequest": {"game": NAME},
+    "GetLeaderboardRequest": {"game": NAME, "mode": NAME, "limit": Number(0, 1000)},
+    "GetRatingRequest": {"game": NAME, "mode": NAME, "account_id": ID},
+    # TournamentService
+    "CreateTournamentRequest": {
+        "name": Text(100),
+        "game": NAME,
+        "mode": NAME,
+        "format": NAME,
+        "rounds": Number(0, 64),
+        "seats": Number(0, MAX_SEATS),
+        "registration_opens_unix": UNIX_SECONDS,
+        "registration_closes_unix": UNIX_SECONDS,
+        "max_players": Number(0, 100_000),
+        "require_check_in": Flag(),
+        "no_show_seconds": Number(0, 7 * 24 * 3600),
+        "clock": Nested(),
+    },
+    "ListTournamentsRequest": {"status": NAME},
+    "GetTournamentRequest": _TOURNAMENT_ID,
+    "RegisterPlayerRequest": {**_TOURNAMENT_ID, "account_id": ID, "bot": NAME},
+    "UnregisterPlayerRequest": {**_TOURNAMENT_ID, "player": ID},
+    "CheckInRequest": {**_TOURNAMENT_ID, "player": ID},
+    "StartTournamentRequest": _TOURNAMENT_ID,
+    "GetStandingsRequest": _TOURNAMENT_ID,
+    "WatchStandingsRequest": _TOURNAMENT_ID,
+    "PauseTournamentRequest": _TOURNAMENT_ID,
+    "ResumeTournamentRequest": _TOURNAMENT_ID,
+    "DropPlayerRequest": {**_TOURNAMENT_ID, "player": ID},
+    "RepairRoundRequest": _TOURNAMENT_ID,
+    "AdjudicatePairingRequest": {**_TOURNAMENT_ID, "pairing_id": ID, "ranks": Many(MAX_SEATS, Number(0, MAX_SEATS))},
+}
+
+
+def _bad(message: str) -> ClientError:
+    return ClientError(grpc.StatusCode.INVALID_ARGUMENT, message, common_pb2.ERROR_REASON_MALFORMED)
+
+
+def check_request(method: str, request: Any) -> None:
+    """Refuse a public request with a value out of its bounds; other services' requests pass untouched."""
+    if isinstance(request, Message) and request.DESCRIPTOR.full_name.startswith(_V1):
+        _check_message(request, "")
+
+
+def _check_message(message: Message, prefix: str) -> None:
+    name = message.DESCRIPTOR.full_name.removeprefix(_V1)
+    table = BOUNDS.get(name)
+    if table is None:
+        raise _bad(f"{name} is not accepted here")
+    for field in message.DESCRIPTOR.fields:
+        bound = table.get(field.name)
+        path = prefix + field.name
+        if bound is None:  # a field added to the protos without a bound: refused until it has one
+            raise _bad(f"{path} has no declared bound yet")
+        value = getattr(message, field.name)
+        if field.is_repeated:
+            _check_many(field, value, bound, path)
+        elif field.type == FieldDescriptor.TYPE_MESSAGE:
+            if message.HasField(field.name):
+                _check_message(value, path + ".")
+        else:
+            _check_scalar(field, value, bound, path)
+
+
+def _check_many(field: FieldDescriptor, values: Any, bound: Bound, path: str) -> None:
+    if not isinstance(bound, Many):
+        raise _bad(f"{path} has no declared bound yet")
+    if len(values) > bound.max_items:
+        raise _bad(f"{path} has {len(values)} items; at most {bound.max_items} are accepted")
+    for k, value in enumerate(values):
+        if field.type == FieldDescriptor.TYPE_MESSAGE:
+            _check_message(value, f"{path}[{k}].")
+        elif bound.each is not None:
+            _check_scalar(field, value, bound.each, f"{path}[{k}]")
+
+
+def _check_scalar(field: FieldDescriptor, value: Any, bound: Bound, path: str) -> None:
+    if isinstance(bound, Text):
+        if len(value) > bound.max_chars:
+            raise _bad(f"{path} has {len(value)} characters; at most {bound.max_chars} are accepted")
+        if bound.pattern is not None and not bound.pattern.fullmatch(value):
+            raise _bad(f"{path} must be {bound.what}, not {preview(value)}")
+    elif isinstance(bound, Number):
+        if not bound.low <= value <= bound.high:
+            raise _bad(f"{path} must be between {bound.low} and {bound.high}, not {preview(str(value))}")
+    elif isinstance(bound, Json):
+        if value:
+            check_json_text(value, path, max_bytes=bound.max_bytes, max_depth=bound.max_depth)
+    elif isinstance(bound, Choice):
+        if field.enum_type is None or value not in field.enum_type.values_by_number:
+            raise _bad(f"{path} has no value {preview(str(value))}")
+    elif not isinstance(bound, Flag):
+        raise _bad(f"{path} has no declared bound yet")
