@@ -70,6 +70,12 @@ class Stop(Action, tag="stop", frozen=True):
     """End a Retreat reaction's movement."""
 
 
+class Pick(Action, tag="pick", frozen=True):
+    """Campaign: choose option `n` of the menu the exploration is waiting on (travel, checks, trading...)."""
+
+    n: int
+
+
 ACTION_TYPES: tuple[type[Action], ...] = (
-    Play, Step, Attack, Push, Reequip, EndPhase, React, Decline, Wound, Recover, Stop,
+    Play, Step, Attack, Push, Reequip, EndPhase, React, Decline, Wound, Recover, Stop, Pick,
 )

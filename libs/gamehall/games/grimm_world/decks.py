@@ -48,6 +48,8 @@ def end_of_round(decks: Decks, rng: Rng) -> list[str]:
     done = list(decks.surfaced)
     for card in done:
         other = NEXT_CHAPTER if card == TIME_PASSES else TIME_PASSES
+        if card == NEXT_CHAPTER:
+            decks.chapter_due += 1
         rng.shuffle(decks.encounter)
         if other in decks.aside:
             decks.aside.remove(other)

@@ -5,13 +5,14 @@ from __future__ import annotations
 import random
 
 from gamehall.engine import Action, Event, JsonDict, MatchConfig, Mode, Option, Outcome, StructGame
-from gamehall.games.grimm_world import views
+from gamehall.games.grimm_world import campaign, views
 from gamehall.games.grimm_world.actions import ACTION_TYPES, Decline, EndPhase, Stop
 from gamehall.games.grimm_world.catalog import CONFLICTS
 from gamehall.games.grimm_world.choices import apply_character, apply_prompt, legal
 from gamehall.games.grimm_world.combat import run
 from gamehall.games.grimm_world.context import Ctx
 from gamehall.games.grimm_world.labels import describe
+from gamehall.games.grimm_world.score import score
 from gamehall.games.grimm_world.setup import new_state
 from gamehall.games.grimm_world.state import State
 
@@ -21,10 +22,13 @@ _PREFERRED_DEFAULTS = (Decline(), Stop(), EndPhase())
 class GrimmWorld(StructGame[State]):
     id = "grimm-world"
     name = "Grimm World"
-    description = "Solo fairy-tale adventure: Martha fights on a tactical grid of Terrain Cards (skirmish mode)."
-    state_version = 1
+    description = ("Solo fairy-tale adventure: Martha explores regions, trades, quests and fights on a tactical grid "
+                   "of Terrain Cards (campaign and skirmish modes).")
+    state_version = 2
     modes = (Mode("skirmish", "Skirmish", (1,), "One Conflict Card: Martha against its enemies, automated by their "
-                  "Action Lines and the Decision Compass."),)
+                  "Action Lines and the Decision Compass."),
+             Mode("campaign", "Campaign", (1,), "The solo story: exploration rounds, quests, trading and chapters "
+                  "until Hedda is cured or time runs out; fights use the skirmish combat."))
     options = (
         Option("conflict", "Y701", "the Conflict Card to fight", choices=tuple(sorted(CONFLICTS)), modes=("skirmish",)),
         Option("chapter", 1, "chapter modifier 1-14: picks the placement table and Martha's loadout (the difficulty)",
@@ -32,27 +36,39 @@ class GrimmWorld(StructGame[State]):
     )
     action_types = ACTION_TYPES
     state_type = State
-    max_steps = 5000
+    max_steps = 20000
 
     def new_match(self, config: MatchConfig, seed: int) -> State:
         config = self.validate_config(config)
+        if config.mode == "campaign":
+            return campaign.new_campaign(seed)
         return new_state(str(config.options["conflict"]), int(config.options["chapter"]), seed)  # type: ignore[arg-type]
 
     def config_of(self, state: State) -> MatchConfig:
+        if state.journey is not None:
+            return self.configure("campaign", 1, {})
         return self.configure(state.mode, 1, {"conflict": state.conflict, "chapter": state.chapter})
 
     def to_act(self, state: State) -> frozenset[int]:
+        if state.journey is not None:
+            return frozenset((0,)) if campaign.legal_actions(state) else frozenset()
         if state.fight is None or state.fight.result:
             return frozenset()
         return frozenset((0,))
 
     def legal_actions(self, state: State, seat: int) -> list[Action]:
+        if state.journey is not None:
+            return campaign.legal_actions(state) if seat == 0 else []
         if seat != 0 or state.fight is None or state.fight.result:
             return []
         return legal(Ctx(state))
 
     def _apply(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
         s = self.copy(state)
+        if s.journey is not None:
+            events = campaign.apply(s, action)
+            s.steps += 1
+            return s, events
         ctx = Ctx(s)
         if ctx.f.prompt:
             apply_prompt(ctx, action)
@@ -63,6 +79,11 @@ class GrimmWorld(StructGame[State]):
         return s, ctx.close()
 
     def outcome(self, state: State) -> Outcome | None:
+        if state.journey is not None:
+            if not state.journey.result:
+                return None
+            rank = 1 if state.journey.result == "victory" else 2
+            return Outcome((rank,), (score(state),), state.journey.result)
         if state.fight is None or not state.fight.result:
             return None
         f = state.fight

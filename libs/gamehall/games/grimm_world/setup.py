@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gamehall.engine import ConfigError, Rng
+from gamehall.engine import ConfigError, Event, Rng
 from gamehall.games.grimm_world import choices, enemy_ai  # noqa: F401  (register their steps with the runner)
 from gamehall.games.grimm_world.catalog import ACTION_CARDS, CHARACTERS, CONFLICTS, loadout_for
 from gamehall.games.grimm_world.combat import run, set_prompt, start_character_phase
@@ -42,15 +42,22 @@ def new_state(conflict: str, chapter: int, seed: int) -> State:
     rng = Rng(seed)
     sheet, action_deck = skirmish_sheet(chapter, rng)
     decks = new_decks(rng, action_deck)
-    s = State("skirmish", conflict, chapter, rng.state, sheet, decks, new_fight(conflict, chapter, sheet))
+    s = State("skirmish", conflict, chapter, rng.state, sheet, decks)
+    start_fight(s, conflict, chapter)
+    return s
+
+
+def start_fight(s: State, conflict: str, tier: int) -> list[Event]:
+    """Put a fight on the battlefield of `conflict` (placement column of chapter `tier`) and run it to Martha's
+    first decision: the enemies act first if the card says so (W-CB-05)."""
+    s.fight = new_fight(conflict, tier, s.sheet)
     ctx = Ctx(s)
     if CONFLICTS[conflict].initiative == "enemies":
         ctx.f.phase = ENEMY
         ctx.then(Task("enemy_phase"))  # the first Character Phase is skipped (W-CB-05)
     else:
         start_character_phase(ctx)
-        if hand_loadouts(sheet):
+        if hand_loadouts(s.sheet):
             set_prompt(ctx, P_EQUIP)
     run(ctx)
-    ctx.close()
-    return s
+    return ctx.close()

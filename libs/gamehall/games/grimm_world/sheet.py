@@ -94,8 +94,9 @@ def check_equipment(sheet: Sheet, equipped: list[str], stored: list[str]) -> Non
     constitution = stats(Sheet(sheet.character, sheet.upgrades, sheet.skills, [], [], []))["constitution"]
     if weight(equipped) > constitution:
         raise EquipError(f"equipped weight {weight(equipped)} exceeds Constitution {constitution}")
-    if len(stored) + len(sheet.broken) > character.bag_items:
-        raise EquipError(f"the bag holds {character.bag_items} items")
+    capacity = sheet.bag or character.bag_items
+    if len(stored) + len(sheet.broken) > capacity:
+        raise EquipError(f"the bag holds {capacity} items")
 
 
 def equip(sheet: Sheet, key: str) -> None:
@@ -113,13 +114,13 @@ def hand_loadouts(sheet: Sheet) -> list[tuple[str, ...]]:
     """Every legal set of hand-slot items from those equipped or in the bag (combat re-equip, W-RQ-01),
     other than the current one; sorted for a stable order."""
     return list(_hand_loadouts(sheet.character, tuple(sheet.upgrades), tuple(sheet.equipped), tuple(sheet.stored),
-                               tuple(sheet.broken)))
+                               tuple(sheet.broken), sheet.bag))
 
 
 @cache
 def _hand_loadouts(character: str, upgrades: tuple[str, ...], equipped: tuple[str, ...], stored: tuple[str, ...],
-                   broken: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
-    sheet = Sheet(character, list(upgrades), [], list(equipped), list(stored), [], broken=list(broken))
+                   broken: tuple[str, ...], bag: int = 0) -> tuple[tuple[str, ...], ...]:
+    sheet = Sheet(character, list(upgrades), [], list(equipped), list(stored), [], broken=list(broken), bag=bag)
     pool = sorted({k for k in sheet.equipped + sheet.stored if ITEMS[k].slot == "hands"})
     fixed = [k for k in sheet.equipped if ITEMS[k].slot != "hands"]
     current = tuple(sorted(k for k in sheet.equipped if ITEMS[k].slot == "hands"))
@@ -128,9 +129,9 @@ def _hand_loadouts(character: str, upgrades: tuple[str, ...], equipped: tuple[st
         for combo in combinations(pool, n):
             if combo == current:
                 continue
-            bag = [k for k in sheet.stored if ITEMS[k].slot != "hands"] + [k for k in pool if k not in combo]
+            rest = [k for k in sheet.stored if ITEMS[k].slot != "hands"] + [k for k in pool if k not in combo]
             try:
-                check_equipment(sheet, fixed + list(combo), bag)
+                check_equipment(sheet, fixed + list(combo), rest)
             except EquipError:
                 continue
             out.append(combo)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import msgspec
 
+from gamehall.games.grimm_world.journey import Journey
+
 # prompts: the one decision the engine waits for (empty: free play in the Character Phase)
 P_NONE = ""
 P_EQUIP = "equip"  # free re-equip for character initiative (W-CB-05)
@@ -38,6 +40,8 @@ class Sheet(msgspec.Struct, forbid_unknown_fields=True):
     """Encounter Cards held as goods (out of the deck while held, W-ED-04)."""
     alignment: int = 1
     thalers: int = 0
+    bag: int = 0
+    """Item capacity of the storage card (0: the character's own bag, W-IT-10)."""
 
 
 class Decks(msgspec.Struct, forbid_unknown_fields=True):
@@ -48,6 +52,8 @@ class Decks(msgspec.Struct, forbid_unknown_fields=True):
     action: list[str]
     surfaced: list[str] = []
     """'Time Passes' / 'Next Chapter' taken out this round, processed when the round ends (W-TM-02/03)."""
+    chapter_due: int = 0
+    """'Next Chapter' cards processed at a combat round's end whose chapter change the campaign still owes."""
     cycles: int = 0
     """How many times 'Time Passes' or 'Next Chapter' came up (two per chapter in the base game, W-TM-09)."""
 
@@ -133,3 +139,5 @@ class State(msgspec.Struct, forbid_unknown_fields=True):
     fight: Fight | None = None
     last_fate: int = 0
     steps: int = 0
+    journey: Journey | None = None
+    """The campaign outside combat (mode `campaign`); None in a skirmish."""

@@ -73,6 +73,13 @@ class ItemDef(_Entry, frozen=True):
     rate: int | None = None
     ranged: bool = False
     crit: tuple[int, ...] = ()
+    price: int = 0
+    """Purchase price at a blacksmith (W-IT-02)."""
+    sell: int = 0
+    sell_broken: int = 0
+    repair: dict[str, int] = {}
+    tool: str = ""
+    """'axe', 'pickaxe' or 'spear' for felling, mining and fishing (W-LA-09..11)."""
 
 
 class ItemPack(_Entry, frozen=True):
@@ -221,13 +228,184 @@ class ConflictPack(_Entry, frozen=True):
 
 
 class EncounterCardDef(_Entry, frozen=True):
-    """A B- or X-Encounter Card as combat needs it: its Fate Number (and its back's Landscape Identifier)."""
+    """A B- or X-Encounter Card: Fate Number, its back's Landscape Identifier, the random-encounter ranges,
+    the horizontal line and landscape options, the item printed on it, and its price row (W-RE-*, W-LA-*)."""
 
     key: str
     fate: int
     landscape: str
     provenance: Provenance
+    ranges: tuple[tuple[int, int, str], ...] = ()
+    """(lo, hi, encounter entry key) covering Encounter Values 1-12."""
+    line: bool = False
+    options: tuple[str, ...] = ()
+    """Landscape Encounter options below the horizontal line (else those of its landscape letter)."""
+    item: str = ""
+    broken: bool = False
+    places: str = ""
+    """Blacksmith marks: letters v/t/c for village, town, castle (AMB-9); 'x' = cannot be bought."""
+    prices: tuple[int, int, int] = (1, 1, 1)
+    """Price symbols lined up with a Region Card's three goods symbols (W-TD-02)."""
 
 
 class EncounterPack(_Entry, frozen=True):
     cards: tuple[EncounterCardDef, ...]
+
+
+# ----------------------------------------------------------------- campaign (part 2): card text as data
+
+
+class Op(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
+    """One line of card text as data (W-RE-05): `op` names the effect; the other fields are its arguments.
+
+    Nested lines (the indented results of a check, query or decision) sit in `then` / `orelse` / `bands` /
+    `options`. The campaign interpreter (explore.py) documents every op.
+    """
+
+    op: str
+    n: int = 0
+    k: int = 0
+    stat: str = ""
+    target: int = 0
+    card: str = ""
+    good: str = ""
+    text: str = ""
+    cap: int = 0
+    then: tuple[Op, ...] = ()
+    orelse: tuple[Op, ...] = ()
+    bands: tuple[Band, ...] = ()
+    options: tuple[Choice, ...] = ()
+
+
+class Band(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
+    """A result range of a check without a target, or of an Encounter Value (lo..hi inclusive)."""
+
+    lo: int
+    hi: int
+    then: tuple[Op, ...] = ()
+
+
+class Choice(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
+    """One option of a decision (◆): its label, an optional requirement (e.g. 'ranged', 'axe') and its lines."""
+
+    label: str
+    then: tuple[Op, ...] = ()
+    requires: str = ""
+
+
+class EncounterEntryDef(_Entry, frozen=True):
+    """A named encounter printed on Encounter Cards (e.g. 'Miner', 'Fawn', 'Rockfall')."""
+
+    key: str
+    name: str
+    text: str
+    ops: tuple[Op, ...]
+    provenance: Provenance
+
+
+class EncounterPagesPack(_Entry, frozen=True):
+    entries: tuple[EncounterEntryDef, ...]
+
+
+class LocationDef(_Entry, frozen=True):
+    """A location on a Region Card: number, Landscape Identifiers, symbols, paths and exits off the card."""
+
+    number: int
+    name: str
+    ids: tuple[str, ...]
+    symbols: tuple[str, ...] = ()
+    paths: tuple[int, ...] = ()
+    exits: dict[str, int] = {}
+    """direction -> the location entered on the neighbouring Region Card (W-TR-02)."""
+
+
+class RegionCardDef(_Entry, frozen=True):
+    """A Region Card: region digit + Event Number (e.g. '111'), its Y-cards, compass, goods symbols, locations."""
+
+    key: str
+    name: str
+    y_cards: tuple[str, ...]
+    compass: dict[str, int]
+    goods: tuple[str, str, str]
+    locations: tuple[LocationDef, ...]
+    provenance: Provenance
+
+
+class LostPageDef(_Entry, frozen=True):
+    """A Lost Pages (Y) card: where it matches in the Bar, its book symbols and its text as ops (W-EB-*, W-TX-*)."""
+
+    key: str
+    number: str
+    name: str
+    kind: Literal["location", "instant", "rumor", "conflict", "quest", "sub", "story", "training", "storage"]
+    text: str
+    provenance: Provenance
+    ops: tuple[Op, ...] = ()
+    location: int = 0
+    symbol: str = ""
+    landscape: str = ""
+    book: int = 0
+    """Black book: banished when placed in (or still in) the Bar once this chapter is reached (W-EB-04)."""
+    arrow: bool = False
+    """Curved arrow on the black book: its front is resolved before it is banished."""
+    hourglass: bool = False
+    resolve_on_expiry: bool = False
+    bang: bool = False
+    """'!' sub-chapter card: resolved at once when it enters the Bar at a chapter start (W-TM-03 step 4)."""
+    fee: int = 0
+    """Training fee in thalers (AMB-18: ours)."""
+    level: int = 0
+    """Quest level 1-3 (Quest Deck order); 0 for main quests."""
+    needs: dict[str, int] = {}
+    """A quest's other requirements: goods by kind, 'thalers', or flags ('flag:<name>': 1)."""
+    capacity: tuple[int, int, int] = (0, 0, 0)
+    """A storage card: goods, items, thalers (W-IT-10)."""
+
+
+class LostPagesPack(_Entry, frozen=True):
+    cards: tuple[LostPageDef, ...]
+
+
+class ChapterDef(_Entry, frozen=True):
+    """A Storybook card: chapter number (0 = Book Cover, 99 = Epilogue), Encounter Value modifier, text, ops."""
+
+    number: int
+    name: str
+    modifier: int
+    text: str
+    ops: tuple[Op, ...]
+    provenance: Provenance
+    tier: int = 1
+    """The placement-table column Conflict Cards use in this chapter (which chapter 1-14 it stands for)."""
+    sub: tuple[str, ...] = ()
+    """Y-cards lying under this Chapter Card from the start (sub-chapter cards)."""
+
+
+class LandscapeDef(_Entry, frozen=True):
+    """The landscape-identifier table (Fig 10): letter -> landscape and its Landscape Encounter options."""
+
+    letter: str
+    name: str
+    place: str
+    """village / town / castle for the blacksmith (AMB-9), else ''."""
+    options: tuple[str, ...]
+    provenance: Provenance
+
+
+class PriceDef(_Entry, frozen=True):
+    """A price symbol (Fig 64): thalers to buy and to sell one good."""
+
+    symbol: int
+    buy: int
+    sell: int
+    provenance: Provenance
+
+
+class CampaignPack(_Entry, frozen=True):
+    """The Storybook, the Region Cards, the landscape table and the goods-price table."""
+
+    chapters: tuple[ChapterDef, ...]
+    regions: tuple[RegionCardDef, ...]
+    landscapes: tuple[LandscapeDef, ...]
+    prices: tuple[PriceDef, ...]
+    x_cards: tuple[EncounterCardDef, ...] = ()
