@@ -336,8 +336,8 @@ def _resolved(t: Trip, op: Op) -> None:
         t.j.resolving.pop()
 
 
-@handler("random")
-def _random(t: Trip, op: Op) -> None:
+@handler("random_page")
+def _random_page(t: Trip, op: Op) -> None:
     """'Random Y996': one of the cards sharing that number, at random (W-TX-12)."""
     pool = [c for c in copies(op.card) if c not in t.j.banished]
     if pool:

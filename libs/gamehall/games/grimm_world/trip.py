@@ -89,6 +89,8 @@ HANDLERS: dict[str, Callable[[Trip, Op], None]] = {}
 
 def handler(name: str) -> Callable[[Callable[[Trip, Op], None]], Callable[[Trip, Op], None]]:
     def register(fn: Callable[[Trip, Op], None]) -> Callable[[Trip, Op], None]:
+        if name in HANDLERS:
+            raise CampaignError(f"op {name!r} registered twice")
         HANDLERS[name] = fn
         return fn
     return register
