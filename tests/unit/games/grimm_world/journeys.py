@@ -33,8 +33,9 @@ def card_with(landscape: str, skip: Sequence[str] = ()) -> str:
     return next(k for k in b_cards() if ENCOUNTERS[k].landscape == landscape and k not in skip)
 
 
-def journey(location: int = 11, *, hand: Sequence[str] = ("A01", "A02", "A03", "A04"), deck: Sequence[str] | None = None,
-            upgrades: Sequence[str] = (), equipped: Sequence[str] = (), stored: Sequence[str] = (),
+def journey(location: int = 11, *, hand: Sequence[str] = ("A01", "A02", "A03", "A04"),
+            deck: Sequence[str] | None = None, upgrades: Sequence[str] = (), equipped: Sequence[str] = (),
+            stored: Sequence[str] = (),
             broken: Sequence[str] = (), thalers: int = 10, alignment: int = 1, chapter: int = 1,
             goods: Sequence[tuple[str, str]] = (), bar: Sequence[str] = ()) -> State:
     """A campaign between steps: nothing pending, Martha at `location` (region cards 111, 211, 311 in play)."""
@@ -48,7 +49,8 @@ def journey(location: int = 11, *, hand: Sequence[str] = ("A01", "A02", "A03", "
     j.items = {}
     sheet = s.sheet
     sheet.hand, sheet.damaged = list(hand), []
-    sheet.upgrades, sheet.equipped, sheet.stored, sheet.broken = list(upgrades), list(equipped), list(stored), list(broken)
+    sheet.upgrades, sheet.equipped = list(upgrades), list(equipped)
+    sheet.stored, sheet.broken = list(stored), list(broken)
     sheet.thalers, sheet.alignment = thalers, alignment
     s.chapter = chapter
     deck_cards = list(deck) if deck is not None else stacked()

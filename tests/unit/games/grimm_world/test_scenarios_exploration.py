@@ -113,7 +113,7 @@ def test_SC_W06_rustling_fig45() -> None:
     s = journey(21, deck=stacked(fates=(1,)))
     entry(s, "rustling")
     s, events = picks(s, "Hide", "roll")  # Dexterity 2 + 1 < 7
-    assert [e["card"] for e in kinds(events, "resolve")][0] in copies("Y996")
+    assert next(e["card"] for e in kinds(events, "resolve")) in copies("Y996")
 
 
 def test_SC_W07_alignment_gated_encounter_fig46() -> None:
