@@ -174,8 +174,9 @@ def test_SC_W27_placing_cards_into_future_chapters(monkeypatch: pytest.MonkeyPat
 
 
 def test_SC_W28_receiving_items_remove_and_lose(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(ITEMS, "test_relic", msgspec.convert({"key": "test_relic", "name": "Relic", "rarity": "unique", "slot": "accessory",
-                                           "weight": 0, "provenance": {"source": "designed", "ref": "test"}}, ItemDef))
+    relic = {"key": "test_relic", "name": "Relic", "rarity": "unique", "slot": "accessory", "weight": 0,
+             "provenance": {"source": "designed", "ref": "test"}}
+    monkeypatch.setitem(ITEMS, "test_relic", msgspec.convert(relic, ItemDef))
     base = ENCOUNTERS["B01"]
     for key, item in (("T91", "chain_armour"), ("T92", "test_relic"), ("T93", "club")):
         monkeypatch.setitem(ENCOUNTERS, key, msgspec.structs.replace(base, key=key, item=item, broken=False))
