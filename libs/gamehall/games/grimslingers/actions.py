@@ -107,6 +107,84 @@ class Choose(Action, frozen=True, tag="choose"):
     option: int
 
 
+# ------------------------------------------------------------------ Tall Tale
+
+
+class Flee(Action, frozen=True, tag="flee"):
+    """Tall Tale Standoff, Attack-node duels: flee; the duel ends if every player flees this turn."""
+
+
+class Organize(Action, frozen=True, tag="organize"):
+    """Tall Tale Standoff: move cards between hand and stash (then Stash / Unstash, StopPicking)."""
+
+
+class Trade(Action, frozen=True, tag="trade"):
+    """Tall Tale Standoff: give item cards from your hand to teammates (then Give, StopPicking)."""
+
+
+class Propose(Action, frozen=True, tag="propose"):
+    """Group decision: propose an option (a node, an event option, the seat to get an item)."""
+
+    option: int
+
+
+class Accept(Action, frozen=True, tag="accept"):
+    """Group decision: agree with the proposal."""
+
+
+class Reject(Action, frozen=True, tag="reject"):
+    """Group decision: disagree; everyone rolls a die and the highest roller decides (R-251)."""
+
+
+class Decide(Action, frozen=True, tag="decide"):
+    """Group decision, after a roll-off: the winner's choice."""
+
+    option: int
+
+
+class Select(Action, frozen=True, tag="select"):
+    """An individual choice: sneak / pass / flip / stop at a landmark, a perk (hand, hp, ep, signature)."""
+
+    option: str
+
+
+class Stash(Action, frozen=True, tag="stash"):
+    """Put a card from your hand into your stash."""
+
+    card: str
+
+
+class Unstash(Action, frozen=True, tag="unstash"):
+    """Take a card from your stash into your hand (within the hand limit)."""
+
+    card: str
+
+
+class Give(Action, frozen=True, tag="give"):
+    """Give an item card from your hand to a teammate."""
+
+    card: str
+    seat: int
+
+
+class TradeIn(Action, frozen=True, tag="trade_in"):
+    """Discard three Treasure Map Pieces or Hex Fragments for what the card stipulates."""
+
+    item: str
+    craft: str | None = None
+    """Hex Fragments: the crafted item chosen."""
+
+
+class Discard(Action, frozen=True, tag="discard"):
+    """Behemoth Be Comin: discard a card from your hand for 1 DMG toward the group's total."""
+
+    card: str
+
+
+class Done(Action, frozen=True, tag="done"):
+    """End your individual turn at a node (camp, Behemoth)."""
+
+
 ACTION_TYPES: tuple[type[Action], ...] = (
     PickArchetype,
     Keep,
@@ -128,4 +206,18 @@ ACTION_TYPES: tuple[type[Action], ...] = (
     BloodFeast,
     Cheat,
     Choose,
+    Flee,
+    Organize,
+    Trade,
+    Propose,
+    Accept,
+    Reject,
+    Decide,
+    Select,
+    Stash,
+    Unstash,
+    Give,
+    TradeIn,
+    Discard,
+    Done,
 )

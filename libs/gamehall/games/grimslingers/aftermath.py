@@ -346,7 +346,8 @@ def _end_of_turn(s: State, events: list[Event]) -> None:
     for seat in defeated:
         events.append(Event("defeated", {"seat": seat}))
     if check_victory(s) or check_stalemate(s, bool(defeated)):
-        events.append(Event("match_over", {"ranks": list(s.ranks or []), "reason": s.reason}))
+        if s.ranks is not None:
+            events.append(Event("match_over", {"ranks": list(s.ranks or []), "reason": s.reason}))
         return
     for x in s.seats:
         if x.bloodlust_active:

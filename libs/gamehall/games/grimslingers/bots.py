@@ -12,7 +12,7 @@ import random
 
 from gamehall.engine.protocol import Action
 from gamehall.games.grimslingers import catalog as cat
-from gamehall.games.grimslingers import machine
+from gamehall.games.grimslingers import machine, tale_bots
 from gamehall.games.grimslingers.actions import Aim, Choose, EndStandoff, Pass, Pick, Play, Reload, StopPicking
 from gamehall.games.grimslingers.state import Phase, PickKind, PromptKind, State
 from gamehall.games.grimslingers.table import is_foe
@@ -41,6 +41,8 @@ def default_action(s: State, seat: int) -> Action | None:
     if not legal:
         return None
     x = s.seats[seat]
+    if s.phase == Phase.ADVENTURE and not s.prompts:
+        return tale_bots.default_action(s, seat, legal)
     if s.prompts:
         prompt = s.prompts[0]
         if prompt.kind in _KEEP_ALIVE:

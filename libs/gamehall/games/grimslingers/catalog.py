@@ -26,6 +26,8 @@ SIGNATURE_PACK: CardPack = load_pack(_PKG, "signatures.json", CardPack)
 ITEM_PACK: CardPack = load_pack(_PKG, "items.json", CardPack)
 ARCHETYPE_PACK: ArchetypePack = load_pack(_PKG, "archetypes.json", ArchetypePack)
 CREATURE_PACK: CreaturePack = load_pack(_PKG, "creatures.json", CreaturePack)
+TALE_ITEM_PACK: CardPack = load_pack(_PKG, "tale_items.json", CardPack)
+"""Tall Tale-only items (map pieces, hex fragments, supplies, story and ritual items)."""
 
 CARDS: list[CardDef] = []
 KEYS: list[str] = []
@@ -81,11 +83,18 @@ for _card in ITEM_PACK.cards:
 
 for _card in CREATURE_PACK.skills:
     register(_card)
+for _card in TALE_ITEM_PACK.cards:  # registered last: earlier ids stay stable for stored matches
+    for _copy in range(1, _card.copies + 1):
+        register(_card, _card.key if _card.copies == 1 else f"{_card.key}.{_copy}")
 
 BASIC_ELEMENTS: tuple[int, ...] = tuple(ID[k] for k in ("FIRE", "WATER", "EARTH", "WIND", "ICE", "LIGHTNING"))
 LIGHT, DARK = ID["LIGHT"], ID["DARK"]
 SIGNATURES: tuple[int, ...] = tuple(ID[c.key] for c in SIGNATURE_PACK.cards)
-ITEMS: tuple[int, ...] = tuple(i for i, c in enumerate(CARDS) if c.kind == "item")
+_TALE_ONLY = frozenset(c.key for c in TALE_ITEM_PACK.cards)
+ITEMS: tuple[int, ...] = tuple(i for i, c in enumerate(CARDS) if c.kind == "item" and c.key not in _TALE_ONLY)
+"""The Versus item deck (the regular items)."""
+TALE_ITEMS: tuple[int, ...] = tuple(i for i, c in enumerate(CARDS) if c.kind == "item")
+"""The Tall Tale item deck: every item (R-065), the Tall Tale-only ones included."""
 DYNAMITE: frozenset[int] = frozenset(i for i, c in enumerate(CARDS) if c.key == "unstable_dynamite")
 RESURRECT, SPECTER, SCOURGE = ID["Resurrect"], ID["Specter"], ID["Scourge"]
 JUJUS: frozenset[int] = frozenset(i for i, c in enumerate(CARDS) if c.reactive == "juju")

@@ -16,13 +16,15 @@ from gamehall.games.grimslingers.state import Phase, PlayStatus, State
 
 def universe(s: State) -> list[int]:
     """Every card of the match, sorted (one element set per player)."""
-    key = (s.players, s.light_dark, s.items, tuple(s.creature_deck))
+    key = (s.players, s.light_dark, s.items, tuple(s.creature_deck), s.mode)
     cached = _UNIVERSE.get(key)
     if cached is None:
         cards = list(cat.BASIC_ELEMENTS) * s.players + list(s.creature_deck) + list(cat.SIGNATURES)
         if s.light_dark:
             cards += [cat.LIGHT, cat.DARK]
-        if s.items:
+        if s.mode == "tall-tale":
+            cards += list(cat.TALE_ITEMS)
+        elif s.items:
             cards += list(cat.ITEMS)
         cached = _UNIVERSE[key] = sorted(cards)
     return cached
@@ -59,6 +61,10 @@ def _cards(s: State) -> list[int]:
     found += s.item_deck
     found += [c for c in s.field if c >= 0]
     found += s.item_discard
+    if s.tale is not None:
+        for m in s.tale.members:
+            found += m.stash
+        found += s.tale.award
     return found
 
 

@@ -136,6 +136,12 @@ def check_end(s: State, stalemate: bool = False) -> bool:
         s.ranks, s.reason = [2] * s.players, "stalemate"
     else:
         return False
+    if s.tale is not None:  # a Tall Tale duel: back to the adventure (tale_duel.after settles it)
+        from gamehall.games.grimslingers.tale_duel import finish
+
+        finish(s, s.reason)
+        s.ranks, s.reason = None, ""
+        return True
     s.phase = Phase.OVER
     s.prompts = []
     s.picking = None

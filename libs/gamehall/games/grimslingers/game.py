@@ -67,7 +67,7 @@ class Grimslingers(StructGame[State]):
     def outcome(self, state: State) -> Outcome | None:
         if state.ranks is None:
             return None
-        if state.creature >= 0:
+        if state.creature >= 0 or state.tale is not None:
             # co-op: every player shares the result; scores say it (ranks alone tie either way)
             return Outcome(tuple(state.ranks), tuple(1.0 if r == 1 else 0.0 for r in state.ranks), state.reason)
         return Outcome(tuple(state.ranks), reason=state.reason)

@@ -20,9 +20,32 @@ def strength(s: State, seat: int) -> float:
     return HP_WEIGHT * x.hp + EP_WEIGHT * x.ep + CARD_WEIGHT * len(x.hand) + PENDING_BONUS_WEIGHT * x.bloodlust_bonus
 
 
+def campaign(s: State) -> float:
+    """Tall Tale progress in [0, 1]: story parts done, allowed defeats kept, the group's HP."""
+    from gamehall.games.grimslingers.tale_effects import setting
+    from gamehall.games.grimslingers.tale_story import chapter
+
+    t = s.tale
+    assert t is not None
+    parts = len(chapter(s).parts)
+    allowed = setting(s).defeats
+    kept = t.defeats_left / allowed if allowed else 1.0
+    hp = sum(s.seats[i].hp for i in range(s.players)) / max(1, sum(s.seats[i].max_hp for i in range(s.players)))
+    return 0.4 * t.part / parts + 0.35 * kept + 0.25 * hp
+
+
 def evaluate(s: State, seat: int) -> float:
     if s.ranks is not None:
         return Outcome(tuple(s.ranks)).returns()[seat]
+    if s.tale is not None:
+        if s.creature < 0:
+            return campaign(s)
+        return campaign(s) * (0.5 + 0.5 * duel_strength(s, seat))
+    return duel_strength(s, seat)
+
+
+def duel_strength(s: State, seat: int) -> float:
+    """The seat's side's share of the duel's total strength."""
     teams: dict[int, float] = {}
     for i in range(s.n):
         teams[team_of(s, i)] = teams.get(team_of(s, i), 0.0) + strength(s, i)

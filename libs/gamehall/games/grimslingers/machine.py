@@ -9,13 +9,14 @@ from __future__ import annotations
 from gamehall.engine.errors import IllegalAction
 from gamehall.engine.protocol import Action, Event
 from gamehall.engine.rng import Rng
-from gamehall.games.grimslingers import aftermath, creatures, draw, setup, standoff
+from gamehall.games.grimslingers import aftermath, creatures, draw, setup, standoff, tale, tale_camp
 from gamehall.games.grimslingers.actions import Aim, Cheat, Choose, Keep, Pick, PickArchetype, StopPicking
 from gamehall.games.grimslingers.items import finish_instant
 from gamehall.games.grimslingers.revival import answer as answer_revival
-from gamehall.games.grimslingers.state import Phase, PromptKind, State
+from gamehall.games.grimslingers.state import Phase, PickKind, PromptKind, State
 from gamehall.games.grimslingers.table import draw_in_order, player_order
 
+_TALE_PICKS = (PickKind.ORGANIZE, PickKind.TRADE)
 _CHOICES = (
     PromptKind.REDIRECT,
     PromptKind.EQUILIBRIUM,
@@ -32,6 +33,8 @@ def to_act(s: State) -> frozenset[int]:
         return frozenset((s.prompts[0].seat,))
     if s.picking is not None:
         return frozenset((s.picking.seat,))
+    if s.phase == Phase.ADVENTURE:
+        return tale.to_act(s)
     if s.phase in (Phase.ARCHETYPE, Phase.STANDOFF):
         return frozenset((s.current,)) if s.current >= 0 else frozenset()
     if s.phase == Phase.DRAFT:
@@ -57,7 +60,11 @@ def legal(s: State, seat: int) -> list[Action]:
             return draw.cheat_legal(s, seat)
         return [Choose(o) for o in prompt.options]
     if s.picking is not None:
+        if s.picking.kind in _TALE_PICKS:
+            return tale_camp.picking_legal(s)
         return standoff.legal_picks(s)
+    if s.phase == Phase.ADVENTURE:
+        return tale.legal(s, seat)
     if s.phase == Phase.STANDOFF:
         return standoff.legal(s, seat)
     if s.phase == Phase.FIRE:
@@ -93,10 +100,14 @@ def step(s: State, seat: int, action: Action, events: list[Event]) -> None:
                     {"seat": seat, "option": action.option},
                 )
             )
+    elif s.picking is not None and s.picking.kind in _TALE_PICKS:
+        tale_camp.apply_picking(s, action, events)
     elif s.picking is not None:
         if not isinstance(action, (Pick, StopPicking)):
             raise IllegalAction("finish picking first")
         standoff.apply_pick(s, action, events)
+    elif s.phase == Phase.ADVENTURE:
+        tale.apply_action(s, seat, action, events, rng)
     elif s.phase == Phase.STANDOFF:
         standoff.apply(s, seat, action, events, rng)
     elif s.phase == Phase.FIRE:
@@ -109,7 +120,7 @@ def step(s: State, seat: int, action: Action, events: list[Event]) -> None:
         setup.apply_keep(s, seat, action, events, rng)
     elif s.phase == Phase.ARCHETYPE:
         assert isinstance(action, PickArchetype)
-        setup.apply_archetype(s, seat, action, events)
+        setup.apply_archetype(s, seat, action, events, rng)
     advance(s, events, rng)
     s.rng = rng.state
 
@@ -130,6 +141,10 @@ def advance(s: State, events: list[Event], rng: Rng) -> None:
         elif s.phase == Phase.AFTERMATH:
             aftermath.run(s, events, rng)
             if s.phase == Phase.AFTERMATH:
+                return
+        elif s.phase == Phase.ADVENTURE:
+            tale.advance(s, events, rng)
+            if s.phase in (Phase.ADVENTURE, Phase.OVER):
                 return
         else:
             return

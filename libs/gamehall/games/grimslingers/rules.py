@@ -7,6 +7,9 @@ from gamehall.engine.protocol import Mode, Option
 VERSUS = ("versus-1v1", "versus-ffa", "versus-teams", "versus-teams-3v3")
 CREATURE_MODES = ("creature-duel", "witch-king")
 CORE = (*VERSUS, "creature-duel")
+TALL_TALE = "tall-tale"
+CORE_RULES = (*CORE, TALL_TALE)
+"""Modes played by the core duel rules (the Tall Tale's creature duels are core creature duels)."""
 ADVANCED = ("advanced-duels", "witch-king")
 CREATURE_CHOICES = ("random", "bandits", "chupacabra", "dune_wurm", "jackalope", "peyote_scorpion", "specter")
 
@@ -52,6 +55,14 @@ MODES = (
         "Advanced Duels rules, 1-4 Grimslingers with three signature spells each against the "
         "simulated Witch King (AD 'Creature Duel').",
     ),
+    Mode(
+        TALL_TALE,
+        "Tall Tale",
+        (1, 2, 3, 4),
+        "Solo or co-op adventure campaign (C 'Solo/Co-op Mode'): travel the Valley of Death map, "
+        "resolve Landmark, Attack, Event and Rest nodes, duel its creatures, follow the story to the "
+        "chapter's end; Easy / Normal / Hard / Impossible.",
+    ),
 )
 
 OPTIONS = (
@@ -92,9 +103,10 @@ OPTIONS = (
     Option(
         "difficulty",
         "normal",
-        "Witch King setting (printed on the card back; values designed except 2 players 20/20).",
+        "Witch King setting (printed on the card back; values designed except 2 players 20/20); "
+        "Tall Tale: the difficulty table (A16.6: HP/EP, hand size, allowed defeats, revival, modifiers).",
         choices=("easy", "normal", "hard", "impossible"),
-        modes=("witch-king",),
+        modes=("witch-king", TALL_TALE),
     ),
 )
 
@@ -123,19 +135,19 @@ FLAGS = (
         True,
         "AMB-36: simultaneous FX are netted per resource before clamping "
         "(False: applied in written order, clamped each step).",
-        modes=CORE,
+        modes=CORE_RULES,
     ),
     Option(
         "equilibrium_copy_cost",
         True,
         "AMB-14: Equilibrium's copies pay the copied card's EP cost (False: their own card's).",
     ),
-    Option("cheat_after_pass", True, "AMB-19: an Outlaw who passed may still Dirty Cheat.", modes=CORE),
+    Option("cheat_after_pass", True, "AMB-19: an Outlaw who passed may still Dirty Cheat.", modes=CORE_RULES),
     Option(
         "cheat_pays_spell_cost",
         True,
         "Reading: a Dirty-Cheated spell also costs its own EP (besides the 2 EP).",
-        modes=CORE,
+        modes=CORE_RULES,
     ),
     Option(
         "ad_repeat_actions",

@@ -25,6 +25,7 @@ from gamehall.games.grimslingers.table import player_seats
 START_HP = START_EP = 8
 MAX_HP = MAX_EP = 10
 MAX_PER_ARCHETYPE = 2
+TALL_TALE = "tall-tale"
 
 
 def new_state(config: MatchConfig, seed: int) -> State:
@@ -34,6 +35,7 @@ def new_state(config: MatchConfig, seed: int) -> State:
     # Values were checked against the declared flags by `validate_config`.
     flags = Flags(**{k: v for k, v in config.flags.items() if k in Flags.__struct_fields__})  # type: ignore[arg-type]
     advanced = config.mode in ("advanced-duels", "witch-king")
+    tall_tale = config.mode == TALL_TALE
     creature_mode = config.mode in ("creature-duel", "witch-king")
     width = n + 1 if creature_mode else n
     seats = [
@@ -45,8 +47,8 @@ def new_state(config: MatchConfig, seed: int) -> State:
     s = State(
         mode=config.mode,
         n=n,
-        items=bool(opts.get("items", False)) and not advanced,
-        archetypes=bool(opts.get("archetypes", False)) and not advanced,
+        items=(bool(opts.get("items", False)) and not advanced) or tall_tale,
+        archetypes=(bool(opts.get("archetypes", False)) and not advanced) or tall_tale,
         draft=draft,
         light_dark=bool(opts.get("light_and_dark", False)) and not advanced,
         flags=flags,
@@ -58,7 +60,10 @@ def new_state(config: MatchConfig, seed: int) -> State:
         _add_creature(s, opts, rng)
     deck = list(cat.SIGNATURES) + ([cat.LIGHT, cat.DARK] if s.light_dark else [])
     s.sig_deck = rng.shuffled(deck)
-    if s.items:
+    if tall_tale:  # every item, no scavenge field; archetypes are mandatory
+        s.difficulty = str(opts.get("difficulty", "normal"))
+        s.item_deck = rng.shuffled(list(cat.TALE_ITEMS))
+    elif s.items:
         s.item_deck = rng.shuffled(list(cat.ITEMS))
         s.field = [draw_item(s, rng) for _ in range(FIELD_SIZE)]
     if s.archetypes:
@@ -135,7 +140,7 @@ def archetype_legal(s: State, seat: int) -> list[Action]:
     return [PickArchetype(a.key) for i, a in enumerate(cat.ARCHETYPES) if taken.count(i) < MAX_PER_ARCHETYPE]
 
 
-def apply_archetype(s: State, seat: int, action: PickArchetype, events: list[Event]) -> None:
+def apply_archetype(s: State, seat: int, action: PickArchetype, events: list[Event], rng: Rng) -> None:
     idx = cat.ARCHETYPE_ID[action.archetype]
     a = cat.ARCHETYPES[idx]
     x = s.seats[seat]
@@ -146,6 +151,10 @@ def apply_archetype(s: State, seat: int, action: PickArchetype, events: list[Eve
     s.order.pop(0)
     if s.order:
         s.current = s.order[0]
+    elif s.mode == TALL_TALE:
+        from gamehall.games.grimslingers.tale import begin
+
+        begin(s, s.difficulty, rng)
     else:
         s.current = -1
         _deal(s)

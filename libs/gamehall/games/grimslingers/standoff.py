@@ -10,9 +10,11 @@ from gamehall.engine.errors import IllegalAction
 from gamehall.engine.protocol import Action, Event
 from gamehall.engine.rng import Rng
 from gamehall.games.grimslingers import catalog as cat
-from gamehall.games.grimslingers import creatures
+from gamehall.games.grimslingers import creatures, tale_duel
 from gamehall.games.grimslingers.actions import (
     EndStandoff,
+    Flee,
+    Organize,
     Pick,
     Purge,
     Reactivate,
@@ -22,6 +24,7 @@ from gamehall.games.grimslingers.actions import (
     SpellFlare,
     StopPicking,
     Surge,
+    Trade,
     UseCard,
 )
 from gamehall.games.grimslingers.effects import Cast, apply_atoms, compute
@@ -30,11 +33,15 @@ from gamehall.games.grimslingers.piles import deactivate_card, discard_card, fin
 from gamehall.games.grimslingers.revival import offer_immediate
 from gamehall.games.grimslingers.state import Phase, Picking, PickKind, StandoffUse, State
 from gamehall.games.grimslingers.table import player_order, uses_target_cards
+from gamehall.games.grimslingers.tale_camp import MAX_MOVES
 
 RELOAD_COST, RELOAD_TAKE = 3, 4
 PURGE_MAX = 2
 SURGE_CARDS = 3
 REACTIVATE_COST = 3
+
+
+_TALE_USE = {Flee: StandoffUse.FLEE, Organize: StandoffUse.ORGANIZE, Trade: StandoffUse.TRADE}
 
 
 def max_actions(s: State) -> int:
@@ -49,6 +56,8 @@ def open_standoff(s: State, events: list[Event], rng: Rng) -> None:
     """Start of the Standoff: Scourge bites (HP loss), the creature's automatic step (creature
     duels, R-087), then the first player acts."""
     s.standoff_open = True
+    if s.tale is not None and not tale_duel.revive_fallen(s, events):
+        return  # a co-op player fell and no allowed defeat was left (R-263, R-270)
     for x in s.seats:
         x.dealt = [0] * s.n
     if s.scourge_on >= 0:
@@ -75,6 +84,8 @@ def end_turn_of(s: State) -> None:
     else:
         s.current = -1
         s.phase = Phase.AIM if uses_target_cards(s) else Phase.FIRE
+        if s.tale is not None and tale_duel.everyone_fled(s):
+            tale_duel.finish(s, tale_duel.FLED)  # S-54: the duel ends, no items or levels
 
 
 def _spells(cards: list[int]) -> list[int]:
@@ -115,6 +126,8 @@ def legal(s: State, seat: int) -> list[Action]:
         and x.ep >= cat.ARCHETYPES[cat.WITCHBORN].ability_cost
     ):
         out.append(SpellFlare())
+    if s.tale is not None:
+        out += [a for a in tale_duel.standoff_extras(s, seat) if _allowed(s, seat, _TALE_USE[type(a)])]
     return out
 
 
@@ -175,6 +188,16 @@ def apply(s: State, seat: int, action: Action, events: list[Event], rng: Rng) ->
         x.ep -= cat.ARCHETYPES[cat.WITCHBORN].ability_cost
         x.flare = True
         events.append(Event("spell_flare", {"seat": seat}))
+    elif isinstance(action, (Flee, Organize, Trade)) and s.tale is not None:
+        if action not in tale_duel.standoff_extras(s, seat):
+            raise IllegalAction(f"{type(action).__name__} is not allowed now")
+        kind = _TALE_USE[type(action)]
+        if isinstance(action, Flee):
+            s.tale.fled.append(seat)
+            events.append(Event("flee", {"seat": seat}))
+        else:
+            pick = PickKind.ORGANIZE if isinstance(action, Organize) else PickKind.TRADE
+            s.picking = Picking(seat, pick, MAX_MOVES, 0)
     else:
         raise IllegalAction(f"{type(action).__name__} is not a Standoff action")
     if kind & StandoffUse.ANIMA_FLIP:
@@ -240,10 +263,10 @@ def apply_pick(s: State, action: Action, events: list[Event]) -> None:
             return
     elif pk.taken < pk.minimum:
         raise IllegalAction(f"pick at least {pk.minimum} card(s) first")
-    _close_picking(s)
+    close_picking(s)
 
 
-def _close_picking(s: State) -> None:
+def close_picking(s: State) -> None:
     pk = s.picking
     assert pk is not None
     s.picking = None
@@ -264,4 +287,4 @@ def close_stuck_picking(s: State) -> None:
     if picking_stuck(s):
         assert s.picking is not None
         s.picking.minimum = s.picking.taken
-        _close_picking(s)
+        close_picking(s)

@@ -11,6 +11,8 @@ from enum import IntEnum, IntFlag
 
 import msgspec
 
+from gamehall.games.grimslingers.tale_state import Tale
+
 
 class Phase(IntEnum):
     """Where the turn is (the phase machine in `machine.py` moves the state between them)."""
@@ -23,6 +25,8 @@ class Phase(IntEnum):
     CHEAT = 5
     AFTERMATH = 6
     OVER = 7
+    ADVENTURE = 8
+    """Tall Tale: between duels (see `tale_state.Step`)."""
 
 
 class Commitment(IntEnum):
@@ -75,6 +79,10 @@ class PickKind(IntEnum):
     SURGE = 2
     REACTIVATE = 3
     RECALL = 4
+    ORGANIZE = 5
+    """Tall Tale Standoff: move cards between hand and stash (Stash / Unstash)."""
+    TRADE = 6
+    """Tall Tale Standoff: give item cards to teammates (Give)."""
 
 
 class Resource(IntEnum):
@@ -99,6 +107,9 @@ class StandoffUse(IntFlag):
     SCAVENGE = 32
     CARD = 64
     FLARE = 128
+    FLEE = 256
+    ORGANIZE = 512
+    TRADE = 1024
     ANIMA_FLIP = RELOAD | PURGE | SURGE
     """The actions that flip the Anima (one of them per turn)."""
 
@@ -263,6 +274,8 @@ class State(msgspec.Struct):
     out_steps: int = 0
     ranks: list[int] | None = None
     reason: str = ""
+    tale: Tale | None = None
+    """The Tall Tale campaign (None in every other mode)."""
 
     @property
     def advanced(self) -> bool:

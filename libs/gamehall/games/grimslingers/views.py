@@ -14,6 +14,7 @@ from typing import Any
 
 from gamehall.engine.protocol import Action, JsonDict
 from gamehall.games.grimslingers import catalog as cat
+from gamehall.games.grimslingers import tale_views
 from gamehall.games.grimslingers.actions import Choose
 from gamehall.games.grimslingers.state import (
     COMMIT_NAMES,
@@ -178,6 +179,8 @@ def view(s: State, seat: int | None) -> JsonDict:
         "out_steps": s.out_steps,
         "outcome": None if s.ranks is None else {"ranks": list(s.ranks), "reason": s.reason},
     }
+    if s.tale is not None:
+        out["tale"] = tale_views.tale_json(s)
     if seat is not None:
         x = s.seats[seat]
         out["hand"] = _keys(x.hand)
@@ -325,6 +328,8 @@ def rebuild(v: JsonDict, seat: int | None, rng: random.Random) -> State:
         s.scourge_card = cat.ID[v["scourge"]["card"]] if v["scourge"]["card"] else -1
     if v["outcome"] is not None:
         s.ranks, s.reason = list(v["outcome"]["ranks"]), v["outcome"]["reason"]
+    if v.get("tale") is not None:
+        s.tale = tale_views.rebuild_tale(v["tale"], rng)
     if seat is not None:
         me = s.seats[seat]
         me.hand = _ids(v["hand"])
@@ -346,6 +351,7 @@ def _located_sigs(s: State) -> set[int]:
             out.update(x.commit.cards)
     for p in s.plays:
         out.update(c for c in (p.card, p.combine) if c >= 0)
+    out |= tale_views.stashed(s)
     if s.scourge_card >= 0:
         out.add(s.scourge_card)
     if s.picking is not None and s.picking.card >= 0:
@@ -356,6 +362,7 @@ def _located_sigs(s: State) -> set[int]:
 def _sample_hidden(s: State, v: JsonDict, seat: int | None, rng: random.Random) -> None:
     universe = list(cat.SIGNATURES) + ([cat.LIGHT, cat.DARK] if s.light_dark else [])
     located = _located_sigs(s)
+    stashed = tale_views.stashed(s)
     known: set[int] = set(located)
     if seat is not None:
         me = s.seats[seat]
@@ -376,7 +383,12 @@ def _sample_hidden(s: State, v: JsonDict, seat: int | None, rng: random.Random) 
             _sample_creature(s, x, p, v, rng)
             continue
         shown = set(x.commit.cards) if x.commit is not None and _face_up(s, i) else set()
-        elements = [c for c in cat.BASIC_ELEMENTS if c not in x.discard and not _in_plays(s, i, c) and c not in shown]
+        own_stash = s.tale.members[i].stash if s.tale is not None and i < s.players else []
+        elements = [
+            c
+            for c in cat.BASIC_ELEMENTS
+            if c not in x.discard and not _in_plays(s, i, c) and c not in shown and c not in own_stash
+        ]
         sigs = [c for c in x.sigs_seen if c not in located]
         items = [c for c in _ids(p["items_held"]) if c not in shown]
         held_items.update(items)
@@ -392,7 +404,7 @@ def _sample_hidden(s: State, v: JsonDict, seat: int | None, rng: random.Random) 
     s.box = unseen[: v["box_size"]]
     s.sig_deck = unseen[v["box_size"] :]
     if s.items:
-        in_view = set(s.item_discard) | {c for c in s.field if c >= 0} | held_items
+        in_view = set(s.item_discard) | {c for c in s.field if c >= 0} | held_items | stashed
         if s.instant:
             in_view.add(s.instant[1])
         if seat is not None:
@@ -402,7 +414,7 @@ def _sample_hidden(s: State, v: JsonDict, seat: int | None, rng: random.Random) 
                 in_view |= {c for c in commit.cards if cat.IS_ITEM[c]}
         for p in s.plays:
             in_view |= {c for c in (p.card, p.combine) if c >= 0 and cat.IS_ITEM[c]}
-        deck = [c for c in cat.ITEMS if c not in in_view]
+        deck = [c for c in (cat.TALE_ITEMS if s.mode == "tall-tale" else cat.ITEMS) if c not in in_view]
         rng.shuffle(deck)
         s.item_deck = deck[: v["item_deck_size"]]
 

@@ -1,0 +1,93 @@
+"""The story booklet (A16.3): parts read in order when their PREREQUISITE is met (R-236, S-56),
+their ACTIONS resolved, chapter end (R-246) and the campaign's end."""
+
+from __future__ import annotations
+
+from gamehall.engine.protocol import Event
+from gamehall.engine.rng import Rng
+from gamehall.games.grimslingers.content.tale_schema import Chapter, Part
+from gamehall.games.grimslingers.state import State
+from gamehall.games.grimslingers.tale_content import NODE_ID, NODES, TALE
+from gamehall.games.grimslingers.tale_effects import apply, end_campaign, tale_of
+
+
+def chapter(s: State) -> Chapter:
+    return TALE.chapters[tale_of(s).chapter]
+
+
+def next_part(s: State) -> Part | None:
+    parts = chapter(s).parts
+    t = tale_of(s)
+    return parts[t.part] if t.part < len(parts) else None
+
+
+def met(s: State, part: Part) -> bool:
+    """Every condition of the PREREQUISITE holds (node, node type, duels won)."""
+    t = tale_of(s)
+    if part.at_node is not None and t.node != NODE_ID[part.at_node]:
+        return False
+    if part.at_type and NODES[t.node].type not in part.at_type:
+        return False
+    return t.duels_won >= part.duels_won
+
+
+def narrative(s: State, events: list[Event], rng: Rng) -> str | None:
+    """Read the next part if its prerequisite is met and resolve its actions. Returns the creature
+    key of a story duel the part starts (the part completes only when that duel is won)."""
+    part = next_part(s)
+    if part is None or not met(s, part):
+        return None
+    t = tale_of(s)
+    events.append(Event("story", {"part": part.key, "text": part.text, "objective": part.objective}))
+    duel = next((e for e in part.actions if e.op == "duel"), None)
+    apply(s, [e for e in part.actions if e.op != "duel"], list(range(s.players)), events, rng)
+    if duel is not None:
+        t.duel_part = t.part
+        return duel.name or ""
+    complete_part(s, t.part, events)
+    return None
+
+
+def complete_part(s: State, index: int, events: list[Event]) -> None:
+    t = tale_of(s)
+    part = chapter(s).parts[index]
+    t.part = index + 1
+    if part.ends_chapter:
+        end_chapter(s, events)
+
+
+def end_chapter(s: State, events: list[Event]) -> None:
+    """R-246: every discarded and deactivated card returns to hand; then the next chapter, or the
+    campaign is won."""
+    t = tale_of(s)
+    for i in range(s.players):
+        x = s.seats[i]
+        x.hand += x.discard + x.deact
+        x.discard, x.deact = [], []
+    events.append(Event("chapter_end", {"chapter": chapter(s).key}))
+    if t.chapter + 1 >= len(TALE.chapters):
+        end_campaign(s, True, "the tale is told")
+        return
+    t.chapter += 1
+    t.part = 0
+    t.node = t.turn_start = NODE_ID[chapter(s).start]
+    t.last_start = -1
+    t.turn = 1
+
+
+def objective(s: State) -> str:
+    t = tale_of(s)
+    parts = chapter(s).parts
+    return parts[t.part - 1].objective if 0 < t.part <= len(parts) else ""
+
+
+def target_node(s: State) -> int:
+    """Where the next part wants the group (bots head there): its node, else a node of its type."""
+    part = next_part(s)
+    if part is None:
+        return -1
+    if part.at_node is not None:
+        return NODE_ID[part.at_node]
+    if part.at_type:
+        return next(i for i, n in enumerate(NODES) if n.type in part.at_type and i != tale_of(s).node)
+    return -1
