@@ -15,6 +15,17 @@ ROLLOUT_DEPTH = 24
 
 
 def evaluate(state: State, seat: int) -> float:
+    if state.journey is not None:
+        from gamehall.games.grimm_world.progress import campaign_value
+
+        value = campaign_value(state)
+        if state.fight is not None and not state.fight.result:
+            value *= 0.6 + 0.4 * _fight_value(state)  # a lost fight costs a chapter
+        return value
+    return _fight_value(state)
+
+
+def _fight_value(state: State) -> float:
     f = state.fight
     if f is None:
         return 0.5

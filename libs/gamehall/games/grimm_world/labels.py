@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from gamehall.engine import Action, action_id
-from gamehall.games.grimm_world.actions import Attack, Play, Push, React, Recover, Reequip, Step, Wound
+from gamehall.games.grimm_world.actions import Attack, Pick, Play, Push, React, Recover, Reequip, Step, Wound
 from gamehall.games.grimm_world.catalog import ACTION_CARDS, ENEMIES
 from gamehall.games.grimm_world.state import State
 
@@ -20,6 +20,9 @@ def _enemy(s: State, index: int) -> str:
 
 
 def describe(s: State, action: Action) -> str:
+    if isinstance(action, Pick):
+        menu = s.journey.menu if s.journey is not None else []
+        return menu[action.n].label if 0 <= action.n < len(menu) else f"option {action.n}"
     if isinstance(action, Play):
         return "Play " + " + ".join(_card(k) for k in action.cards)
     if isinstance(action, Step):

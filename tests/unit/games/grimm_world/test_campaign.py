@@ -1,0 +1,108 @@
+"""The campaign mode as a whole: conformance, random campaigns played to their end (the long-match check),
+saving through the state codec, winnability and losability, the score, views and bots."""
+
+from __future__ import annotations
+
+import random
+import time
+
+from gamehall.ai.levels import make_bot
+from gamehall.engine.conformance import assert_conforms
+from gamehall.games.grimm_world import GAME
+from gamehall.games.grimm_world.actions import Pick
+from gamehall.games.grimm_world.content.schema import Op
+from gamehall.games.grimm_world.heuristic import evaluate
+from gamehall.games.grimm_world.score import score
+
+from .journeys import do, journey
+
+CAMPAIGN = GAME.configure("campaign", 1, {})
+
+
+def test_conformance_campaign() -> None:
+    report = assert_conforms(GAME, matches=6, configs=[CAMPAIGN], seed=3, deep_every=4)
+    assert report.matches == 6 and report.hidden_differs > 0
+    assert set(report.outcomes) <= {"1", "2"}
+
+
+def test_20_random_campaigns_end_without_errors() -> None:
+    """The long-match check: every campaign reaches its Epilogue (or a declared end); step counts recorded."""
+    started = time.perf_counter()
+    steps = []
+    for seed in range(20):
+        rng = random.Random(seed)
+        s = GAME.new_match(CAMPAIGN, seed)
+        n = 0
+        while GAME.outcome(s) is None:
+            legal = GAME.legal_actions(s, 0)
+            assert legal and n < GAME.max_steps
+            s, _ = GAME.apply(s, 0, rng.choice(legal))
+            n += 1
+        assert GAME.decode(GAME.encode(s)) == s
+        steps.append(n)
+    print(f"random campaign steps: min {min(steps)} median {sorted(steps)[10]} max {max(steps)}")
+    assert time.perf_counter() - started < 20
+
+
+def test_a_campaign_survives_the_codec_mid_story() -> None:
+    rng = random.Random(5)
+    s = GAME.new_match(CAMPAIGN, 5)
+    for _ in range(60):
+        s, _ = GAME.apply(s, 0, rng.choice(GAME.legal_actions(s, 0)))
+    again = GAME.decode(GAME.encode(s))
+    assert again == s and GAME.legal_actions(again, 0) == GAME.legal_actions(s, 0)
+
+
+def test_the_story_is_winnable_and_losable() -> None:
+    s = journey(11)
+    s.journey.flags = ["told", "water", "curse"]
+    s.journey.quests = ["Y507"]
+    do(s, Op("quests"))
+    won = GAME.outcome(s)
+    assert won is not None and won.ranks == (1,) and won.reason == "victory"
+    s = journey(11, chapter=7)
+    do(s, Op("chapter", text="next"))
+    lost = GAME.outcome(s)
+    assert lost is not None and lost.ranks == (2,) and lost.reason == "defeat"
+    assert won.scores is not None and lost.scores is not None and won.scores[0] > lost.scores[0]
+
+
+def test_score_rewards_the_cure_time_alignment_and_wealth() -> None:
+    base = journey(11)
+    richer = journey(11, thalers=25)
+    kinder = journey(11, alignment=3)
+    further = journey(11)
+    further.journey.flags = ["told", "water"]
+    assert score(richer) > score(base) and score(kinder) > score(base) and score(further) > score(base)
+
+
+def test_views_hide_deck_order_and_bots_read_the_campaign() -> None:
+    s = GAME.new_match(CAMPAIGN, 8)
+    view = GAME.view(s, 0)
+    assert isinstance(view["decks"]["encounter"], int) and "rng" not in view
+    assert view["deck"]["cards"] == sorted(c for c in s.decks.encounter if c.startswith(("B", "X")))
+    assert view["journey"]["menu"] and view["here"]["name"] == "Tronda"
+    assert 0.0 < evaluate(s, 0) < 1.0
+    further = GAME.copy(s)
+    further.journey.flags.append("told")
+    assert evaluate(further, 0) > evaluate(s, 0)
+    labels = [GAME.describe(s, a) for a in GAME.legal_actions(s, 0)]
+    assert all(label and "=" not in label for label in labels)
+    assert GAME.describe(s, Pick(0)) == s.journey.menu[0].label
+
+
+def test_normal_bot_thinks_under_a_second_in_the_campaign() -> None:
+    rng = random.Random(2)
+    s = GAME.new_match(CAMPAIGN, 2)
+    bot = make_bot("normal")
+    worst = 0.0
+    for _ in range(12):
+        legal = GAME.legal_actions(s, 0)
+        started = time.perf_counter()
+        action = bot.choose(GAME, GAME.view(s, 0), 0, legal, rng)
+        worst = max(worst, time.perf_counter() - started)
+        assert action in legal
+        s, _ = GAME.apply(s, 0, action)
+        if GAME.outcome(s) is not None:
+            break
+    assert worst < 1.0
