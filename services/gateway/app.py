@@ -14,7 +14,8 @@ from gamehall.runtime.identity import account_lookup
 from gamehall.runtime.service import ServiceApp, exit_on_missing_secret
 from gamehall.runtime.settings import Settings
 from gamehall.v1 import gateway_pb2, gateway_pb2_grpc
-from gamehall_services.gateway.auth import Authenticator, AuthServicer, bootstrap_operator
+from gamehall_services.gateway.auth import Authenticator, AuthServicer, Registration, bootstrap_operator
+from gamehall_services.gateway.auth_limits import AuthLimits
 from gamehall_services.gateway.catalog import CatalogServicer
 from gamehall_services.gateway.edge import check_request
 from gamehall_services.gateway.limits import RateLimiter, WatchSlots
@@ -43,7 +44,9 @@ def build_app(settings: Settings) -> ServiceApp:
     sweeper = ClockSweeper(upstream)
     app.add_servicer(
         gateway_pb2_grpc.add_AuthServiceServicer_to_server,
-        AuthServicer(upstream, auth, passwords),
+        AuthServicer(
+            upstream, auth, passwords, AuthLimits.from_settings(settings), Registration.from_settings(settings)
+        ),
         SERVICES["AuthService"].full_name,
     )
     app.add_servicer(

@@ -3,12 +3,16 @@
 `Authenticator.claims(context)` is the per-handler check: UNAUTHENTICATED when the token is
 missing, expired or forged, or its account is gone; the role always comes from the account record
 (never from the token), so a token cannot grant more than its account has. Passwords are hashed
-with argon2 in a worker thread (it is slow on purpose).
+with argon2 in a worker thread (it is slow on purpose). Login and Register are rate-limited per
+address and per username, failed logins back off (auth_limits), and who may register is the
+operator's choice: open, invite codes, or operators only (`GAMEHALL_REGISTRATION`).
 """
 
 from __future__ import annotations
 
 import asyncio
+import hmac
+from dataclasses import dataclass
 from typing import Any
 
 import grpc
@@ -18,7 +22,9 @@ from gamehall.auth import Claims, Passwords, Principals, validate_password, vali
 from gamehall.internal.v1 import persistence_pb2 as ppb
 from gamehall.runtime.errors import ClientError
 from gamehall.runtime.identity import authenticate
+from gamehall.runtime.settings import Settings
 from gamehall.v1 import common_pb2, gateway_pb2, gateway_pb2_grpc
+from gamehall_services.gateway.auth_limits import AuthLimits
 from gamehall_services.gateway.upstream import Upstream, call
 
 log = structlog.get_logger("gamehall.gateway.auth")
@@ -45,17 +51,61 @@ def account_to_public(account: ppb.AccountRecord) -> gateway_pb2.Account:
     )
 
 
+@dataclass(frozen=True)
+class Registration:
+    """Who may create an account: `open` (anyone), `invite` (with one of `invite_codes`) or
+    `operator-only` (an operator's authenticated call, creating the account for someone)."""
+
+    mode: str = "open"
+    invite_codes: tuple[str, ...] = ()
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> Registration:
+        codes = tuple(c.strip() for c in settings.registration_invite_codes.get_secret_value().split(",") if c.strip())
+        return cls(settings.registration, codes)
+
+    def accepts(self, code: str) -> bool:
+        """Constant-time comparison against every configured code."""
+        given = code.encode()
+        return any(hmac.compare_digest(given, known.encode()) for known in self.invite_codes) if code else False
+
+
+def _denied(message: str) -> ClientError:
+    return ClientError(grpc.StatusCode.PERMISSION_DENIED, message, common_pb2.ERROR_REASON_PERMISSION_DENIED)
+
+
 class AuthServicer(gateway_pb2_grpc.AuthServiceServicer):
-    def __init__(self, upstream: Upstream, auth: Authenticator, passwords: Passwords | None = None) -> None:
+    def __init__(
+        self,
+        upstream: Upstream,
+        auth: Authenticator,
+        passwords: Passwords | None = None,
+        limits: AuthLimits | None = None,
+        registration: Registration | None = None,
+    ) -> None:
         self.upstream = upstream
         self.auth = auth
         self.passwords = passwords or Passwords()
+        self.limits = limits or AuthLimits()
+        self.registration = registration or Registration()
+
+    async def _admit(self, request: gateway_pb2.RegisterRequest, context: grpc.aio.ServicerContext) -> None:
+        """Refuse a registration the server's policy does not allow, before any hashing."""
+        if self.registration.mode == "operator-only":
+            claims = await self.auth.claims(context)  # UNAUTHENTICATED without a valid token
+            if claims.role != "operator":
+                raise _denied("accounts on this server are created by an operator")
+            return
+        self.limits.check_register(self.limits.address(context))
+        if self.registration.mode == "invite" and not self.registration.accepts(request.invite_code):
+            raise _denied("registration on this server needs a valid invite code")
 
     def _issue(self, account: ppb.AccountRecord) -> tuple[str, int]:
         token = self.auth.tokens.issue(account, TOKEN_TTL_SECONDS)
         return token, int(self.auth.tokens.verify(token).exp)
 
     async def Register(self, request: gateway_pb2.RegisterRequest, context: Any) -> gateway_pb2.RegisterResponse:
+        await self._admit(request, context)
         validate_username(request.username)
         validate_password(request.password, request.username)
         password_hash = await asyncio.to_thread(self.passwords.hash, request.password)
@@ -77,15 +127,19 @@ class AuthServicer(gateway_pb2_grpc.AuthServiceServicer):
         )
         if not request.username or not request.password:
             raise refused
+        self.limits.check_login(request.username, self.limits.address(context))
         try:
             found = await call(self.upstream.persistence.GetAccount(ppb.GetAccountRequest(username=request.username)))
         except ClientError as exc:
             if exc.code == grpc.StatusCode.NOT_FOUND:
+                self.limits.login_failed(request.username)
                 raise refused from None
             raise
         ok = await asyncio.to_thread(self.passwords.verify, found.account.password_hash, request.password)
         if not ok:
+            self.limits.login_failed(request.username)
             raise refused
+        self.limits.login_succeeded(request.username)
         if self.passwords.needs_rehash(found.account.password_hash):
             await self._rehash(found.account.id, request.password)
         token, expires = self._issue(found.account)

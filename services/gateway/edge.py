@@ -108,7 +108,7 @@ BOUNDS: dict[str, dict[str, Bound]] = {
         "increment_ms": Number(0, DAY_MS),
     },
     # AuthService
-    "RegisterRequest": {"username": USERNAME, "password": PASSWORD},
+    "RegisterRequest": {"username": USERNAME, "password": PASSWORD, "invite_code": Text(128)},
     "LoginRequest": {"username": USERNAME, "password": PASSWORD},
     "WhoAmIRequest": {},
     # CatalogService

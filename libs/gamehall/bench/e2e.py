@@ -81,6 +81,8 @@ def bench_platform(dsn: str | None = None) -> Iterator[Platform]:
         "GAMEHALL_LOG_LEVEL": "warning",
         "GAMEHALL_GATEWAY_RATE_PER_SECOND": "1000000",
         "GAMEHALL_GATEWAY_RATE_BURST": "1000000",
+        "GAMEHALL_AUTH_REGISTER_PER_IP": "1000000/minute",
+        "GAMEHALL_AUTH_LOGIN_PER_IP": "1000000/minute",
         "PYTHONPATH": str(root),
     }
     previous = {k: os.environ.get(k) for k in env}

@@ -84,6 +84,34 @@ class Settings(BaseSettings):
     ticket_history_days: float = Field(
         30.0, gt=0, description="persistence: matched and cancelled matchmaking tickets are kept this long."
     )
+    registration: Literal["open", "invite", "operator-only"] = Field(
+        "open",
+        description=(
+            "gateway: who may Register. open: anyone; invite: only with one of registration_invite_codes; "
+            "operator-only: only an operator's authenticated call (the operator creates accounts for people)."
+        ),
+    )
+    registration_invite_codes: SecretStr = Field(
+        SecretStr(""), description="gateway, invite registration: accepted invite codes, comma separated."
+    )
+    auth_login_per_ip: str = Field(
+        "30/minute;300/hour", description="gateway: Login attempts per client address (limits notation)."
+    )
+    auth_login_per_username: str = Field(
+        "10/minute;100/hour", description="gateway: Login attempts per username, from any address."
+    )
+    auth_register_per_ip: str = Field(
+        "5/minute;50/hour", description="gateway: Register calls per client address (limits notation)."
+    )
+    auth_free_failures: int = Field(
+        5, ge=1, le=1000, description="gateway: failed logins of one username before each next try must wait."
+    )
+    auth_max_backoff_seconds: float = Field(
+        300.0, gt=0, description="gateway: longest wait after repeated failed logins (doubling from 1 s)."
+    )
+    auth_trust_forwarded_for: bool = Field(
+        False, description="gateway: take the client address from x-forwarded-for (behind a trusted proxy only)."
+    )
     grace_seconds: float = Field(10.0, gt=0, description="How long SIGTERM waits for in-flight RPCs to finish.")
     max_message_bytes: int = Field(4 * 1024 * 1024, gt=1024, description="Largest gRPC message accepted.")
 
@@ -92,6 +120,17 @@ class Settings(BaseSettings):
     def _service_name(cls, value: str) -> str:
         if not value or not all(c.isalnum() or c in "-_" for c in value):
             raise ValueError("service must be a non-empty name of letters, digits, '-' and '_'")
+        return value
+
+    @field_validator("auth_login_per_ip", "auth_login_per_username", "auth_register_per_ip")
+    @classmethod
+    def _rate_limits(cls, value: str) -> str:
+        from limits import parse_many  # the notation the gateway's auth limits use, e.g. "5/minute;50/hour"
+
+        try:
+            parse_many(value)
+        except ValueError as exc:
+            raise ValueError(f"not a rate limit like '5/minute;50/hour': {value[:40]!r}") from exc
         return value
 
     def database_dsn(self) -> str:

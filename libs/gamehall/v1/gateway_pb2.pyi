@@ -43,12 +43,14 @@ class Account(_message.Message):
     def __init__(self, id: _Optional[str] = ..., username: _Optional[str] = ..., role: _Optional[_Union[Role, str]] = ...) -> None: ...
 
 class RegisterRequest(_message.Message):
-    __slots__ = ("username", "password")
+    __slots__ = ("username", "password", "invite_code")
     USERNAME_FIELD_NUMBER: _ClassVar[int]
     PASSWORD_FIELD_NUMBER: _ClassVar[int]
+    INVITE_CODE_FIELD_NUMBER: _ClassVar[int]
     username: str
     password: str
-    def __init__(self, username: _Optional[str] = ..., password: _Optional[str] = ...) -> None: ...
+    invite_code: str
+    def __init__(self, username: _Optional[str] = ..., password: _Optional[str] = ..., invite_code: _Optional[str] = ...) -> None: ...
 
 class RegisterResponse(_message.Message):
     __slots__ = ("account", "token", "expires_unix")
