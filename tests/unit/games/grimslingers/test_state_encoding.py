@@ -8,12 +8,54 @@ from gamehall.engine.protocol import MatchConfig
 from gamehall.games.grimslingers import GAME
 from gamehall.games.grimslingers.state import Phase, State
 
-STORED_NAMES = (
-    "mode n items archetypes draft light_dark flags rng seats phase turn fp cur order draft_round standoff_open "
-    "plays cur_play stage pending prompts picking sig_deck item_deck field item_discard defused scourge_on "
-    "scourge_owner scourge_n scourge_card instant creature ckey mods difficulty config_creature config_modifiers "
-    "cdeck low_hp calm box evert out_steps ranks reason"
-).split()
+STORED_NAMES = [
+    "mode",
+    "n",
+    "items",
+    "archetypes",
+    "draft",
+    "light_dark",
+    "flags",
+    "rng",
+    "seats",
+    "phase",
+    "turn",
+    "fp",
+    "cur",
+    "order",
+    "draft_round",
+    "standoff_open",
+    "plays",
+    "cur_play",
+    "stage",
+    "pending",
+    "prompts",
+    "picking",
+    "sig_deck",
+    "item_deck",
+    "field",
+    "item_discard",
+    "defused",
+    "scourge_on",
+    "scourge_owner",
+    "scourge_n",
+    "scourge_card",
+    "instant",
+    "creature",
+    "ckey",
+    "mods",
+    "difficulty",
+    "config_creature",
+    "config_modifiers",
+    "cdeck",
+    "low_hp",
+    "calm",
+    "box",
+    "evert",
+    "out_steps",
+    "ranks",
+    "reason",
+]
 
 
 def test_stored_field_names_did_not_change_with_the_readable_attributes() -> None:

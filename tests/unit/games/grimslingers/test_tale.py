@@ -1,0 +1,145 @@
+"""The Tall Tale mode as a whole: conformance with card conservation, bots finishing campaigns,
+save and resume, hidden information, the content pack's provenance and the balance claim."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from gamehall.engine.conformance import assert_conforms
+from gamehall.engine.rng import derive_seed
+from gamehall.games.grimslingers import GAME
+from gamehall.games.grimslingers.balance_tale import BANDS, play
+from gamehall.games.grimslingers.content.tale_schema import TalePack
+from gamehall.games.grimslingers.state import Phase
+from gamehall.games.grimslingers.tale_content import LINKS, NODES, TALE
+
+from .tale_builders import t_of, tale
+
+CONFIGS = [
+    GAME.configure("tall-tale", n, options={"difficulty": d})
+    for n, d in ((1, "easy"), (2, "normal"), (3, "hard"), (4, "impossible"))
+]
+
+
+def test_tall_tale_conforms_over_every_seat_count_and_difficulty() -> None:
+    report = assert_conforms(GAME, matches=8, configs=CONFIGS, deep_every=4, seed=11)
+    assert report.matches == 8 and report.hidden_differs > 0
+
+
+@pytest.mark.slow
+def test_tall_tale_conforms_many_matches() -> None:
+    report = assert_conforms(GAME, matches=160, configs=CONFIGS, deep_every=6, seed=12)
+    assert report.matches == 160 and sum(report.outcomes.values()) == 160
+
+
+def _finish(players: int, difficulty: str, seed: int, policy: str) -> tuple[bool, int]:
+    """One campaign with the clock's default action (or random moves) in every seat; every step is
+    checked for card conservation. Returns (won, steps)."""
+    s = GAME.new_match(GAME.configure("tall-tale", players, options={"difficulty": difficulty}), seed)
+    rng = random.Random(seed)
+    steps = 0
+    while GAME.outcome(s) is None:
+        seat = min(GAME.to_act(s))
+        legal = list(GAME.legal_actions(s, seat))
+        action = rng.choice(legal) if policy == "random" else GAME.default_action(s, seat)
+        assert action is not None and action in legal
+        s, _ = GAME.apply(s, seat, action)
+        assert not GAME.invariants(s)
+        steps += 1
+        assert steps < GAME.max_steps
+    outcome = GAME.outcome(s)
+    assert outcome is not None and len(set(outcome.ranks)) == 1  # co-op: one shared result
+    return outcome.ranks[0] == 1, steps
+
+
+@pytest.mark.parametrize("players", [1, 2, 3, 4])
+def test_bots_finish_campaigns_with_zero_errors(players: int) -> None:
+    for k, difficulty in enumerate(("easy", "normal", "hard", "impossible")):
+        _finish(players, difficulty, derive_seed(3, players, k), "default")
+        _finish(players, difficulty, derive_seed(4, players, k), "random")
+
+
+@pytest.mark.slow
+def test_500_simulated_campaigns_finish_with_zero_errors() -> None:
+    finished = 0
+    for i in range(500):
+        players, difficulty = 1 + i % 4, ("easy", "normal", "hard", "impossible")[(i // 4) % 4]
+        _finish(players, difficulty, derive_seed(5, i), "default" if i % 2 else "random")
+        finished += 1
+    assert finished == 500
+
+
+def test_the_campaign_can_be_won() -> None:
+    """The easy campaign is winnable by the balance bots (chapter end: 'the tale is told')."""
+    results = [play(1, "easy", derive_seed(1, "easy", 1, i)) for i in range(6)]
+    assert any(won and reason == "the tale is told" for won, _, reason in results)
+
+
+@pytest.mark.slow
+def test_balance_bands_by_difficulty() -> None:
+    """The designed numbers land in the aimed bands (balance_tale's bots, 1 and 2 players)."""
+    for difficulty, (low, high) in BANDS.items():
+        for players in (1, 2):
+            wins = sum(play(players, difficulty, derive_seed(1, difficulty, players, i))[0] for i in range(40))
+            assert low - 0.1 <= wins / 40 <= high + 0.1, (difficulty, players, wins)
+
+
+def test_a_long_campaign_saves_and_resumes_byte_for_byte() -> None:
+    s = tale(2, "easy", seed=8)
+    for _ in range(40):
+        seat = min(GAME.to_act(s))
+        s, _ = GAME.apply(s, seat, GAME.default_action(s, seat))  # type: ignore[arg-type]
+    assert GAME.outcome(s) is None  # saved mid-campaign
+    blob = GAME.encode(s)
+    resumed = GAME.decode(blob)
+    assert GAME.encode(resumed) == blob and resumed == s
+    a, b = s, resumed
+    for _ in range(150):
+        if GAME.outcome(a) is not None:
+            break
+        seat = min(GAME.to_act(a))
+        action = GAME.default_action(a, seat)
+        assert action is not None
+        a, _ = GAME.apply(a, seat, action)
+        b, _ = GAME.apply(b, seat, action)
+        assert GAME.encode(a) == GAME.encode(b)
+
+
+def test_views_hide_deck_orders_and_other_hands() -> None:
+    s = tale(2, "normal")
+    view = GAME.view(s, 1)
+    text = json.dumps(view)
+    assert "event_deck" not in json.dumps(view["tale"]).replace("event_deck_size", "")
+    assert "numbers_size" in view["tale"] and "rng" not in text and "hand" not in GAME.view(s, None)
+    assert view["players"][0]["hand_size"] == len(s.seats[0].hand) and "hand" in view
+    guess = GAME.determinize(json.loads(text), 1, random.Random(2))
+    assert GAME.view(guess, 1) == view
+    assert list(GAME.legal_actions(guess, 1)) == list(GAME.legal_actions(s, 1))
+
+
+def test_content_pack_is_tagged_and_the_map_is_connected() -> None:
+    raw = json.loads(json.dumps(TALE, default=lambda o: {f: getattr(o, f) for f in o.__struct_fields__}))
+    assert TalePack.__name__ and raw["map"]["provenance"]["source"] == "designed"
+    assert all(e["provenance"]["source"] in ("rulebook", "inferred", "designed") for e in raw["events"])
+    assert {lm["key"] for lm in raw["landmarks"]} >= {"goblin_grotto", "valley_haven"}
+    assert any(e["key"] == "behemoth_be_comin" for e in raw["events"]) and len(raw["events"]) == 10
+    seen, todo = {0}, [0]
+    while todo:
+        for j in LINKS[todo.pop()]:
+            if j not in seen:
+                seen.add(j)
+                todo.append(j)
+    assert len(seen) == len(NODES) and all(len(LINKS[i]) >= 2 for i in range(len(NODES)))  # no dead end
+    assert TALE.difficulties["hard"].hand == 6 and TALE.difficulties["impossible"].defeats == 0
+
+
+def test_the_adventure_waits_on_a_group_decision_from_every_player() -> None:
+    s = tale(3, "easy")
+    while s.phase == Phase.ADVENTURE and t_of(s).decision is None:
+        seat = min(GAME.to_act(s))
+        s, _ = GAME.apply(s, seat, GAME.default_action(s, seat))  # type: ignore[arg-type]
+    d = t_of(s).decision
+    assert d is not None and GAME.to_act(s) == {d.proposer}
