@@ -11,6 +11,7 @@ import grpc
 
 from gamehall.auth import Principals
 from gamehall.engine import get_game
+from gamehall.matchmaking.errors import UnknownTicket
 from gamehall.v1 import matchmaking_pb2 as pb
 from gamehall.v1 import matchmaking_pb2_grpc
 from gamehall_services.matchmaking.caller import claims_of, invalid, is_operator, require_operator
@@ -59,8 +60,8 @@ class MatchmakingServicer(matchmaking_pb2_grpc.MatchmakingServiceServicer):
     async def GetTicket(self, request: pb.GetTicketRequest, context: Any) -> pb.GetTicketResponse:
         claims = await claims_of(context, self.principals)
         entry = await self.queues.get(request.ticket_id)
-        if not _may_see(entry, claims.account_id, claims.role):
-            raise invalid(f"no ticket {request.ticket_id!r} of yours")
+        if not _may_see(entry, claims.account_id, claims.role):  # as if it did not exist, as CancelTicket answers
+            raise UnknownTicket(f"no ticket {request.ticket_id!r}")
         return pb.GetTicketResponse(ticket=ticket_to_proto(entry))
 
     async def WatchTickets(

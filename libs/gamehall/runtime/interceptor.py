@@ -26,6 +26,19 @@ log = structlog.get_logger("gamehall.rpc")
 MAX_MESSAGE_CHARS = 512
 """An error message (details and its ErrorDetail trailer) is cut here: it never carries a client's large input."""
 
+SLOW_SECONDS = 0.5
+"""A unary call slower than this is logged at info even when it succeeded."""
+SERVER_FAULTS = frozenset(
+    {
+        grpc.StatusCode.INTERNAL,
+        grpc.StatusCode.UNKNOWN,
+        grpc.StatusCode.DATA_LOSS,
+        grpc.StatusCode.UNAVAILABLE,
+        grpc.StatusCode.DEADLINE_EXCEEDED,
+        grpc.StatusCode.UNIMPLEMENTED,
+    }
+)
+
 QUIET_METHODS = frozenset({"/grpc.health.v1.Health/Check", "/grpc.health.v1.Health/Watch"})
 
 
@@ -81,7 +94,7 @@ class ServiceInterceptor(grpc.aio.ServerInterceptor):
 
     def _stream(self, behavior: Callable[..., Any], method: str, trace_id: str) -> Callable[..., AsyncIterator[Any]]:
         async def handle(request: Any, context: grpc.aio.ServicerContext) -> AsyncIterator[Any]:
-            with _Call(self, method, trace_id, context) as call:
+            with _Call(self, method, trace_id, context, streaming=True) as call:
                 try:
                     if self.request_check is not None:
                         self.request_check(method, request)
@@ -105,10 +118,22 @@ def _trace_id(metadata: Any) -> str:
 
 
 class _Call:
-    """Bookkeeping of one RPC: context-bound ids, the in-flight gauge, metrics and the access log."""
+    """Bookkeeping of one RPC: context-bound ids, the in-flight gauge, metrics and the access log.
 
-    def __init__(self, owner: ServiceInterceptor, method: str, trace_id: str, context: grpc.aio.ServicerContext):
+    The access log is quiet when all is well: a call is logged at debug, a failed one at info (the
+    client's mistake) or warning (the platform's fault), a slow unary one at info, so an idle or busy
+    platform does not write a line per internal call (issue 20, finding 9)."""
+
+    def __init__(
+        self,
+        owner: ServiceInterceptor,
+        method: str,
+        trace_id: str,
+        context: grpc.aio.ServicerContext,
+        streaming: bool = False,
+    ):
         self.owner, self.method, self.trace_id, self.context = owner, method, trace_id, context
+        self.streaming = streaming
         self.code = grpc.StatusCode.OK
 
     def __enter__(self) -> _Call:
@@ -126,7 +151,12 @@ class _Call:
         metrics.RPC_REQUESTS.labels(service, self.method, self.code.name).inc()
         metrics.RPC_LATENCY.labels(service, self.method).observe(elapsed)
         if self.method not in QUIET_METHODS:
-            log.info("rpc", code=self.code.name, ms=round(elapsed * 1000, 3))
+            if self.code in SERVER_FAULTS:
+                log.warning("rpc", code=self.code.name, ms=round(elapsed * 1000, 3))
+            elif self.code is not grpc.StatusCode.OK or (elapsed >= SLOW_SECONDS and not self.streaming):
+                log.info("rpc", code=self.code.name, ms=round(elapsed * 1000, 3))
+            else:
+                log.debug("rpc", code=self.code.name, ms=round(elapsed * 1000, 3))
         structlog.contextvars.reset_contextvars(**self.tokens)
 
     async def fail(self, exc: BaseException) -> None:

@@ -4,9 +4,13 @@ A status the client caused upstream (an illegal move found by the rules host, a 
 found by persistence) keeps its code, message and reason; an unreachable service is UNAVAILABLE
 with a hint to retry; anything else is the platform's fault and stays an error the interceptor
 reports as INTERNAL with a trace id. Shared by every service that calls another (gateway, matchmaking).
+A message that carries a database's own words (a foreign-key or unique-constraint text) keeps only the
+part before them: the schema is nobody's business outside (issue 20, finding 9).
 """
 
 from __future__ import annotations
+
+import re
 
 import grpc
 
@@ -30,6 +34,21 @@ PASSED_THROUGH = frozenset(
 """Upstream codes passed to the caller as they are (anything else is the platform's fault)."""
 
 
+_DATABASE_WORDS = re.compile(
+    r"foreign key|unique constraint|constraint (?:failed|violated)|violates|duplicate key|key \(|table \"",
+    re.IGNORECASE,
+)
+
+
+def public_message(message: str) -> str:
+    """`message` without the database text a store may have appended in parentheses."""
+    found = _DATABASE_WORDS.search(message)
+    if found is None:
+        return message
+    cut = message.rfind(" (", 0, found.start())
+    return message[:cut].strip() if cut > 0 else "the request conflicts with stored data"
+
+
 def translate(exc: grpc.aio.AioRpcError) -> Exception:
     """The error to raise for a failed upstream call (a ClientError, or `exc` itself for INTERNAL)."""
     code = exc.code()
@@ -38,7 +57,7 @@ def translate(exc: grpc.aio.AioRpcError) -> Exception:
         return internal  # a bug or a crash upstream: INTERNAL with a trace id
     detail = error_detail(exc)
     reason = detail.reason if detail is not None else common_pb2.ERROR_REASON_UNSPECIFIED
-    message = exc.details() or code.name.lower()
+    message = public_message(exc.details() or code.name.lower())
     if code in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED):
         message = f"a platform service is unavailable, retry: {message}"
     return ClientError(code, message, reason)

@@ -1,0 +1,101 @@
+"""Issue 20's smaller findings through the real platform.
+
+- finding 9: the diagnostics echo is not served on the public port; a reservation for an account that
+  does not exist is NOT_FOUND without the store's database text; another player's ticket is NOT_FOUND
+  to GetTicket and CancelTicket alike, word for word as a ticket that does not exist.
+- finding 2: one account in both seats of a finished match: its finished event reaches the dead letter
+  once, instead of being redelivered every second forever.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+from typing import Any
+
+import grpc
+import nats
+import pytest
+
+from gamehall.internal.v1 import diagnostics_pb2, diagnostics_pb2_grpc
+from gamehall.runtime.bus import DEAD_HEADER, DEADLETTER_STREAM, deadletter_subject, match_subject
+from gamehall.v1 import gateway_pb2
+from gamehall.v1 import matchmaking_pb2 as mm
+from gamehall.v1 import matchmaking_pb2_grpc as mm_grpc
+from gamehall_services.matchmaking.app import CONSUMER
+from tests.e2e.conftest import Running
+
+
+def _refused(call: Callable[[], Any]) -> grpc.RpcError:
+    with pytest.raises(grpc.RpcError) as caught:
+        call()
+    return caught.value
+
+
+def test_the_public_port_serves_no_diagnostics_echo(platform: Running) -> None:
+    echo = diagnostics_pb2_grpc.DiagnosticsServiceStub(platform.client().channel)
+    error = _refused(lambda: echo.Echo(diagnostics_pb2.EchoRequest(payload=b"hello")))
+    assert error.code() == grpc.StatusCode.UNIMPLEMENTED  # type: ignore[attr-defined]
+
+
+def test_a_reservation_for_no_account_is_a_clean_not_found(platform: Running) -> None:
+    alice = platform.player()
+    seats = [gateway_pb2.SeatSpec(open=True), gateway_pb2.SeatSpec(reserved_for="no-such-account-0000")]
+    request = gateway_pb2.CreateMatchRequest(game="high-card", seats=seats, join_seat=0)
+    error = _refused(lambda: alice.call("CreateMatch", request))
+    assert error.code() == grpc.StatusCode.NOT_FOUND, error.details()  # type: ignore[attr-defined]
+    details = (error.details() or "").lower()  # type: ignore[attr-defined]
+    assert "foreign" not in details and "constraint" not in details and "table" not in details
+
+
+def test_another_players_ticket_is_not_found_to_get_and_cancel_alike(platform: Running) -> None:
+    owner, stranger = platform.player(), platform.player()
+    queue = mm_grpc.MatchmakingServiceStub(owner.channel)
+    ticket = queue.EnqueueTicket(
+        mm.EnqueueTicketRequest(game="high-card", no_bots=True, pool=f"p-{time.time_ns()}"), metadata=owner.metadata
+    ).ticket
+    try:
+        answers = []
+        for ticket_id in (ticket.id, "tk-does-not-exist"):
+            for call in (
+                lambda t=ticket_id: queue.GetTicket(mm.GetTicketRequest(ticket_id=t), metadata=stranger.metadata),
+                lambda t=ticket_id: queue.CancelTicket(mm.CancelTicketRequest(ticket_id=t), metadata=stranger.metadata),
+            ):
+                error = _refused(call)
+                answers.append((error.code(), (error.details() or "").replace(ticket_id, "<id>")))  # type: ignore[attr-defined]
+        assert len(set(answers)) == 1 and answers[0][0] == grpc.StatusCode.NOT_FOUND, answers
+    finally:
+        queue.CancelTicket(mm.CancelTicketRequest(ticket_id=ticket.id), metadata=owner.metadata)
+
+
+async def _dead_letter_of(nats_url: str, match_id: str, timeout: float = 30.0) -> dict[str, str]:
+    nc = await nats.connect(nats_url)
+    try:
+        js = nc.jetstream()
+        sub = await js.pull_subscribe(deadletter_subject("GAMEHALL_MATCHES", CONSUMER), stream=DEADLETTER_STREAM)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                for msg in await sub.fetch(10, timeout=1.0):
+                    if msg.headers and msg.headers.get(f"{DEAD_HEADER}Subject") == match_subject(match_id, "finished"):
+                        return dict(msg.headers)
+            except (TimeoutError, nats.errors.TimeoutError):
+                continue
+        raise AssertionError(f"no dead letter for {match_id}'s finished event")
+    finally:
+        await nc.close()
+
+
+def test_one_account_in_both_seats_ends_in_the_dead_letter_not_a_loop(platform: Running) -> None:
+    alice = platform.player()
+    match = alice.create("high-card", join_seat=0)
+    try:
+        alice.join(match.id, seat=1)
+    except grpc.RpcError as exc:  # the match library's seat rule (once it lands) refuses the second seat
+        assert exc.code() in (grpc.StatusCode.FAILED_PRECONDITION, grpc.StatusCode.ALREADY_EXISTS)  # type: ignore[attr-defined]
+        return
+    alice.call("LeaveMatch", gateway_pb2.LeaveMatchRequest(match_id=match.id))
+    headers = asyncio.run(_dead_letter_of(platform.stack.nats_url, match.id))
+    assert headers[f"{DEAD_HEADER}Reason"] == "permanent" and headers[f"{DEAD_HEADER}Deliveries"] == "1"
+    assert "held 2 seats" in headers[f"{DEAD_HEADER}Error"]
