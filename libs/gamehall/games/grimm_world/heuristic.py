@@ -16,12 +16,12 @@ ROLLOUT_DEPTH = 24
 
 def evaluate(state: State, seat: int) -> float:
     if state.journey is not None:
-        from gamehall.games.grimm_world.progress import campaign_value
+        from gamehall.games.grimm_world.progress import FIGHT_WEIGHT, campaign_value
 
         value = campaign_value(state)
         if state.fight is not None and not state.fight.result:
-            value *= 0.6 + 0.4 * _fight_value(state)  # a lost fight costs a chapter
-        return value
+            value += FIGHT_WEIGHT * (2 * _fight_value(state) - 1)  # the fight's result, read ahead
+        return min(0.99, max(0.01, value))
     return _fight_value(state)
 
 

@@ -1,5 +1,7 @@
 """How far a campaign has come, for bots: the main-quest stage, the way to its next location, the wood the raft
-needs, time left, health and alignment, in [0, 1] (a heuristic only; the score is in score.py)."""
+needs, fights won and lost, time left, health and alignment, in [0, 1] (a heuristic only; the score is in
+score.py). A fight in progress is valued as FIGHT_WEIGHT times (won - lost) ahead, so winning it reads the same
+from inside and after (see heuristic.py)."""
 
 from __future__ import annotations
 
@@ -8,6 +10,7 @@ from collections import deque
 from gamehall.games.grimm_world.atlas import LAST_CHAPTER, REGIONS
 from gamehall.games.grimm_world.state import State
 
+FIGHT_WEIGHT = 0.12
 STAGES = (("told", 13), ("water", 36), ("curse", 23), ("", 11))
 """Each main-quest flag still missing and where Martha must go to earn it (the last: home to Tronda)."""
 
@@ -52,7 +55,8 @@ def campaign_value(s: State) -> float:
     owned = len(s.sheet.hand) + len(s.sheet.damaged)
     health = len(s.sheet.hand) / owned if owned else 0.0
     time_left = max(0.0, (LAST_CHAPTER + 1 - s.chapter) / LAST_CHAPTER)
-    value = (0.15 * stage + 0.06 * near * gathered + 0.04 * gathered + 0.12 * time_left + 0.08 * health
+    fights = FIGHT_WEIGHT * max(-2, min(2, j.won - j.beaten))
+    value = (0.2 + fights + 0.12 * stage + 0.06 * near * gathered + 0.04 * gathered + 0.12 * time_left + 0.08 * health
              + 0.01 * min(s.sheet.thalers, 20) / 20 + 0.01 * (s.sheet.alignment + 4) / 8)
     return min(0.99, max(0.01, value))
 

@@ -7,7 +7,7 @@ from gamehall.games.grimm_world.atlas import LAST_CHAPTER, PRICES
 from gamehall.games.grimm_world.catalog import ITEMS
 from gamehall.games.grimm_world.state import State
 
-VICTORY = 100
+VICTORY = 200
 PER_CHAPTER = 10
 PER_FLAG = 15
 MAIN_FLAGS = ("told", "water", "curse")
@@ -23,8 +23,9 @@ def wealth(s: State) -> int:
 
 
 def score(s: State) -> float:
-    """100 for the cure, 10 per chapter to spare at the end, 15 per main-quest step, 10 per chapter completed,
-    -10 per chapter lost, 5 per alignment step, 1 per 5 thalers of wealth, 3 per fight won."""
+    """200 for the cure (more than any defeat can reach), 10 per chapter to spare at the end, 15 per main-quest
+    step, 10 per chapter completed, -10 per chapter lost, 5 per alignment step, 1 per 5 thalers of wealth, 3 per
+    fight won."""
     j = s.journey
     if j is None:
         return 0.0
