@@ -38,6 +38,8 @@ def codec_micros(game: Game[Any], config: MatchConfig, samples: int = 200) -> tu
 
 
 GOALS = {"grimslingers": 20_000, "grimmoir": 20_000, "tiny-epic-quest": 15_000}
+PLAYOUTS = {("grimm-world", "campaign"): (5, 20)}
+"""(quick, full) playouts for modes whose matches run hundreds of actions (a whole Grimm World campaign)."""
 
 
 def engine_rows(games: list[str] | None = None, quick: bool = False) -> list[Row]:
@@ -47,7 +49,8 @@ def engine_rows(games: list[str] | None = None, quick: bool = False) -> list[Row
             continue
         for config in bench_configs(game):
             label = f"{game.id} {config.mode}/{config.seats}"
-            rate = playout_rate(game, config, matches=20 if quick else 100)
+            quick_n, full_n = PLAYOUTS.get((game.id, config.mode), (20, 100))
+            rate = playout_rate(game, config, matches=quick_n if quick else full_n)
             goal = f"≥ {GOALS[game.id]:,}/s (1 core)" if game.id in GOALS else ""
             rows.append(Row(f"{label} playout", rate["actions_per_s"], "actions/s", baseline="cpu baseline", goal=goal))
             enc, dec, size = codec_micros(game, config)
