@@ -24,7 +24,7 @@ class GrimmWorld(StructGame[State]):
     name = "Grimm World"
     description = ("Solo fairy-tale adventure: Martha explores regions, trades, quests and fights on a tactical grid "
                    "of Terrain Cards (campaign and skirmish modes).")
-    state_version = 2
+    state_version = 1
     modes = (Mode("skirmish", "Skirmish", (1,), "One Conflict Card: Martha against its enemies, automated by their "
                   "Action Lines and the Decision Compass."),
              Mode("campaign", "Campaign", (1,), "The solo story: exploration rounds, quests, trading and chapters "

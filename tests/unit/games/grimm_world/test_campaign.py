@@ -41,7 +41,7 @@ def test_20_random_campaigns_end_without_errors() -> None:
         assert GAME.decode(GAME.encode(s)) == s
         steps.append(n)
     print(f"random campaign steps: min {min(steps)} median {sorted(steps)[10]} max {max(steps)}")
-    assert time.perf_counter() - started < 20
+    assert time.perf_counter() - started < 45  # about 5-10 s; the bound keeps it from growing unnoticed
 
 
 def test_a_campaign_survives_the_codec_mid_story() -> None:
