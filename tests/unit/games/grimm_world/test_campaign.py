@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 
 from gamehall.ai.levels import make_bot
 from gamehall.engine.conformance import assert_conforms
@@ -25,7 +26,7 @@ def test_conformance_campaign() -> None:
     assert set(report.outcomes) <= {"1", "2"}
 
 
-def test_20_random_campaigns_end_without_errors() -> None:
+def test_20_random_campaigns_end_without_errors(record_property: Callable[[str, object], None]) -> None:
     """The long-match check: every campaign reaches its Epilogue (or a declared end); step counts recorded."""
     started = time.perf_counter()
     steps = []
@@ -40,6 +41,7 @@ def test_20_random_campaigns_end_without_errors() -> None:
             n += 1
         assert GAME.decode(GAME.encode(s)) == s
         steps.append(n)
+    record_property("campaign_steps", ",".join(map(str, steps)))
     print(f"random campaign steps: min {min(steps)} median {sorted(steps)[10]} max {max(steps)}")
     assert time.perf_counter() - started < 45  # about 5-10 s; the bound keeps it from growing unnoticed
 
