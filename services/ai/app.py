@@ -1,8 +1,10 @@
 """Assemble the ai service: the harness, a JetStream consumer per game, the turn worker.
 
-Every replica joins the same durable consumer per game (`bots-<game>` on the TURNS work
-queue), so turns are shared out; a message is acked only after its turn was played (or
-found stale), so a worker killed mid-think has its turn redelivered to another.
+Every replica joins the same durable consumers per game, both named `bots-<game>`: on the match log,
+filtered to the entries after which a bot is to act, and on the TURNS work queue, where a match's first
+turn is announced when it starts (written with the start, before the match has a log). Turns are
+shared out; a message is acked only after its turns were played (or found stale), so a worker killed
+mid-think has its turn redelivered to another.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from gamehall.runtime import embedded_secrets
 from gamehall.runtime.bus import Bus, turn_subject
 from gamehall.runtime.channels import internal_channel
 from gamehall.runtime.identity import ensure_service_account
+from gamehall.runtime.matchlog import LOG_STREAM, bot_filter
 from gamehall.runtime.service import ServiceApp, exit_on_missing_secret
 from gamehall.runtime.settings import Settings
 from gamehall.v1 import gateway_pb2_grpc
@@ -53,11 +56,15 @@ def build_app(settings: Settings) -> ServiceApp:
         await bus.ensure_streams(replicas=settings.jetstream_replicas)
         state["bus"] = bus
         for game in all_games():
-            sub = await bus.durable(
+            starts = await bus.durable(
                 "GAMEHALL_TURNS", f"bots-{game.id}", turn_subject(game.id), ack_wait=settings.ai_ack_wait_seconds
             )
+            moves = await bus.durable(
+                LOG_STREAM, f"bots-{game.id}", bot_filter(game.id), ack_wait=settings.ai_ack_wait_seconds
+            )
+            bus.consume(starts, handle, batch=1, heartbeat=settings.ai_ack_wait_seconds / 3)
             for _ in range(WORKERS_PER_GAME):
-                bus.consume(sub, handle, batch=1, heartbeat=settings.ai_ack_wait_seconds / 3)
+                bus.consume(moves, handle, batch=1, heartbeat=settings.ai_ack_wait_seconds / 3)
         log.info("consuming turns", games=[g.id for g in all_games()])
 
     @app.on_stop

@@ -23,12 +23,14 @@ from nats.aio.msg import Msg
 from gamehall.ai.levels import LEVELS, make_bot
 from gamehall.engine import Action, Game, UnknownGame, derive_seed, get_game
 from gamehall.events.v1 import match_pb2
+from gamehall.events.v1.log_pb2 import LogEntry
 from gamehall.runtime import metrics
-from gamehall.runtime.bus import PermanentEventError, classify_rpc_error
+from gamehall.runtime.bus import SUBJECT_ROOT, PermanentEventError, classify_rpc_error
 from gamehall.v1 import gateway_pb2, gateway_pb2_grpc
 from gamehall_services.ai.identity import BotIdentity
 
 log = structlog.get_logger("gamehall.ai")
+LOG_ROOT = f"{SUBJECT_ROOT}.log."
 
 # Thinking budget per level (ms), capped by the seat's clock.
 THINK_MS = {"random": 0.0, "easy": 300.0, "normal": 800.0, "hard": 1500.0, "expert": 4000.0}
@@ -50,6 +52,7 @@ class Turn:
 
     @classmethod
     def parse(cls, payload: bytes) -> Turn:
+        """A match's first turn, announced when it starts (a `turn_to_act` event on the turns stream)."""
         event = match_pb2.MatchEvent.FromString(payload)
         if event.WhichOneof("payload") != "turn_to_act":
             raise ValueError(f"not a turn: {event.WhichOneof('payload')}")
@@ -57,22 +60,48 @@ class Turn:
         difficulty = t.difficulty if t.difficulty in LEVELS else "normal"
         return cls(event.match_id, event.game, event.version, t.seat, difficulty, t.deadline_unix_ms)
 
+    @classmethod
+    def all_in(cls, payload: bytes) -> list[Turn]:
+        """The bot turns a match log entry announces (the seats to act next that bots hold)."""
+        entry = LogEntry.FromString(payload)
+        if not entry.match_id or not entry.bot_turns:
+            raise ValueError("not a log entry with bot turns")
+        return [
+            cls(
+                entry.match_id,
+                entry.game,
+                int(entry.version),
+                int(t.seat),
+                t.difficulty if t.difficulty in LEVELS else "normal",
+                int(t.deadline_unix_ms),
+            )
+            for t in entry.bot_turns
+        ]
+
     @property
     def request_id(self) -> str:
         return f"bot:{self.match_id}:{self.version}:{self.seat}"
 
 
 async def handle_turn(worker: TurnWorker, msg: Msg) -> str:
-    """The turn consumer's handler: a turn that can never be played (undecodable, not a turn, an unknown
-    game, a match or seat the gateway rejects) is a `PermanentEventError` for the dead letter; a gateway
-    that is away or busy is retried by the bus with backoff (issue 20, finding 2)."""
+    """The bot consumer's handler, for a match log entry after which bots are to act (several seats at once
+    are played together): a turn that can never be played (undecodable, not a turn, an unknown game, a
+    match or seat the gateway rejects) is a `PermanentEventError` for the dead letter; a gateway that is
+    away or busy is retried by the bus with backoff (issue 20, finding 2)."""
     try:
-        turn = Turn.parse(msg.data)
-        get_game(turn.game)
+        turns = Turn.all_in(msg.data) if msg.subject.startswith(LOG_ROOT) else [Turn.parse(msg.data)]
+        for turn in turns:
+            get_game(turn.game)
     except (DecodeError, ValueError, UnknownGame) as exc:
         raise PermanentEventError(f"unplayable turn ({len(msg.data)} bytes): {str(exc)[:200]}") from exc
     if msg.metadata and msg.metadata.timestamp:
-        metrics.TURN_QUEUE_LAG.labels(turn.game).set(max(0.0, time.time() - msg.metadata.timestamp.timestamp()))
+        lag = max(0.0, time.time() - msg.metadata.timestamp.timestamp())
+        metrics.TURN_QUEUE_LAG.labels(turns[0].game).set(lag)
+    outcomes = await asyncio.gather(*(_play_one(worker, t) for t in turns))
+    return ",".join(outcomes)
+
+
+async def _play_one(worker: TurnWorker, turn: Turn) -> str:
     try:
         outcome = await worker.play(turn)
     except grpc.aio.AioRpcError as exc:

@@ -1,4 +1,5 @@
-"""Assemble the persistence service: open (and migrate) the store, connect the bus, run the relay."""
+"""Assemble the persistence service: open (and migrate) the store, connect the bus, run the outbox relay
+and the match log's projector."""
 
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ from gamehall.runtime.service import ServiceApp
 from gamehall.runtime.settings import Settings
 from gamehall.store import Store, open_store
 from gamehall_services.persistence.mm_servicer import MatchmakingStoreServicer
+from gamehall_services.persistence.projector import Projector
 from gamehall_services.persistence.relay import OutboxRelay
 from gamehall_services.persistence.retention import TicketRetention
 from gamehall_services.persistence.servicer import PersistenceServicer
@@ -67,12 +69,20 @@ def build_app(settings: Settings, *, publish: bool = True) -> ServiceApp:
             relay.start()
             servicer.relay = mm_servicer.relay = relay
             held["bus"], held["relay"] = bus, relay
+            projector = Projector(store, bus, relay.poke)
+            await projector.subscribe()
+            projector.start()
+            servicer.projector = projector
+            held["projector"] = projector
 
     @app.on_stop
     async def close_everything() -> None:
         retention = held.get("retention")
         if isinstance(retention, TicketRetention):
             await retention.stop()
+        projector = held.get("projector")
+        if isinstance(projector, Projector):
+            await projector.stop()
         relay = held.get("relay")
         if isinstance(relay, OutboxRelay):
             await relay.stop()

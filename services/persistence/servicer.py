@@ -12,6 +12,8 @@ from gamehall.internal.v1 import persistence_pb2_grpc
 from gamehall.store import MatchUpdate
 from gamehall.store.errors import InvalidArgument
 from gamehall.store.matches import MAX_DUE
+from gamehall_services.persistence.closing import close_through_log
+from gamehall_services.persistence.projector import Projector
 from gamehall_services.persistence.records import (
     account_to_proto,
     action_to_proto,
@@ -27,6 +29,9 @@ MAX_LIST = 500
 
 
 class PersistenceServicer(StoreWriter, persistence_pb2_grpc.PersistenceServiceServicer):
+    projector: Projector | None = None
+    """The match log's projector (bound at start): closing a running match goes through the log."""
+
     # ----------------------------------------------------------------- accounts
     async def CreateAccount(self, request: pb.CreateAccountRequest, context: Any) -> pb.CreateAccountResponse:
         account = await self.store.create_account(
@@ -124,6 +129,13 @@ class PersistenceServicer(StoreWriter, persistence_pb2_grpc.PersistenceServiceSe
         expected = request.expected_version if request.HasField("expected_version") else None
         outcome = loads(request.outcome_json, "outcome_json")
         outbox = outbox_from_proto(request.outbox)
+        if self.projector is not None and request.status in ("finished", "aborted"):
+            current = await self.store.get_match(request.match_id)
+            if current.status == "running":  # a running match's truth is its log: the close is a log entry
+                if request.status == "finished" and outcome is None:
+                    raise InvalidArgument("a finished match needs an outcome")
+                await close_through_log(self.projector, current, request.status, outcome, expected)
+                return pb.CloseMatchResponse(match=match_to_proto(await self.store.get_match(request.match_id)))
         if request.status == "finished":
             if outcome is None:
                 raise InvalidArgument("a finished match needs an outcome")
@@ -190,6 +202,9 @@ class PersistenceServicer(StoreWriter, persistence_pb2_grpc.PersistenceServiceSe
             prior = await self.store.get_action_by_request(match.id, request.request_id)
             if prior is not None:
                 response.prior.CopyFrom(action_to_proto(prior))
+        response.log_seq = await self.store.log_head(match.id)
+        if request.with_request_ids:
+            response.request_ids.extend(await self.store.request_ids(match.id))
         return response
 
     async def GetActions(self, request: pb.GetActionsRequest, context: Any) -> pb.GetActionsResponse:

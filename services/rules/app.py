@@ -14,6 +14,7 @@ from gamehall.engine import get_game
 from gamehall.internal.v1 import live_pb2, live_pb2_grpc, persistence_pb2_grpc, rules_pb2, rules_pb2_grpc
 from gamehall.runtime.bus import Bus, view_subject
 from gamehall.runtime.channels import internal_channel
+from gamehall.runtime.matchlog import MatchLog
 from gamehall.runtime.service import ServiceApp
 from gamehall.runtime.settings import Settings
 from gamehall_services.rules.live import LiveMatches
@@ -50,7 +51,7 @@ def build_app(settings: Settings) -> ServiceApp:
         if bus is not None:
             await bus.nc.publish(view_subject(match_id, seat), payload)
 
-    live = LiveMatches(game, lambda: held["persistence"], publish)
+    live = LiveMatches(game, lambda: held["persistence"], publish, log=lambda: held.get("log"))
     lobby = Lobby(game, lambda: held["persistence"])
     app.add_servicer(
         live_pb2_grpc.add_LiveMatchServiceServicer_to_server, LiveMatchServicer(live, lobby), LIVE_SERVICE_NAME
@@ -65,14 +66,16 @@ def build_app(settings: Settings) -> ServiceApp:
         held["bus_task"] = asyncio.create_task(connect_bus())
 
     async def connect_bus() -> None:
-        """NATS in the background: the host serves at once; until connected, watchers ask it instead."""
+        """NATS in the background: the host serves the stateless rules at once; moves need the match log."""
         while True:
             try:
-                held["bus"] = await asyncio.wait_for(Bus.connect(settings.nats_url, settings.service), 10)
+                bus = await asyncio.wait_for(Bus.connect(settings.nats_url, settings.service), 10)
+                await bus.ensure_streams(replicas=settings.jetstream_replicas)
+                held["bus"], held["log"] = bus, MatchLog(bus.js)
                 return
             except Exception as exc:
-                log.warning("no NATS connection yet; views are not pushed", error=str(exc) or type(exc).__name__)
-                await asyncio.sleep(5)
+                log.warning("no NATS connection yet; moves wait for the match log", error=str(exc) or repr(exc))
+                await asyncio.sleep(1)
 
     @app.on_stop
     async def disconnect() -> None:

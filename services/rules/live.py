@@ -1,6 +1,7 @@
 """The live matches this rules replica owns: kept in memory (bounded LRU), loaded on a miss from the
-newest snapshot plus the log tail, advanced by appending each step to the log with a compare-and-swap
-on the version, and pushed to watchers (one core-NATS subject per audience) after each append.
+projection's newest snapshot plus the match log's tail, advanced by appending each step to the match
+log on JetStream with a compare-and-swap on the match's last entry, and pushed to watchers (one
+core-NATS subject per audience) after each append. Persistence projects the log into SQL behind it.
 
 The domain decisions (who may act, clocks, idempotency, what each audience sees) are the match
 library's (`gamehall.matches`); this module only moves bytes between it, persistence and NATS.
@@ -9,10 +10,11 @@ library's (`gamehall.matches`); this module only moves bytes between it, persist
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import grpc
@@ -28,18 +30,21 @@ from gamehall.matches.live import LoggedAction, MatchFacts, StepView, forfeit_ou
 from gamehall.matches.replay import HIDDEN, replay
 from gamehall.runtime import metrics
 from gamehall.runtime.errors import ClientError
+from gamehall.runtime.matchlog import LogConflict, Logged, LogUnavailable, MatchLog
 from gamehall.runtime.upstream import translate
 from gamehall.v1 import common_pb2, gateway_pb2
 from gamehall.wire import event_to_proto, outcome_to_proto
-from gamehall.wire import outbox as events
 from gamehall.wire.convert import dumps
-from gamehall.wire.matches import facts_from_record, loads, logged_from_entry, logged_to_public, outcome_from_json
+from gamehall.wire.matches import facts_from_record, logged_from_entry, logged_to_public, outcome_from_json
+from gamehall.wire.matchlog import close_entry, entry_for_step
 
 log = structlog.get_logger("gamehall.rules.live")
 
 MAX_ATTEMPTS = 8
 FRESH_SECONDS = 2.0
-"""A cached match not advanced by this replica for this long is checked against the store before a read."""
+"""A cached match not advanced by this replica for this long is checked against the log before a read."""
+PROJECTION_WAIT = (0.02, 0.05, 0.1, 0.2, 0.4, 0.8, 1.6)
+"""Pauses while reading entries the projection has not written yet (it runs milliseconds behind the log)."""
 
 Publish = Callable[[str, int | None, bytes], Awaitable[None]]
 
@@ -52,6 +57,8 @@ def now_ms() -> int:
 class Held:
     live: LiveMatch
     checked: float
+    seq: int = 0
+    """The log's stream sequence of the match's newest entry: the next append's expected last sequence."""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
 
@@ -65,9 +72,11 @@ class LiveMatches:
         publish: Publish | None = None,
         capacity: int = 10_000,
         timeout: float = 10.0,
+        log: Callable[[], MatchLog | None] = lambda: None,
     ) -> None:
         self.game = game
         self._persistence = persistence
+        self._log = log
         self.publish = publish
         self.capacity = capacity
         self.timeout = timeout
@@ -81,6 +90,12 @@ class LiveMatches:
         except grpc.aio.AioRpcError as exc:
             raise translate(exc) from exc
 
+    def _match_log(self) -> MatchLog:
+        found = self._log()
+        if found is None:
+            raise ClientError(grpc.StatusCode.UNAVAILABLE, "the match log (NATS) is not reachable yet; retry shortly")
+        return found
+
     async def _load(self, match_id: str) -> Held:
         """Load once however many calls miss together: two copies of one match would serve stale reads."""
         loading = self._loading.get(match_id)
@@ -91,27 +106,55 @@ class LiveMatches:
         return await asyncio.shield(loading)
 
     async def _load_now(self, match_id: str) -> Held:
-        loaded = await self._call("LoadMatchState", ppb.LoadMatchStateRequest(match_id=match_id))
-        facts = facts_from_record(loaded.match)
-        if facts.game != self.game.id:
-            raise ClientError(
-                grpc.StatusCode.INVALID_ARGUMENT,
-                f"match {match_id} is a {facts.game} match, not {self.game.id}",
-                common_pb2.ERROR_REASON_MALFORMED,
-            )
+        """The projection (snapshot, actions, request ids) plus the log's entries it does not hold yet."""
+        for _ in range(3):
+            request = ppb.LoadMatchStateRequest(match_id=match_id, with_request_ids=True)
+            loaded = await self._call("LoadMatchState", request)
+            facts = facts_from_record(loaded.match)
+            if facts.game != self.game.id:
+                raise ClientError(
+                    grpc.StatusCode.INVALID_ARGUMENT,
+                    f"match {match_id} is a {facts.game} match, not {self.game.id}",
+                    common_pb2.ERROR_REASON_MALFORMED,
+                )
+            seq = int(loaded.log_seq)
+            tail: list[Logged] = []
+            if facts.status == "running":
+                try:
+                    tail = await self._match_log().tail(facts.game, match_id, seq)
+                except LogUnavailable as exc:
+                    raise ClientError(grpc.StatusCode.UNAVAILABLE, str(exc)) from exc
+            actions = [logged_from_entry(a) for a in loaded.actions]
+            version = int(loaded.match.version)
+            contiguous = True
+            for logged in tail:
+                entry = logged.entry
+                if entry.kind == entry.KIND_ACTION:
+                    if entry.version != version + 1:
+                        contiguous = False  # the projection moved and purged while we read: read again
+                        break
+                    actions.append(logged_from_entry(entry))
+                    version = int(entry.version)
+                facts = _advanced(facts, entry)
+                seq = logged.seq
+            if contiguous:
+                break
+        else:
+            raise ClientError(grpc.StatusCode.UNAVAILABLE, f"match {match_id}: its log kept moving; retry")
         live = LiveMatch.rebuild(
             self.game,
             facts,
             loaded.snapshot or None,
             int(loaded.snapshot_version),
-            [logged_from_entry(a) for a in loaded.actions],
+            actions,
+            loaded.request_ids,
         )
-        if live.version != loaded.match.version:
+        if live.version != version:
             raise ClientError(
                 grpc.StatusCode.UNAVAILABLE,
-                f"match {match_id}: log and record disagree ({live.version} vs {loaded.match.version}); retry",
+                f"match {match_id}: log and record disagree ({live.version} vs {version}); retry",
             )
-        held = Held(live, time.monotonic())
+        held = Held(live, time.monotonic(), seq)
         if facts.status != "open":  # an open match changes outside this replica (joins): never cached
             self._held[match_id] = held
             self._held.move_to_end(match_id)
@@ -130,9 +173,13 @@ class LiveMatches:
         if held is None:
             return await self._load(match_id)
         self._held.move_to_end(match_id)
-        if fresh or time.monotonic() - held.checked > FRESH_SECONDS:
-            record = (await self._call("GetMatch", ppb.GetMatchRequest(match_id=match_id))).match
-            if record.version != held.live.version or record.status != held.live.facts.status:
+        closed = held.live.facts.status in ("finished", "aborted")
+        if not closed and (fresh or time.monotonic() - held.checked > FRESH_SECONDS):
+            try:
+                newest = await self._match_log().last_seq(self.game.id, match_id)
+            except LogUnavailable as exc:
+                raise ClientError(grpc.StatusCode.UNAVAILABLE, str(exc)) from exc
+            if newest != held.seq:  # another replica appended (or an operator closed the match)
                 self.drop(match_id)
                 return await self._load(match_id)
             held.checked = time.monotonic()
@@ -193,30 +240,30 @@ class LiveMatches:
                 earlier = live.remembered(request_id, seat)
                 if earlier is not None:
                     return _submitted(earlier, replayed=True)
+                if live.logged_before(request_id):
+                    prior = await self._logged_request(match_id, request_id)
+                    if prior is not None:
+                        return await self._replayed(held, seat, prior)
                 try:
                     action = live.resolve(seat, action_id_=action_id, action_json=action_json)
                     step = live.play(seat, action, request_id, now_ms(), expected_version)
                 except (IllegalAction, MatchError) as refused:
-                    prior = await self._logged_request(match_id, request_id)
-                    if prior is None:
-                        metrics.ACTIONS_REJECTED.labels(self.game.id).inc()
-                        log.info("move refused", match_id=match_id, version=live.version, seat=seat, why=str(refused))
-                        raise
-                    return await self._replayed(match_id, seat, prior)  # a retry of a move logged elsewhere
-                try:
-                    appended = await self._append(live, step)
-                except ClientError as exc:
-                    self.drop(match_id)
-                    conflict = exc.code == grpc.StatusCode.ABORTED
-                    if conflict and expected_version is not None:
-                        raise
-                    if conflict or (exc.code == grpc.StatusCode.FAILED_PRECONDITION and attempt == 0):
-                        continue  # another replica moved, or this cache was stale: judge again on the log
+                    if attempt == 0 and await self._moved_on(match_id, held):
+                        continue  # judged on a stale copy: judge again on the log
+                    metrics.ACTIONS_REJECTED.labels(self.game.id).inc()
+                    log.info("move refused", match_id=match_id, version=live.version, seat=seat, why=str(refused))
                     raise
-                if appended.replayed:
+                entry = entry_for_step(live.facts, step, now_ms())
+                try:
+                    seq = await self._match_log().append(entry, held.seq)
+                except LogConflict:
                     self.drop(match_id)
-                    return await self._replayed(match_id, seat, appended.action)
+                    continue  # another replica moved, or this copy was stale: judge again on the log
+                except LogUnavailable as exc:
+                    self.drop(match_id)  # it may have landed: the next call reads the log to find out
+                    raise ClientError(grpc.StatusCode.UNAVAILABLE, f"{exc}; retry with the same request id") from exc
                 live.commit(step)
+                held.seq = seq
                 held.checked = time.monotonic()
                 if self._held.get(match_id) is not held and live.facts.status != "open":
                     self._held[match_id] = held  # the copy that advanced is the one to serve
@@ -229,59 +276,36 @@ class LiveMatches:
             common_pb2.ERROR_REASON_VERSION_CONFLICT,
         )
 
+    async def _moved_on(self, match_id: str, held: Held) -> bool:
+        """True (and the copy dropped) when the log has entries this copy lacks."""
+        try:
+            newest = await self._match_log().last_seq(self.game.id, match_id)
+        except (LogUnavailable, ClientError):
+            return False
+        if newest == held.seq:
+            return False
+        self.drop(match_id)
+        return True
+
     async def _logged_request(self, match_id: str, request_id: str) -> ppb.ActionEntry | None:
-        """The log entry of an earlier try of `request_id`, if there is one (checked only when a move is refused)."""
-        found = await self._call(
-            "LoadMatchState", ppb.LoadMatchStateRequest(match_id=match_id, request_id=request_id, at_version=0)
-        )
-        return found.prior if found.HasField("prior") else None
+        """The projected entry of an earlier try of `request_id` (waiting briefly: it may be milliseconds
+        behind the log)."""
+        for pause in (0.0, *PROJECTION_WAIT):
+            await asyncio.sleep(pause)
+            found = await self._call(
+                "LoadMatchState", ppb.LoadMatchStateRequest(match_id=match_id, request_id=request_id, at_version=0)
+            )
+            if found.HasField("prior"):
+                return found.prior
+        return None
 
-    async def _append(self, live: LiveMatch, step: Step) -> Any:
-        facts = live.facts
-        outbox = [
-            events.action_applied(
-                facts.id, facts.game, step.version, step.seat, [event_to_proto(e) for e in step.events], step.to_act
-            )
-        ]
-        if step.outcome is not None:
-            outbox.append(
-                events.finished(facts.id, facts.game, step.version, outcome_to_proto(step.outcome), facts.seed)
-            )
-        else:
-            outbox += events.turns_for_bots(
-                facts.id, facts.game, step.version, step.to_act, facts.bot_seats(), step.deadlines(facts)
-            )
-        request = ppb.AppendActionRequest(
-            match_id=facts.id,
-            expected_version=live.version,
-            seat=step.seat,
-            action_json=dumps(step.logged()),
-            request_id=step.request_id,
-            state_digest=step.digest,
-            outbox=outbox,
-            clock_state_json=dumps(dict(step.clock_state)),
-        )
-        if step.wants_snapshot():
-            request.snapshot = step.encoded
-        if step.outcome is not None:
-            request.status = "finished"
-            request.outcome_json = dumps(
-                {
-                    "ranks": list(step.outcome.ranks),
-                    "scores": list(step.outcome.scores) if step.outcome.scores else None,
-                    "reason": step.outcome.reason,
-                }
-            )
-        return await self._call("AppendAction", request)
-
-    async def _replayed(self, match_id: str, seat: int, entry: ppb.ActionEntry) -> gateway_pb2.SubmitActionResponse:
+    async def _replayed(self, held: Held, seat: int, entry: ppb.ActionEntry) -> gateway_pb2.SubmitActionResponse:
         if entry.seat != seat:
             raise RequestReused(f"request id {entry.request_id!r} was already used by another seat of this match")
-        record = (await self._call("GetMatch", ppb.GetMatchRequest(match_id=match_id))).match
         response = gateway_pb2.SubmitActionResponse(
             version=entry.version, action=logged_to_public(logged_from_entry(entry)), replayed=True
         )
-        outcome = outcome_from_json(loads(record.outcome_json))
+        outcome = outcome_from_json(dict(held.live.facts.outcome)) if held.live.facts.outcome else None
         if outcome is not None:
             response.outcome.CopyFrom(outcome)
         return response
@@ -348,7 +372,12 @@ class LiveMatches:
         return message
 
     async def _state_at(self, live: LiveMatch, version: int) -> tuple[Any, tuple[Any, ...]]:
-        """The state at an earlier version and the events of the step that reached it, rebuilt in process."""
+        """The state at an earlier version and the events of the step that reached it: from memory when this
+        replica made that step, else rebuilt in process from the projection."""
+        for step in live.recent.values():
+            if step.version == version:
+                return step.state, step.events
+        await self._projected(live.facts.id, version)
         request = ppb.LoadMatchStateRequest(match_id=live.facts.id, at_version=max(0, version - 1))
         loaded = await self._call("LoadMatchState", request)
         past = LiveMatch.rebuild(
@@ -388,10 +417,7 @@ class LiveMatches:
         require_watch(facts, caller)
         complete = facts.status in ("finished", "aborted")
         seat = None if complete else seat_of(facts, caller, None)
-        logged = await self._call(
-            "GetActions", ppb.GetActionsRequest(match_id=match_id, from_version=1, to_version=held.live.version)
-        )
-        actions: list[LoggedAction] = [logged_from_entry(a) for a in logged.actions]
+        actions = await self._actions(held.live, held.live.version)
         initial, steps = await asyncio.to_thread(replay, self.game, facts, actions, seat, complete)
         response = gateway_pb2.GetReplayResponse(complete=complete, initial_view_json=dumps(initial))
         for step in steps:
@@ -404,6 +430,41 @@ class LiveMatches:
                 )
             )
         return response
+
+    async def _actions(self, live: LiveMatch, to_version: int) -> list[LoggedAction]:
+        """Logged actions 1..`to_version`: the projection's, then this replica's own newest steps for any
+        the projection has not written yet (it runs milliseconds behind the log)."""
+        mine = {s.version: s for s in live.recent.values()}
+        for pause in (0.0, *PROJECTION_WAIT):
+            await asyncio.sleep(pause)
+            logged = await self._call(
+                "GetActions", ppb.GetActionsRequest(match_id=live.facts.id, from_version=1, to_version=to_version)
+            )
+            actions = [logged_from_entry(a) for a in logged.actions]
+            while len(actions) < to_version and len(actions) + 1 in mine:
+                step = mine[len(actions) + 1]
+                logged_step = step.logged()
+                actions.append(
+                    LoggedAction(
+                        step.version, step.seat, logged_step["action"], step.request_id, step.action_id, step.label
+                    )
+                )
+            if len(actions) == to_version:
+                return actions
+        raise ClientError(
+            grpc.StatusCode.UNAVAILABLE, f"match {live.facts.id}: its history is not projected yet; retry shortly"
+        )
+
+    async def _projected(self, match_id: str, version: int) -> None:
+        """Wait (briefly) until the projection holds `version`."""
+        for pause in (0.0, *PROJECTION_WAIT):
+            await asyncio.sleep(pause)
+            record = (await self._call("GetMatch", ppb.GetMatchRequest(match_id=match_id))).match
+            if record.version >= version:
+                return
+        raise ClientError(
+            grpc.StatusCode.UNAVAILABLE, f"match {match_id}: version {version} is not projected yet; retry shortly"
+        )
 
     # ----------------------------------------------------------------- lifecycle
     async def time_out(self, match_id: str, seat: int, version: int) -> str:
@@ -434,32 +495,34 @@ class LiveMatches:
 
     async def forfeit(self, match_id: str, seat: int, why: str, version: int | None = None) -> int:
         """End the running match with `seat` ranked last, guarded by the version it was judged at."""
-        held = await self.held(match_id, fresh=True)
-        async with held.lock:
-            live = held.live
-            if live.facts.status != "running":
-                raise MatchNotRunning.of(match_id, live.facts.status)
-            if version is not None and version != live.version:
-                raise VersionConflict(match_id, version, live.version)
-            outcome = forfeit_outcome(len(live.facts.seats), seat, why)
-            public = outcome_from_json(outcome)
-            assert public is not None
-            finished = events.finished(match_id, live.facts.game, live.version, public, live.facts.seed)
-            try:
-                await self._call(
-                    "CloseMatch",
-                    ppb.CloseMatchRequest(
-                        match_id=match_id,
-                        status="finished",
-                        outcome_json=dumps(outcome),
-                        expected_version=live.version,
-                        outbox=[finished],
-                    ),
+        for _ in range(MAX_ATTEMPTS):
+            held = await self.held(match_id, fresh=True)
+            async with held.lock:
+                live = held.live
+                if live.facts.status != "running":
+                    raise MatchNotRunning.of(match_id, live.facts.status)
+                if version is not None and version != live.version:
+                    raise VersionConflict(match_id, version, live.version)
+                outcome = forfeit_outcome(len(live.facts.seats), seat, why)
+                entry = close_entry(
+                    live.facts, live.version, "finished", outcome, f"forfeit:{live.version}:{seat}", now_ms()
                 )
-            except ClientError:
-                self.drop(match_id)
-                raise
-            live.close("finished", outcome)
+                try:
+                    held.seq = await self._match_log().append(entry, held.seq)
+                except LogConflict:
+                    self.drop(match_id)
+                    continue  # a move landed first: judge the forfeit again
+                except LogUnavailable as exc:
+                    self.drop(match_id)
+                    raise ClientError(grpc.StatusCode.UNAVAILABLE, str(exc)) from exc
+                live.close("finished", outcome)
+                break
+        else:
+            raise ClientError(
+                grpc.StatusCode.ABORTED,
+                f"match {match_id} kept changing; retry",
+                common_pb2.ERROR_REASON_VERSION_CONFLICT,
+            )
         log.info("seat forfeited", match_id=match_id, seat=seat, why=why)
         await self._push(live, None)
         return int(live.version)
@@ -468,6 +531,16 @@ class LiveMatches:
         held = await self.held(match_id, fresh=True)
         seat = require_seat(held.live.facts, caller, None)
         return await self.forfeit(match_id, seat, why)
+
+
+def _advanced(facts: MatchFacts, entry: Any) -> MatchFacts:
+    """The facts after a log entry the projection does not hold yet (status, clock, outcome)."""
+    changes: dict[str, Any] = {"status": entry.status or facts.status}
+    if entry.clock_state_json:
+        changes["clock_state"] = json.loads(entry.clock_state_json)
+    if entry.outcome_json:
+        changes["outcome"] = json.loads(entry.outcome_json)
+    return replace(facts, **changes)
 
 
 def _submitted(step: Step, *, replayed: bool) -> gateway_pb2.SubmitActionResponse:

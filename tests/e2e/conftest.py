@@ -47,6 +47,14 @@ class Running:
         return self.client().register()
 
 
+AUTH_UNLIMITED = {
+    # every test registers and logs in from this one address: the auth limits are tested on their own
+    "GAMEHALL_AUTH_REGISTER_PER_IP": "100000/minute",
+    "GAMEHALL_AUTH_LOGIN_PER_IP": "100000/minute",
+    "GAMEHALL_AUTH_LOGIN_PER_USERNAME": "100000/minute",
+}
+
+
 def game_ids() -> list[str]:
     return [g.id for g in all_games()]
 
@@ -63,10 +71,7 @@ def platform(tmp_path_factory: pytest.TempPathFactory, record_testsuite_property
         "GAMEHALL_OPERATOR_PASSWORD": OPERATOR_PASSWORD,
         "GAMEHALL_LOG_LEVEL": "warning",
         "GAMEHALL_AI_ACK_WAIT_SECONDS": "3",
-        # every test registers and logs in from this one address: the auth limits are tested on their own
-        "GAMEHALL_AUTH_REGISTER_PER_IP": "100000/minute",
-        "GAMEHALL_AUTH_LOGIN_PER_IP": "100000/minute",
-        "GAMEHALL_AUTH_LOGIN_PER_USERNAME": "100000/minute",
+        **AUTH_UNLIMITED,
     }
     try:
         with running_stack(data_dir, game_ids(), "sqlite", extra_env) as stack:

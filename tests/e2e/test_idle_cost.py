@@ -10,7 +10,7 @@ import pytest
 
 from gamehall.bench.move_path import idle_ratio
 from gamehall.launcher.platform import Platform
-from tests.e2e.conftest import TOKEN_KEY
+from tests.e2e.conftest import AUTH_UNLIMITED, TOKEN_KEY
 from tests.support.processes import repo_env
 
 WINDOW_SECONDS = 6.0
@@ -26,6 +26,7 @@ def quiet_platform(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[
         "GAMEHALL_LOG_LEVEL": "warning",
         "GAMEHALL_GATEWAY_RATE_PER_SECOND": "100000",
         "GAMEHALL_GATEWAY_RATE_BURST": "100000",
+        **AUTH_UNLIMITED,
     }
     platform = Platform(data_dir=tmp_path, games=["high-card"], fixed_ports=False, extra_env=env)
     platform.start()

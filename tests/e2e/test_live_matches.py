@@ -18,7 +18,7 @@ from gamehall.launcher.platform import Platform
 from gamehall.matches.routing import rank_replicas
 from gamehall.v1 import gateway_pb2
 from tests.e2e.client import Client
-from tests.e2e.conftest import TOKEN_KEY, Running
+from tests.e2e.conftest import AUTH_UNLIMITED, TOKEN_KEY, Running
 from tests.e2e.test_play_through_gateway import _verify
 from tests.support.processes import repo_env
 from tests.support.stack import Stack
@@ -146,7 +146,7 @@ def two_replicas(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Pla
         games=[GAME],
         fixed_ports=False,
         rules_replicas=2,
-        extra_env={"GAMEHALL_TOKEN_KEY": TOKEN_KEY, "GAMEHALL_LOG_LEVEL": "warning"},
+        extra_env={"GAMEHALL_TOKEN_KEY": TOKEN_KEY, "GAMEHALL_LOG_LEVEL": "warning", **AUTH_UNLIMITED},
     )
     platform.start()
     try:

@@ -125,6 +125,8 @@ class LiveMatch:
     state: Any
     version: int
     recent: OrderedDict[str, Step] = field(default_factory=OrderedDict)
+    logged_requests: set[str] = field(default_factory=set)
+    """Every request id in the match's log (idempotency beyond `recent` and the log's duplicate window)."""
 
     # ----------------------------------------------------------------- building
     @classmethod
@@ -135,8 +137,10 @@ class LiveMatch:
         snapshot: bytes | None,
         snapshot_version: int,
         actions: Sequence[LoggedAction],
+        logged_requests: Iterable[str] = (),
     ) -> LiveMatch:
-        """The match at its newest logged version: the snapshot (or the seed's initial state) plus the tail."""
+        """The match at its newest logged version: the snapshot (or the seed's initial state) plus the tail.
+        `logged_requests` are the request ids logged before the tail (the tail's own are added)."""
         if snapshot:
             state, version = game.decode(snapshot), snapshot_version
         else:
@@ -147,7 +151,9 @@ class LiveMatch:
                 raise ValueError(f"match {facts.id}: log entry {entry.version} follows version {version}")
             state, _ = game.apply(state, entry.seat, action_from_json(game, entry.action))
             version = entry.version
-        return cls(game, facts, state, version)
+        known = set(logged_requests)
+        known.update(a.request_id for a in actions if a.request_id)
+        return cls(game, facts, state, version, logged_requests=known)
 
     # ----------------------------------------------------------------- reading
     @property
@@ -175,6 +181,10 @@ class LiveMatch:
         if action_id_:
             return legal_by_id(self.game, self.state, seat, action_id_)
         return action_from_json(self.game, action_json or {})
+
+    def logged_before(self, request_id: str) -> bool:
+        """True when the request id is in the log but its step is no longer remembered here (ask the log)."""
+        return request_id in self.logged_requests and request_id not in self.recent
 
     def remembered(self, request_id: str, seat: int) -> Step | None:
         """The step an earlier try of this request made, if this replica still remembers it."""
@@ -224,6 +234,7 @@ class LiveMatch:
         outcome = _outcome_json(step.outcome) if step.outcome is not None else self.facts.outcome
         self.facts = replace(self.facts, status=status, clock_state=step.clock_state, outcome=outcome)
         self.recent[step.request_id] = step
+        self.logged_requests.add(step.request_id)
         while len(self.recent) > RECENT_REQUESTS:
             self.recent.popitem(last=False)
 

@@ -111,6 +111,8 @@ class StreamSpec:
     max_age_seconds: float = 7 * 24 * 3600
     duplicate_window_seconds: float = 300.0
     description: str = ""
+    allow_direct: bool = False
+    """Direct gets (any replica answers a read by subject): the match log's tail reads."""
 
     def config(self, replicas: int = 1) -> api.StreamConfig:
         """File storage, `replicas` copies (3 on a JetStream cluster: a node may die without losing a message)."""
@@ -123,11 +125,21 @@ class StreamSpec:
             num_replicas=replicas,
             max_age=self.max_age_seconds,
             duplicate_window=self.duplicate_window_seconds,
+            allow_direct=self.allow_direct,
         )
 
 
 STREAMS: tuple[StreamSpec, ...] = (
     StreamSpec("GAMEHALL_MATCHES", (f"{SUBJECT_ROOT}.match.>",), description="Match lifecycle and action events."),
+    StreamSpec(
+        "GAMEHALL_MATCHLOG",
+        (f"{SUBJECT_ROOT}.log.>",),
+        max_age_seconds=30 * 24 * 3600,
+        duplicate_window_seconds=120.0,
+        allow_direct=True,
+        description="The match log: one entry per step of a running match (the truth; see gamehall.runtime.matchlog). "
+        "Persistence purges a match's entries once they are projected and covered by a snapshot.",
+    ),
     StreamSpec(
         "GAMEHALL_TURNS",
         (f"{SUBJECT_ROOT}.turn.>",),

@@ -46,6 +46,13 @@ JETSTREAM_PUBLISHED = Counter("gamehall_jetstream_published", "Messages publishe
 JETSTREAM_PENDING = Gauge(
     "gamehall_jetstream_consumer_pending", "Messages a durable consumer has not yet received.", ["stream", "consumer"]
 )
+LOG_CONFLICTS = Counter(
+    "gamehall_match_log_conflicts", "Appends to the match log refused by its compare-and-swap (a stale replica).", ["game"]
+)
+LOG_PROJECTED = Counter("gamehall_match_log_projected", "Match log entries projected into SQL by persistence.")
+LOG_PROJECTION_LAG = Gauge(
+    "gamehall_match_log_projection_lag_seconds", "Age of the newest match log entry when its batch was projected."
+)
 TURN_QUEUE_LAG = Gauge("gamehall_turn_queue_lag_seconds", "Age of the oldest turn waiting for a bot.", ["game"])
 EVENTS_RETRIED = Counter(
     "gamehall_events_retried", "Event deliveries that failed and were nak'd for a later retry.", ["stream", "consumer"]
@@ -78,6 +85,9 @@ CATALOG: dict[str, MetricWrapperBase] = {
         JETSTREAM_PUBLISHED,
         JETSTREAM_PENDING,
         TURN_QUEUE_LAG,
+        LOG_CONFLICTS,
+        LOG_PROJECTED,
+        LOG_PROJECTION_LAG,
         EVENTS_RETRIED,
         EVENTS_DEAD_LETTERED,
         OUTBOX_PENDING,

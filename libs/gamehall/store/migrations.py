@@ -223,6 +223,15 @@ MIGRATIONS: tuple[Migration, ...] = (
         ),
         backfill=_backfill_deadlines,
     ),
+    Migration(
+        4,
+        "matches: the match log sequence projected so far",
+        (
+            # The JetStream sequence of the newest match log entry projected into this row (0: none yet):
+            # a projection replay skips what it already holds, a replica taking over reads the log after it.
+            "ALTER TABLE matches ADD COLUMN log_seq {bigint} NOT NULL DEFAULT 0",
+        ),
+    ),
 )
 
 _LEDGER = """CREATE TABLE IF NOT EXISTS schema_migrations (

@@ -323,28 +323,34 @@ class AppendActionResponse(_message.Message):
     def __init__(self, action: _Optional[_Union[ActionEntry, _Mapping]] = ..., replayed: _Optional[bool] = ...) -> None: ...
 
 class LoadMatchStateRequest(_message.Message):
-    __slots__ = ("match_id", "request_id", "at_version")
+    __slots__ = ("match_id", "request_id", "at_version", "with_request_ids")
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     AT_VERSION_FIELD_NUMBER: _ClassVar[int]
+    WITH_REQUEST_IDS_FIELD_NUMBER: _ClassVar[int]
     match_id: str
     request_id: str
     at_version: int
-    def __init__(self, match_id: _Optional[str] = ..., request_id: _Optional[str] = ..., at_version: _Optional[int] = ...) -> None: ...
+    with_request_ids: bool
+    def __init__(self, match_id: _Optional[str] = ..., request_id: _Optional[str] = ..., at_version: _Optional[int] = ..., with_request_ids: _Optional[bool] = ...) -> None: ...
 
 class LoadMatchStateResponse(_message.Message):
-    __slots__ = ("match", "snapshot", "snapshot_version", "actions", "prior")
+    __slots__ = ("match", "snapshot", "snapshot_version", "actions", "prior", "log_seq", "request_ids")
     MATCH_FIELD_NUMBER: _ClassVar[int]
     SNAPSHOT_FIELD_NUMBER: _ClassVar[int]
     SNAPSHOT_VERSION_FIELD_NUMBER: _ClassVar[int]
     ACTIONS_FIELD_NUMBER: _ClassVar[int]
     PRIOR_FIELD_NUMBER: _ClassVar[int]
+    LOG_SEQ_FIELD_NUMBER: _ClassVar[int]
+    REQUEST_IDS_FIELD_NUMBER: _ClassVar[int]
     match: MatchRecord
     snapshot: bytes
     snapshot_version: int
     actions: _containers.RepeatedCompositeFieldContainer[ActionEntry]
     prior: ActionEntry
-    def __init__(self, match: _Optional[_Union[MatchRecord, _Mapping]] = ..., snapshot: _Optional[bytes] = ..., snapshot_version: _Optional[int] = ..., actions: _Optional[_Iterable[_Union[ActionEntry, _Mapping]]] = ..., prior: _Optional[_Union[ActionEntry, _Mapping]] = ...) -> None: ...
+    log_seq: int
+    request_ids: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, match: _Optional[_Union[MatchRecord, _Mapping]] = ..., snapshot: _Optional[bytes] = ..., snapshot_version: _Optional[int] = ..., actions: _Optional[_Iterable[_Union[ActionEntry, _Mapping]]] = ..., prior: _Optional[_Union[ActionEntry, _Mapping]] = ..., log_seq: _Optional[int] = ..., request_ids: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class GetActionsRequest(_message.Message):
     __slots__ = ("match_id", "from_version", "to_version")

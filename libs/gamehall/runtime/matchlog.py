@@ -1,0 +1,159 @@
+"""The match log on JetStream: append with a compare-and-swap, read a match's tail, purge what is projected.
+
+Each running match has its own subjects `gamehall.v1.log.<game>.<match_id>.<tag>` in the
+`GAMEHALL_MATCHLOG` stream. An append carries JetStream's expected last subject sequence over
+`gamehall.v1.log.<game>.<match_id>.*`: the stream sequence of the match's previous entry (0 before
+the first). A replica whose copy is stale, or that raced another, gets `LogConflict` and reloads;
+it can never fork the match. The tag only routes readers (see `entry_tag`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from nats.errors import NoRespondersError
+from nats.errors import TimeoutError as NatsTimeout
+from nats.js import JetStreamContext
+from nats.js.errors import APIError, NotFoundError, ServiceUnavailableError
+
+from gamehall.events.v1.log_pb2 import LogEntry
+from gamehall.runtime import metrics
+from gamehall.runtime.bus import SUBJECT_ROOT
+
+LOG_STREAM = "GAMEHALL_MATCHLOG"
+WRONG_LAST_SEQUENCE = 10071
+"""JetStream's error code when the expected last subject sequence does not match."""
+EXPECTED_SEQ = "Nats-Expected-Last-Subject-Sequence"
+EXPECTED_SEQ_SUBJECT = "Nats-Expected-Last-Subject-Sequence-Subject"
+
+BOT, END, MOVE = "bot", "end", "move"
+
+
+def log_subject(game: str, match_id: str, tag: str) -> str:
+    return f"{SUBJECT_ROOT}.log.{game}.{match_id}.{tag}"
+
+
+def match_filter(game: str, match_id: str) -> str:
+    """Every entry of one match, whatever its tag."""
+    return f"{SUBJECT_ROOT}.log.{game}.{match_id}.*"
+
+
+def bot_filter(game: str) -> str:
+    """Entries after which a bot seat of `game` is to act: the ai's durable consumer reads these."""
+    return f"{SUBJECT_ROOT}.log.{game}.*.{BOT}"
+
+
+ALL_ENTRIES = f"{SUBJECT_ROOT}.log.>"
+
+
+def entry_tag(entry: LogEntry) -> str:
+    if entry.status in ("finished", "aborted"):
+        return END
+    return BOT if entry.bot_turns else MOVE
+
+
+class LogConflict(Exception):
+    """The match's log moved past the expected entry (another replica appended, or this copy is stale)."""
+
+
+class LogUnavailable(Exception):
+    """JetStream did not answer in time: the append may or may not have landed (reload to find out)."""
+
+
+@dataclass(frozen=True)
+class Logged:
+    seq: int
+    entry: LogEntry
+
+
+class MatchLog:
+    """Appends and reads of the match log through one JetStream context."""
+
+    def __init__(self, js: JetStreamContext, *, timeout: float = 5.0) -> None:
+        self.js = js
+        self.timeout = timeout
+
+    async def append(self, entry: LogEntry, expected_seq: int) -> int:
+        """Write `entry` if the match's newest entry is still `expected_seq`; returns the new entry's sequence."""
+        headers = {EXPECTED_SEQ: str(expected_seq), EXPECTED_SEQ_SUBJECT: match_filter(entry.game, entry.match_id)}
+        try:
+            ack = await self.js.publish(
+                log_subject(entry.game, entry.match_id, entry_tag(entry)),
+                entry.SerializeToString(),
+                timeout=self.timeout,
+                stream=LOG_STREAM,
+                headers=headers,
+            )
+        except APIError as exc:
+            if exc.err_code == WRONG_LAST_SEQUENCE:
+                metrics.LOG_CONFLICTS.labels(entry.game).inc()
+                raise LogConflict(f"match {entry.match_id}: {exc.description}") from exc
+            raise LogUnavailable(f"match {entry.match_id}: the log refused the entry: {exc.description}") from exc
+        except (TimeoutError, NatsTimeout, NoRespondersError, ServiceUnavailableError) as exc:
+            raise LogUnavailable(f"match {entry.match_id}: the log did not answer ({type(exc).__name__})") from exc
+        metrics.JETSTREAM_PUBLISHED.labels(LOG_STREAM).inc()
+        return int(ack.seq)
+
+    async def last_seq(self, game: str, match_id: str) -> int:
+        """The sequence of the match's newest entry, 0 when it has none (or all were purged)."""
+        try:
+            msg = await self.js.get_last_msg(LOG_STREAM, match_filter(game, match_id), direct=True)
+        except NotFoundError:
+            return 0
+        except (TimeoutError, NatsTimeout, NoRespondersError, ServiceUnavailableError) as exc:
+            raise LogUnavailable(f"match {match_id}: the log did not answer ({type(exc).__name__})") from exc
+        return int(msg.seq or 0)
+
+    async def last(self, game: str, match_id: str) -> Logged | None:
+        """The match's newest entry, None when it has none (or all were purged)."""
+        try:
+            msg = await self.js.get_last_msg(LOG_STREAM, match_filter(game, match_id), direct=True)
+        except NotFoundError:
+            return None
+        except (TimeoutError, NatsTimeout, NoRespondersError, ServiceUnavailableError) as exc:
+            raise LogUnavailable(f"match {match_id}: the log did not answer ({type(exc).__name__})") from exc
+        if msg.seq is None or msg.data is None:
+            return None
+        return Logged(int(msg.seq), LogEntry.FromString(msg.data))
+
+    async def tail(self, game: str, match_id: str, after_seq: int) -> list[Logged]:
+        """The match's entries with a sequence above `after_seq`, in order (a takeover's catch-up)."""
+        last = await self.last_seq(game, match_id)
+        found: list[Logged] = []
+        seq = after_seq + 1
+        try:
+            while seq <= last:
+                msg = await self.js.get_msg(
+                    LOG_STREAM, seq, subject=match_filter(game, match_id), next=True, direct=True
+                )
+                if msg.seq is None or msg.data is None:
+                    break
+                found.append(Logged(int(msg.seq), LogEntry.FromString(msg.data)))
+                seq = int(msg.seq) + 1
+        except NotFoundError:
+            pass
+        except (TimeoutError, NatsTimeout, NoRespondersError, ServiceUnavailableError) as exc:
+            raise LogUnavailable(f"match {match_id}: the log did not answer ({type(exc).__name__})") from exc
+        return found
+
+    async def purge_before(self, game: str, match_id: str, seq: int) -> None:
+        """Drop the match's entries below `seq` (they are projected and covered by a snapshot)."""
+        await self.js.purge_stream(LOG_STREAM, subject=match_filter(game, match_id), seq=seq)
+
+    async def purge(self, game: str, match_id: str) -> None:
+        """Drop every entry of a closed match once it is projected."""
+        await self.js.purge_stream(LOG_STREAM, subject=match_filter(game, match_id))
+
+
+__all__ = [
+    "ALL_ENTRIES",
+    "LOG_STREAM",
+    "LogConflict",
+    "LogUnavailable",
+    "Logged",
+    "MatchLog",
+    "bot_filter",
+    "entry_tag",
+    "log_subject",
+    "match_filter",
+]

@@ -1,0 +1,196 @@
+"""The SQL projection of the match log (ARCHITECTURE rule 6): persistence is the one writer.
+
+`project` writes a batch of log entries in one transaction: each match row is locked once, its
+entries are applied in sequence order, and the row is updated once (version, status, clock, next
+deadline, outcome, `log_seq`). It is idempotent: an entry at or below the row's `log_seq` is
+already projected and skipped, so a redelivered batch changes nothing. A gap (an entry whose
+version does not follow the row's) raises `ProjectionGap`, a retryable error: the missing entry
+comes first on the next delivery.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from datetime import datetime
+from typing import Any, Literal
+
+import msgspec
+
+from gamehall.store.core import StoreCore
+from gamehall.store.deadlines import next_deadline_ms
+from gamehall.store.errors import NotFound, StoreError
+from gamehall.store.outbox import write_outbox
+from gamehall.store.records import CLOSED_STATUSES, OutboxMessage
+from gamehall.store.transaction import Row, Tx
+
+
+class LogRecord(msgspec.Struct, frozen=True, kw_only=True):
+    """One match log entry as the projection reads it (`seq` is its JetStream stream sequence)."""
+
+    match_id: str
+    seq: int
+    version: int
+    kind: Literal["action", "close"]
+    status: str
+    created_at: datetime
+    seat: int = 0
+    action: str = ""
+    """The logged action's canonical JSON text (actions only)."""
+    request_id: str = ""
+    state_digest: bytes = b""
+    clock_state: str | None = None
+    outcome: str | None = None
+    snapshot: bytes | None = None
+
+
+class ProjectionGap(StoreError):
+    """A log entry arrived before the one it follows (retry: the earlier entry will be delivered first)."""
+
+
+class ProjectionConflict(StoreError):
+    """A log entry contradicts its match row (e.g. an action for a closed match): it can never be projected."""
+
+
+class Projected(msgspec.Struct, frozen=True, kw_only=True):
+    """What a batch did: entries written, entries already there, and per match the newest sequence
+    projected, its status, and the sequence of the newest snapshot written (for purging the log)."""
+
+    written: int
+    skipped: int
+    heads: dict[str, tuple[int, str]]
+    snapshot_seqs: dict[str, int]
+
+
+OutboxFor = Callable[[LogRecord, Row], Sequence[OutboxMessage]]
+"""The events to publish, in the same transaction, when an entry closes its match (given the entry and row)."""
+
+
+class ProjectionOps(StoreCore):
+    async def project(self, records: Sequence[LogRecord], outbox_for: OutboxFor | None = None) -> Projected:
+        """Write a batch of log entries into matches, the action history and snapshots, in one transaction."""
+        by_match: dict[str, list[LogRecord]] = {}
+        for record in records:
+            by_match.setdefault(record.match_id, []).append(record)
+        written = skipped = 0
+        heads: dict[str, tuple[int, str]] = {}
+        snapshot_seqs: dict[str, int] = {}
+        async with self._write() as tx:
+            now = self._now()
+            for match_id, entries in by_match.items():
+                try:
+                    row = await self._lock_match(
+                        tx, match_id, "id, game, status, version, clock, clock_state, outcome, seed, log_seq"
+                    )
+                except NotFound as exc:
+                    raise ProjectionConflict(f"a log entry for a match that does not exist: {match_id}") from exc
+                done, snapshot_seq = await self._project_match(
+                    tx, row, sorted(entries, key=lambda e: e.seq), now, outbox_for
+                )
+                written += done
+                skipped += len(entries) - done
+                if snapshot_seq:
+                    snapshot_seqs[match_id] = snapshot_seq
+                final = await tx.fetchrow("SELECT status, log_seq FROM matches WHERE id = ?", match_id)
+                assert final is not None
+                heads[match_id] = (int(final["log_seq"]), str(final["status"]))
+        return Projected(written=written, skipped=skipped, heads=heads, snapshot_seqs=snapshot_seqs)
+
+    async def _project_match(
+        self, tx: Tx, row: Row, entries: list[LogRecord], now: datetime, outbox_for: OutboxFor | None
+    ) -> tuple[int, int]:
+        match_id = row["id"]
+        version, status, log_seq = int(row["version"]), str(row["status"]), int(row["log_seq"])
+        clock_state: Any = row["clock_state"]
+        outcome: Any = row["outcome"]
+        finished_at: datetime | None = None
+        actions: list[tuple[Any, ...]] = []
+        snapshots: list[tuple[int, bytes, int]] = []
+        closing: list[LogRecord] = []
+        done = 0
+        for entry in entries:
+            if entry.seq <= log_seq:
+                continue  # projected by an earlier delivery
+            if status in CLOSED_STATUSES:
+                raise ProjectionConflict(f"match {match_id} is {status}; log entry {entry.seq} follows its end")
+            if entry.kind == "action":
+                if entry.version != version + 1:
+                    raise ProjectionGap(
+                        f"match {match_id} is at version {version}; log entry {entry.seq} is version {entry.version}"
+                    )
+                version = entry.version
+                actions.append(
+                    (
+                        match_id,
+                        entry.version,
+                        entry.seat,
+                        entry.action,
+                        entry.request_id,
+                        entry.state_digest,
+                        entry.created_at,
+                    )
+                )
+                if entry.snapshot:
+                    snapshots.append((entry.version, entry.snapshot, entry.seq))
+                if entry.clock_state is not None:
+                    clock_state = entry.clock_state
+            elif entry.version != version:
+                raise ProjectionGap(f"match {match_id} is at version {version}; its close entry is at {entry.version}")
+            if entry.status != status:
+                status = entry.status
+                if status in CLOSED_STATUSES:
+                    outcome = entry.outcome if entry.outcome is not None else outcome
+                    finished_at = entry.created_at
+                    closing.append(entry)
+            log_seq = entry.seq
+            done += 1
+        if not done:
+            return 0, 0
+        if actions:
+            await tx.executemany(
+                "INSERT INTO action_log (match_id, version, seat, action, request_id, state_digest, created_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                actions,
+            )
+        for snap_version, state, _ in snapshots:
+            await tx.execute(
+                "INSERT INTO snapshots (match_id, version, state, created_at) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT (match_id, version) DO UPDATE SET state = excluded.state",
+                match_id,
+                snap_version,
+                state,
+                now,
+            )
+        closed = status in CLOSED_STATUSES
+        if closed and snapshots:  # a finished match keeps its final state only
+            await tx.execute("DELETE FROM snapshots WHERE match_id = ? AND version < ?", match_id, snapshots[-1][0])
+        deadline = None if closed else next_deadline_ms(row["clock"], clock_state)
+        await tx.execute(
+            "UPDATE matches SET version = ?, status = ?, clock_state = ?, outcome = ?, next_deadline_ms = ?, "
+            "log_seq = ?, finished_at = COALESCE(?, finished_at) WHERE id = ?",
+            version,
+            status,
+            clock_state,
+            outcome,
+            deadline,
+            log_seq,
+            finished_at,
+            match_id,
+        )
+        if outbox_for is not None:
+            for entry in closing:
+                await write_outbox(tx, outbox_for(entry, row), now)
+        return done, (snapshots[-1][2] if snapshots else 0)
+
+    async def log_head(self, match_id: str) -> int:
+        """The sequence of the newest log entry projected into the match (0: none)."""
+        async with self._read() as tx:
+            row = await tx.fetchrow("SELECT log_seq FROM matches WHERE id = ?", match_id)
+        if row is None:
+            raise NotFound(f"no match {match_id}")
+        return int(row["log_seq"])
+
+    async def request_ids(self, match_id: str) -> list[str]:
+        """Every request id logged for the match (a replica taking it over keeps them for idempotency)."""
+        async with self._read() as tx:
+            rows = await tx.fetch("SELECT request_id FROM action_log WHERE match_id = ? ORDER BY version", match_id)
+        return [str(r["request_id"]) for r in rows]

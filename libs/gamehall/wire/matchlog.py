@@ -1,0 +1,63 @@
+"""The match library's steps <-> match log entries (`gamehall.events.v1.LogEntry`)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from gamehall.events.v1.log_pb2 import BotTurn, LogEntry
+from gamehall.matches.live import MatchFacts, Step
+from gamehall.wire.convert import dumps
+
+
+def outcome_json(ranks: Any, scores: Any, reason: str) -> str:
+    return dumps({"ranks": list(ranks), "scores": list(scores) if scores else None, "reason": reason})
+
+
+def entry_for_step(facts: MatchFacts, step: Step, unix_ms: int) -> LogEntry:
+    """The log entry of a judged step: the action, its digest, the clock, who acts next (and which are bots);
+    the encoded state rides along every `SNAPSHOT_EVERY` versions and at the end."""
+    entry = LogEntry(
+        match_id=facts.id,
+        game=facts.game,
+        version=step.version,
+        kind=LogEntry.KIND_ACTION,
+        seat=step.seat,
+        action_json=dumps(step.logged()),
+        request_id=step.request_id,
+        state_digest=step.digest,
+        unix_ms=unix_ms,
+        clock_state_json=dumps(dict(step.clock_state)) if step.clock_state else "",
+        to_act=list(step.to_act),
+        status="finished" if step.outcome is not None else "running",
+    )
+    if step.outcome is not None:
+        entry.outcome_json = outcome_json(step.outcome.ranks, step.outcome.scores, step.outcome.reason)
+    else:
+        bots = facts.bot_seats()
+        deadlines = step.deadlines(facts)
+        entry.bot_turns.extend(
+            BotTurn(seat=s, difficulty=bots[s], deadline_unix_ms=deadlines.get(s, 0)) for s in step.to_act if s in bots
+        )
+    if step.wants_snapshot():
+        entry.snapshot = step.encoded
+    return entry
+
+
+def close_entry(
+    facts: MatchFacts, version: int, status: str, outcome: Mapping[str, Any] | None, request_id: str, unix_ms: int
+) -> LogEntry:
+    """A match closed outside the rules (a forfeit, an abort) at `version`."""
+    return LogEntry(
+        match_id=facts.id,
+        game=facts.game,
+        version=version,
+        kind=LogEntry.KIND_CLOSE,
+        request_id=request_id,
+        unix_ms=unix_ms,
+        status=status,
+        outcome_json=dumps(dict(outcome)) if outcome else "",
+    )
+
+
+__all__ = ["close_entry", "entry_for_step", "outcome_json"]

@@ -1,0 +1,245 @@
+"""The projector: persistence's durable consumer of the match log, writing it into SQL in batches.
+
+Each fetch of up to `batch` entries is one store transaction (`Store.project`), acked only after it
+commits; a redelivered batch is skipped by the rows' `log_seq`, so every entry lands exactly once.
+An entry that can never be projected is dead-lettered on its own. After a batch, entries already
+covered by a snapshot, and every entry of a closed match, are purged from the log: the stream keeps
+a match's subject only until it is projected (plus the newest entry, which the next append checks).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import time
+from collections.abc import Sequence
+from datetime import UTC, datetime
+
+import nats
+import structlog
+from google.protobuf.message import DecodeError
+from nats.aio.msg import Msg
+
+from gamehall.events.v1.log_pb2 import LogEntry
+from gamehall.runtime import metrics
+from gamehall.runtime.background import BackgroundLoop
+from gamehall.runtime.bus import Bus
+from gamehall.runtime.matchlog import ALL_ENTRIES, LOG_STREAM, MatchLog
+from gamehall.store import Store
+from gamehall.store.projection import LogRecord, ProjectionConflict, ProjectionGap
+from gamehall.store.records import OutboxMessage
+from gamehall.store.transaction import Row
+from gamehall.v1 import common_pb2
+from gamehall.wire import outbox as events
+from gamehall_services.persistence.records import outbox_from_proto
+
+log = structlog.get_logger("gamehall.projector")
+
+CONSUMER = "persistence-projector"
+BATCH = 256
+RETRY_SECONDS = 0.5
+
+
+def record_of(msg: Msg) -> tuple[LogRecord, str]:
+    """The store's record of one log message, and the match's game (ValueError when it is not an entry)."""
+    try:
+        entry = LogEntry.FromString(msg.data)
+    except DecodeError as exc:
+        raise ValueError(f"not a log entry: {exc}") from exc
+    if msg.metadata is None:
+        raise ValueError("a log entry needs its stream sequence")
+    return record_from(entry, int(msg.metadata.sequence.stream)), entry.game
+
+
+def record_from(entry: LogEntry, seq: int) -> LogRecord:
+    if not entry.match_id or entry.kind == LogEntry.KIND_UNSPECIFIED:
+        raise ValueError("a log entry needs a match id and a kind")
+    kind = "action" if entry.kind == LogEntry.KIND_ACTION else "close"
+    return LogRecord(
+        match_id=entry.match_id,
+        seq=seq,
+        version=int(entry.version),
+        kind=kind,
+        status=entry.status or "running",
+        created_at=datetime.fromtimestamp(entry.unix_ms / 1000, UTC),
+        seat=int(entry.seat),
+        action=entry.action_json,
+        request_id=entry.request_id,
+        state_digest=entry.state_digest,
+        clock_state=entry.clock_state_json or None,
+        outcome=entry.outcome_json or None,
+        snapshot=entry.snapshot or None,
+    )
+
+
+def finished_events(record: LogRecord, row: Row) -> Sequence[OutboxMessage]:
+    """A match that finished announces it (matchmaking rates it, tournaments advance) once it is in SQL."""
+    if record.status != "finished" or not record.outcome:
+        return ()
+    data = json.loads(record.outcome)
+    outcome = common_pb2.Outcome(ranks=data["ranks"], scores=data.get("scores") or [], reason=data.get("reason", ""))
+    entry = events.finished(record.match_id, row["game"], record.version, outcome, int(row["seed"]))
+    return outbox_from_proto([entry])
+
+
+class Projector(BackgroundLoop):
+    """Consume the whole match log in batches; `projected(match_id, seq)` waits for one entry to be in SQL."""
+
+    def __init__(self, store: Store, bus: Bus, on_events: object = None, *, batch: int = BATCH) -> None:
+        self.store = store
+        self.bus = bus
+        self.log = MatchLog(bus.js)
+        self.batch = batch
+        self.on_events = on_events
+        self._heads: dict[str, int] = {}
+        self._advanced = asyncio.Condition()
+        self._sub: object = None
+
+    async def subscribe(self) -> None:
+        self._sub = await self.bus.durable(LOG_STREAM, CONSUMER, ALL_ENTRIES, ack_wait=30.0, max_deliver=20)
+
+    async def projected(self, match_id: str, seq: int, timeout: float = 10.0) -> bool:
+        """Wait until the match's entry `seq` is projected (False on timeout)."""
+
+        def done() -> bool:
+            return self._heads.get(match_id, 0) >= seq
+
+        async with self._advanced:
+            if done():
+                return True
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._advanced.wait_for(done), timeout)
+            return done()
+
+    async def _run(self) -> None:
+        assert self._sub is not None
+        sub = self._sub
+        while True:
+            try:
+                messages = await sub.fetch(self.batch, timeout=1.0)  # type: ignore[attr-defined]
+            except TimeoutError:
+                continue
+            except (nats.errors.ConnectionClosedError, nats.errors.DrainTimeoutError):
+                return
+            except Exception as exc:
+                log.warning("match log fetch failed", error=str(exc) or type(exc).__name__)
+                await asyncio.sleep(RETRY_SECONDS)
+                continue
+            await self.handle(messages)
+
+    async def handle(self, messages: list[Msg]) -> None:
+        """Project one fetched batch (in one transaction when it can be), then ack, purge and wake waiters."""
+        good: list[tuple[Msg, LogRecord, str]] = []
+        for msg in messages:
+            try:
+                record, game = record_of(msg)
+            except ValueError as exc:
+                await self._dead(msg, str(exc))
+                continue
+            good.append((msg, record, game))
+        if not good:
+            return
+        try:
+            try:
+                result = await self.store.project([r for _, r, _ in good], finished_events)
+            except ProjectionGap:
+                # Redelivery after a crash can bring an entry before the ones it follows: read those from the log
+                # (nothing is purged before it is projected), project them, then this batch.
+                await self._fill_gaps({r.match_id: g for _, r, g in good})
+                result = await self.store.project([r for _, r, _ in good], finished_events)
+        except ProjectionConflict:
+            await self._one_by_one(good)  # find the entry that can never be projected; the rest go on
+            return
+        except Exception as exc:  # the database is away, or an entry came before the one it follows: retry
+            log.warning("projection failed; retrying the batch", entries=len(good), error=str(exc))
+            for msg, _, _ in good:
+                with contextlib.suppress(Exception):
+                    await msg.nak(delay=RETRY_SECONDS)
+            return
+        for msg, _, _ in good:
+            with contextlib.suppress(Exception):
+                await msg.ack()
+        metrics.LOG_PROJECTED.inc(result.written)
+        newest = max(r.created_at for _, r, _ in good)
+        metrics.LOG_PROJECTION_LAG.set(max(0.0, time.time() - newest.timestamp()))
+        if any(r.status in ("finished", "aborted") for _, r, _ in good) and callable(self.on_events):
+            self.on_events()
+        await self._advance({m: seq for m, (seq, _) in result.heads.items()})
+        games = {r.match_id: g for _, r, g in good}
+        await self._purge(games, result.heads, result.snapshot_seqs)
+
+    async def _fill_gaps(self, games: dict[str, str]) -> None:
+        for match_id, game in games.items():
+            head = await self.store.log_head(match_id)
+            missing = await self.log.tail(game, match_id, head)
+            if missing:
+                result = await self.store.project([record_from(m.entry, m.seq) for m in missing], finished_events)
+                await self._advance({m: seq for m, (seq, _) in result.heads.items()})
+                log.info("projected entries delivered out of order", match_id=match_id, entries=len(missing))
+
+    async def _one_by_one(self, good: list[tuple[Msg, LogRecord, str]]) -> None:
+        for msg, record, game in good:
+            try:
+                result = await self.store.project([record], finished_events)
+            except ProjectionConflict as exc:
+                await self._dead(msg, str(exc))
+                continue
+            except Exception as exc:
+                log.warning("projection failed; retrying", match_id=record.match_id, error=str(exc))
+                with contextlib.suppress(Exception):
+                    await msg.nak(delay=RETRY_SECONDS)
+                continue
+            with contextlib.suppress(Exception):
+                await msg.ack()
+            await self._advance({m: seq for m, (seq, _) in result.heads.items()})
+            await self._purge({record.match_id: game}, result.heads, result.snapshot_seqs)
+
+    async def _dead(self, msg: Msg, error: str) -> None:
+        log.error("match log entry can never be projected; dead-lettering", subject=msg.subject, error=error)
+        meta = msg.metadata
+        try:
+            await self.bus.dead_letter(
+                LOG_STREAM,
+                CONSUMER,
+                msg.data,
+                subject=msg.subject,
+                headers=msg.headers,
+                sequence=meta.sequence.stream if meta else 0,
+                delivered=meta.num_delivered if meta else 1,
+                reason="permanent",
+                error=error,
+            )
+        except Exception as exc:  # keep it: retried, never lost
+            log.warning("dead letter not written; entry kept", error=str(exc))
+            with contextlib.suppress(Exception):
+                await msg.nak(delay=5.0)
+            return
+        with contextlib.suppress(Exception):
+            await msg.term()
+
+    async def _advance(self, heads: dict[str, int]) -> None:
+        async with self._advanced:
+            for match_id, seq in heads.items():
+                self._heads[match_id] = max(seq, self._heads.get(match_id, 0))
+            if len(self._heads) > 100_000:  # waiters only ever need recent heads
+                self._heads.clear()
+                self._heads.update(heads)
+            self._advanced.notify_all()
+
+    async def _purge(
+        self, games: dict[str, str], heads: dict[str, tuple[int, str]], snapshot_seqs: dict[str, int]
+    ) -> None:
+        """Retention until projected: a closed match's entries go; a running match's entries before its
+        newest snapshot go (the snapshot entry and everything after it stay for a takeover's tail)."""
+        for match_id, (_, status) in heads.items():
+            game = games.get(match_id)
+            if game is None:
+                continue
+            try:
+                if status in ("finished", "aborted"):
+                    await self.log.purge(game, match_id)
+                elif match_id in snapshot_seqs:
+                    await self.log.purge_before(game, match_id, snapshot_seqs[match_id])
+            except Exception as exc:  # the stream's max age is the safety net
+                log.warning("match log purge failed", match_id=match_id, error=str(exc))
