@@ -108,3 +108,40 @@ def test_normal_bot_thinks_under_a_second_in_the_campaign() -> None:
         if GAME.outcome(s) is not None:
             break
     assert worst < 1.0
+
+
+def _win_fight(s: object) -> None:
+    """Settle the fight in progress as a victory (the combat itself is part 1's and tested there)."""
+    fight = s.fight  # type: ignore[attr-defined]
+    assert fight is not None and not fight.result
+    fight.result = "victory"
+    do(s)  # type: ignore[arg-type]
+
+
+def test_the_main_quest_chain_leads_from_triha_to_victory() -> None:
+    """Griet's quest at Triha, the raft at Stillwater Lake with 4 wood, the spiders, the witch, home: each quest
+    opens the next one and the last declares the win."""
+    s = GAME.new_match(CAMPAIGN, 4)
+    while s.journey.title != "Travel":  # the Book Cover's re-equip menus: keep the items in storage
+        s, _ = GAME.apply(s, 0, Pick(0))
+    j = s.journey
+    j.stack, j.menu = [], []
+    assert j.quests == ["Y501"] and s.sheet.stored == ["spear", "shield"]
+    j.location = 13
+    do(s, Op("quests"))
+    assert "told" in j.flags and j.quests == ["Y505"]
+    j.regions["3"] = "311"
+    j.location = 36
+    do(s, Op("goods", good="wood", n=4), Op("quests"))
+    _win_fight(s)
+    assert "water" in j.flags and j.quests == ["Y506"] and not [g for g in j.goods if g.kind == "wood"]
+    j.regions["2"] = "211"
+    j.location = 23
+    do(s, Op("quests"))
+    _win_fight(s)
+    assert "curse" in j.flags and j.quests == ["Y507"] and j.regions["2"] == "241"
+    j.location = 11
+    do(s, Op("quests"))
+    outcome = GAME.outcome(s)
+    assert outcome is not None and outcome.reason == "victory" and outcome.scores is not None
+    assert outcome.scores[0] >= 200
