@@ -1,0 +1,258 @@
+"""The authorization matrix (issue 20): every public RPC as each kind of caller, against the running
+platform, must answer the status `gamehall_services.gateway.access_matrix.ACCESS` says.
+
+The world: a running public High Card match M (the player in seat 0, the other player in seat 1), a
+finished match F between them, the player's queued ticket, an open tournament X made by the operator,
+and an account D nobody plays. Probes are chosen so an allowed call changes nothing that matters (a
+stale `expected_version`, a finished match, a tournament that cannot start yet), so its status shows
+whether the gate let the caller through.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import uuid
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import grpc
+import pytest
+
+from gamehall.auth import Tokens
+from gamehall.internal.v1 import persistence_pb2 as ppb
+from gamehall.internal.v1 import persistence_pb2_grpc
+from gamehall.v1 import gateway_pb2 as gw
+from gamehall.v1 import gateway_pb2_grpc, matchmaking_pb2_grpc
+from gamehall.v1 import matchmaking_pb2 as mm
+from gamehall_services.gateway.access_matrix import ACCESS, OK, ROLES
+from tests.e2e.client import Client
+from tests.e2e.conftest import OPERATOR_PASSWORD, TOKEN_KEY, Running
+
+GAME = "high-card"
+_names = itertools.count()
+
+
+class _Subject:
+    def __init__(self, id: str, username: str, role: str) -> None:
+        self.id, self.username, self.role = id, username, role
+
+
+@dataclass
+class World:
+    platform: Running
+    clients: dict[str, Client]
+    match: str = ""
+    finished: str = ""
+    tournament: str = ""
+    dave: str = ""
+    tickets_made: list[tuple[Client, str]] = field(default_factory=list)
+
+    def fresh_ticket(self) -> str:
+        """A new queued ticket of the player, after withdrawing the last one (one queue per game per player)."""
+        player = self.clients["player"]
+        self.withdraw()
+        ticket = (
+            matchmaking_pb2_grpc.MatchmakingServiceStub(player.channel)
+            .EnqueueTicket(mm.EnqueueTicketRequest(game=GAME, no_bots=True, pool=_pool()), metadata=player.metadata)
+            .ticket
+        )
+        self.tickets_made.append((player, ticket.id))
+        return str(ticket.id)
+
+    def withdraw(self) -> None:
+        while self.tickets_made:
+            owner, ticket = self.tickets_made.pop()
+            with contextlib.suppress(grpc.RpcError):  # already cancelled by the probe
+                matchmaking_pb2_grpc.MatchmakingServiceStub(owner.channel).CancelTicket(
+                    mm.CancelTicketRequest(ticket_id=ticket), metadata=owner.metadata
+                )
+
+
+def _pool() -> str:
+    return f"authz-{uuid.uuid4().hex[:12]}"
+
+
+def _bot_client(platform: Running) -> Client:
+    """The ai service's own account (role bot), with a token signed by the platform's key."""
+    address = platform.platform.service("persistence").address
+    with grpc.insecure_channel(address) as channel:
+        account = (
+            persistence_pb2_grpc.PersistenceServiceStub(channel)
+            .GetAccount(ppb.GetAccountRequest(username="ai-service"), timeout=10)
+            .account
+        )
+    client = platform.client()
+    client.token = Tokens(TOKEN_KEY).issue(_Subject(account.id, account.username, account.role), 3600)
+    return client
+
+
+@pytest.fixture(scope="module")
+def world(platform: Running) -> Iterator[World]:
+    player, other, spectator = platform.player(), platform.player(), platform.player()
+    operator = platform.client()
+    operator.token = operator.auth.Login(gw.LoginRequest(username="operator", password=OPERATOR_PASSWORD)).token
+    clients = {
+        "anonymous": platform.client(),
+        "player": player,
+        "other": other,
+        "spectator": spectator,
+        "bot": _bot_client(platform),
+        "operator": operator,
+    }
+    w = World(platform, clients)
+    w.match = player.create(GAME, join_seat=0, public=True).id
+    other.join(w.match)
+    w.finished = player.create(GAME, join_seat=0, public=True).id
+    other.join(w.finished)
+    other.call("LeaveMatch", gw.LeaveMatchRequest(match_id=w.finished))
+    operator.catalog.ListGames(gw.ListGamesRequest(), metadata=operator.metadata, timeout=120)  # past cold start
+    tournaments = matchmaking_pb2_grpc.TournamentServiceStub(operator.channel)
+    w.tournament = tournaments.CreateTournament(
+        mm.CreateTournamentRequest(name="authz", game=GAME, format="swiss", max_players=8), metadata=operator.metadata
+    ).tournament.id
+    w.dave = platform.player().account.id  # type: ignore[union-attr]
+    yield w
+    w.withdraw()
+
+
+Probe = Callable[[World, Client], Any]
+
+
+def _stub(kind: str, client: Client) -> Any:
+    return {
+        "auth": gateway_pb2_grpc.AuthServiceStub,
+        "catalog": gateway_pb2_grpc.CatalogServiceStub,
+        "matches": gateway_pb2_grpc.MatchServiceStub,
+        "queue": matchmaking_pb2_grpc.MatchmakingServiceStub,
+        "cups": matchmaking_pb2_grpc.TournamentServiceStub,
+    }[kind](client.channel)
+
+
+def _unary(kind: str, method: str, build: Callable[[World], Any]) -> Probe:
+    def probe(w: World, c: Client) -> Any:
+        return getattr(_stub(kind, c), method)(build(w), metadata=c.metadata if c.token else (), timeout=20)
+
+    return probe
+
+
+def _stream(kind: str, method: str, build: Callable[[World], Any], quiet_ok: bool = False, wait: float = 5.0) -> Probe:
+    """The first message of a stream; `quiet_ok`: a stream with nothing to say yet (DEADLINE_EXCEEDED
+    after its short wait) was still let through."""
+
+    def probe(w: World, c: Client) -> Any:
+        call = getattr(_stub(kind, c), method)(build(w), metadata=c.metadata if c.token else (), timeout=wait)
+        try:
+            return next(iter(call))
+        except grpc.RpcError as exc:
+            if quiet_ok and exc.code() == grpc.StatusCode.DEADLINE_EXCEEDED:  # type: ignore[attr-defined]
+                return None
+            raise
+        finally:
+            call.cancel()
+
+    return probe
+
+
+def _name() -> str:
+    return f"authz-{uuid.uuid4().hex[:8]}-{next(_names)}"
+
+
+PROBES: dict[str, Probe] = {
+    # AuthService
+    "Register": _unary(
+        "auth", "Register", lambda w: gw.RegisterRequest(username=_name(), password="a long passphrase 42")
+    ),
+    "Login": _unary("auth", "Login", lambda w: gw.LoginRequest(username=_name(), password="not a password at all")),
+    "WhoAmI": _unary("auth", "WhoAmI", lambda w: gw.WhoAmIRequest()),
+    # CatalogService
+    "ListGames": _unary("catalog", "ListGames", lambda w: gw.ListGamesRequest()),
+    # MatchService
+    "CreateMatch": _unary("matches", "CreateMatch", lambda w: gw.CreateMatchRequest(game=GAME)),
+    "ListMatches": _unary("matches", "ListMatches", lambda w: gw.ListMatchesRequest(game=GAME, page_size=1)),
+    "GetMatch": _unary("matches", "GetMatch", lambda w: gw.GetMatchRequest(match_id=w.match)),
+    "JoinMatch": _unary("matches", "JoinMatch", lambda w: gw.JoinMatchRequest(match_id=w.match)),
+    "LeaveMatch": _unary("matches", "LeaveMatch", lambda w: gw.LeaveMatchRequest(match_id=w.finished)),
+    "GetView": _unary("matches", "GetView", lambda w: gw.GetViewRequest(match_id=w.match)),
+    "GetView(seat 0)": _unary("matches", "GetView", lambda w: gw.GetViewRequest(match_id=w.match, seat=0)),
+    "ListLegalActions": _unary(
+        "matches", "ListLegalActions", lambda w: gw.ListLegalActionsRequest(match_id=w.match, seat=0)
+    ),
+    "SubmitAction": _unary(
+        "matches",
+        "SubmitAction",
+        lambda w: gw.SubmitActionRequest(match_id=w.match, action_id="resign", seat=0, expected_version=10**9),
+    ),
+    "WatchMatch": _stream("matches", "WatchMatch", lambda w: gw.WatchMatchRequest(match_id=w.match)),
+    "GetReplay": _unary("matches", "GetReplay", lambda w: gw.GetReplayRequest(match_id=w.match)),
+    # MatchmakingService
+    "EnqueueTicket(for D)": _unary(
+        "queue",
+        "EnqueueTicket",
+        lambda w: mm.EnqueueTicketRequest(game=GAME, players=[w.dave], no_bots=True, pool=_pool()),
+    ),
+    "CancelTicket": _unary("queue", "CancelTicket", lambda w: mm.CancelTicketRequest(ticket_id=w.fresh_ticket())),
+    "GetTicket": _unary("queue", "GetTicket", lambda w: mm.GetTicketRequest(ticket_id=w.fresh_ticket())),
+    "WatchTickets": _stream(
+        "queue", "WatchTickets", lambda w: mm.WatchTicketsRequest(game=GAME), quiet_ok=True, wait=0.5
+    ),
+    "GetLeaderboard": _unary("queue", "GetLeaderboard", lambda w: mm.GetLeaderboardRequest(game=GAME)),
+    "GetRating": _unary("queue", "GetRating", lambda w: mm.GetRatingRequest(game=GAME, account_id=w.dave)),
+    # TournamentService
+    "CreateTournament": _unary(
+        "cups", "CreateTournament", lambda w: mm.CreateTournamentRequest(name="probe", game=GAME, format="swiss")
+    ),
+    "ListTournaments": _unary("cups", "ListTournaments", lambda w: mm.ListTournamentsRequest(status="registration")),
+    "GetTournament": _unary("cups", "GetTournament", lambda w: mm.GetTournamentRequest(tournament_id=w.tournament)),
+    "RegisterPlayer(D)": _unary(
+        "cups", "RegisterPlayer", lambda w: mm.RegisterPlayerRequest(tournament_id=w.tournament, account_id=w.dave)
+    ),
+    "CheckIn(D)": _unary("cups", "CheckIn", lambda w: mm.CheckInRequest(tournament_id=w.tournament, player=w.dave)),
+    "UnregisterPlayer(D)": _unary(
+        "cups", "UnregisterPlayer", lambda w: mm.UnregisterPlayerRequest(tournament_id=w.tournament, player=w.dave)
+    ),
+    "StartTournament": _unary(
+        "cups", "StartTournament", lambda w: mm.StartTournamentRequest(tournament_id=w.tournament)
+    ),
+    "GetStandings": _unary("cups", "GetStandings", lambda w: mm.GetStandingsRequest(tournament_id=w.tournament)),
+    "WatchStandings": _stream("cups", "WatchStandings", lambda w: mm.WatchStandingsRequest(tournament_id=w.tournament)),
+    "PauseTournament": _unary(
+        "cups", "PauseTournament", lambda w: mm.PauseTournamentRequest(tournament_id=w.tournament)
+    ),
+    "ResumeTournament": _unary(
+        "cups", "ResumeTournament", lambda w: mm.ResumeTournamentRequest(tournament_id=w.tournament)
+    ),
+    "DropPlayer(D)": _unary(
+        "cups", "DropPlayer", lambda w: mm.DropPlayerRequest(tournament_id=w.tournament, player=w.dave)
+    ),
+    "RepairRound": _unary("cups", "RepairRound", lambda w: mm.RepairRoundRequest(tournament_id=w.tournament)),
+    "AdjudicatePairing": _unary(
+        "cups",
+        "AdjudicatePairing",
+        lambda w: mm.AdjudicatePairingRequest(tournament_id=w.tournament, pairing_id="none", ranks=[1, 2]),
+    ),
+}
+
+
+def _status(probe: Probe, w: World, client: Client) -> str:
+    try:
+        probe(w, client)
+    except grpc.RpcError as exc:
+        return str(exc.code().name)  # type: ignore[attr-defined]
+    return OK
+
+
+def test_every_public_rpc_has_a_probe_and_a_row() -> None:
+    rpcs = {m.name for f in (gw.DESCRIPTOR, mm.DESCRIPTOR) for s in f.services_by_name.values() for m in s.methods}
+    assert {name.split("(")[0] for name in PROBES} == rpcs
+    assert set(ACCESS) == set(PROBES)
+
+
+def test_access_matrix(world: World) -> None:
+    found = {
+        name: tuple(_status(probe, world, world.clients[role]) for role in ROLES) for name, probe in PROBES.items()
+    }
+    wrong = {name: (found[name], ACCESS.get(name)) for name in PROBES if found[name] != ACCESS.get(name)}
+    table = "\n".join(f"    {name!r}: {found[name]}," for name in PROBES)
+    assert not wrong, f"found != expected for {sorted(wrong)}; roles {ROLES}; the matrix found:\n{table}"
