@@ -3,11 +3,14 @@ what receiving, removing and losing them means (W-IT-*, W-TX-07..10, W-ED-04).""
 
 from __future__ import annotations
 
+from functools import cache
+
 from gamehall.games.grimm_world.atlas import PAGES
 from gamehall.games.grimm_world.catalog import ITEMS
 from gamehall.games.grimm_world.content.schema import Choice, Op
 from gamehall.games.grimm_world.journey import Good
 from gamehall.games.grimm_world.sheet import EquipError, check_equipment
+from gamehall.games.grimm_world.state import Sheet
 from gamehall.games.grimm_world.trip import Trip, handler
 
 MAX_THALERS = 150
@@ -85,8 +88,16 @@ def drop_item(t: Trip, key: str) -> None:
 
 
 def legal_equipment(t: Trip, equipped: list[str], stored: list[str]) -> bool:
+    sheet = t.s.sheet
+    return _legal(sheet.character, tuple(sheet.upgrades), tuple(equipped), tuple(stored), len(sheet.broken), sheet.bag)
+
+
+@cache
+def _legal(character: str, upgrades: tuple[str, ...], equipped: tuple[str, ...], stored: tuple[str, ...],
+           broken: int, bag: int) -> bool:
+    sheet = Sheet(character, list(upgrades), [], [], [], [], broken=["?"] * broken, bag=bag)
     try:
-        check_equipment(t.s.sheet, equipped, stored)
+        check_equipment(sheet, list(equipped), list(stored))
     except EquipError:
         return False
     return True
