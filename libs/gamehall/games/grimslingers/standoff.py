@@ -251,9 +251,9 @@ def apply_pick(s: State, action: Action, events: list[Event]) -> None:
             x.hand.append(card)
         public = pk.kind in (PickKind.RELOAD, PickKind.RECALL, PickKind.PURGE)
         events.append(
-            Event("picked", {"seat": pk.seat, "for": pk.kind, "card": action.card})
+            Event("picked", {"seat": pk.seat, "for": int(pk.kind), "card": action.card})
             if public
-            else Event("picked", {"seat": pk.seat, "for": pk.kind, "card": action.card}, frozenset({pk.seat}))
+            else Event("picked", {"seat": pk.seat, "for": int(pk.kind), "card": action.card}, frozenset({pk.seat}))
         )
         pk.taken += 1
         pk.left -= 1

@@ -144,7 +144,8 @@ def camp_legal(s: State, seat: int) -> list[Action]:
         if x.ep >= REFRESH_COST and x.deact:
             out.append(Reactivate())
     if rest and not t.used & USED_ITEM:
-        out += [UseCard(cat.KEYS[c]) for c in _unique(x.hand) if cat.IS_STANDOFF_CARD[c] and x.ep >= cat.COST[c]]
+        items = [c for c in _unique(x.hand) if cat.IS_ITEM[c] and cat.IS_STANDOFF_CARD[c] and x.ep >= cat.COST[c]]
+        out += [UseCard(cat.KEYS[c]) for c in items]  # one Standoff-type item (R-244 d)
     return out
 
 

@@ -10,6 +10,7 @@ serves `determinize` (bots) and `resample_hidden` (the game's declaration of its
 from __future__ import annotations
 
 import random
+from enum import IntEnum, IntFlag
 from typing import Any
 
 from gamehall.engine.protocol import Action, JsonDict
@@ -65,6 +66,11 @@ _SEAT_PUBLIC = {
 """Public seat fields: view key -> Seat attribute (the view keeps its established names)."""
 
 
+def _plain(value: Any) -> Any:
+    """Enum members as the plain ints a view carries (JSON types only)."""
+    return int(value) if isinstance(value, IntEnum | IntFlag) else value
+
+
 def _keys(cards: list[int]) -> list[str]:
     return [cat.KEYS[c] for c in cards]
 
@@ -98,7 +104,7 @@ def _hand_size(s: State, i: int, x: Seat) -> int:
 def view(s: State, seat: int | None) -> JsonDict:
     players = []
     for i, x in enumerate(s.seats):
-        p: dict[str, Any] = {k: getattr(x, attr) for k, attr in _SEAT_PUBLIC.items()}
+        p: dict[str, Any] = {k: _plain(getattr(x, attr)) for k, attr in _SEAT_PUBLIC.items()}
         p["archetype"] = cat.ARCHETYPES[x.archetype].key if x.archetype >= 0 else None
         p["hand_size"] = _hand_size(s, i, x)
         p["commit_cards"] = (
@@ -144,7 +150,7 @@ def view(s: State, seat: int | None) -> JsonDict:
         "players": players,
         "plays": [_play_json(p) for p in s.plays],
         "cur_play": s.current_play,
-        "stage": s.stage,
+        "stage": int(s.stage),
         "pending": [list(a) for a in s.pending],
         "prompts": [
             {"seat": p.seat, "kind": PROMPT_NAMES[p.kind], "options": list(p.options), "ref": p.ref} for p in s.prompts
@@ -229,7 +235,7 @@ def _play_json(p: Play) -> dict[str, Any]:
         "nv": p.nv_boost,
         "bonus": p.bonus,
         "as": cat.KEYS[p.as_card] if p.as_card >= 0 else None,
-        "status": p.status,
+        "status": int(p.status),
         "consumed": p.consumed,
     }
 
