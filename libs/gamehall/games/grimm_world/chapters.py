@@ -7,6 +7,7 @@ from gamehall.games.grimm_world.atlas import CHAPTERS, EPILOGUE, LAST_CHAPTER, P
 from gamehall.games.grimm_world.catalog import NEXT_CHAPTER, TIME_PASSES
 from gamehall.games.grimm_world.content.schema import Op
 from gamehall.games.grimm_world.effects import heal, place
+from gamehall.games.grimm_world.market import close_display
 from gamehall.games.grimm_world.trip import Trip, handler
 
 NEXT, LOST, SPENT, DUE = "next", "lost", "spent", "due"
@@ -134,8 +135,6 @@ def end_round_now(t: Trip) -> None:
     for card in j.held:
         t.under(card)
     j.held = []
-    from gamehall.games.grimm_world.market import close_display
-
     close_display(t)
 
 

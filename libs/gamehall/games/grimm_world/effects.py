@@ -9,7 +9,7 @@ from __future__ import annotations
 from msgspec.structs import replace
 
 from gamehall.games.grimm_world import alignment
-from gamehall.games.grimm_world.atlas import PAGES, REGIONS, copies, region_cards
+from gamehall.games.grimm_world.atlas import LAST_CHAPTER, PAGES, REGIONS, copies, region_cards
 from gamehall.games.grimm_world.catalog import ACTION_CARDS, CHARACTERS, ENCOUNTERS, ITEMS, UPGRADES
 from gamehall.games.grimm_world.checks import card_bonus
 from gamehall.games.grimm_world.content.schema import Choice, Op
@@ -392,8 +392,6 @@ def _future(t: Trip, op: Op) -> None:
     card = this_card(t, op.card)
     if card in t.j.bar:
         t.j.bar.remove(card)
-    from gamehall.games.grimm_world.atlas import LAST_CHAPTER
-
     target = t.s.chapter + op.n
     key = str(target) if target <= LAST_CHAPTER else "E"
     t.j.story.setdefault(key, []).append(card)

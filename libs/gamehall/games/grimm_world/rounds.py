@@ -4,7 +4,7 @@ W-RP-*)."""
 
 from __future__ import annotations
 
-from gamehall.games.grimm_world.atlas import CHAPTERS, PAGES, entry_ops, location, region_cards
+from gamehall.games.grimm_world.atlas import CHAPTERS, LANDSCAPES, PAGES, entry_ops, location, region_cards
 from gamehall.games.grimm_world.catalog import ENCOUNTERS
 from gamehall.games.grimm_world.chapters import LOST, chapter_ops, end_round_now
 from gamehall.games.grimm_world.content.schema import Choice, Op
@@ -179,8 +179,6 @@ def _landscape(t: Trip, op: Op) -> None:
     card = ENCOUNTERS[t.j.held[-1]]
     if not card.line:
         return
-    from gamehall.games.grimm_world.atlas import LANDSCAPES
-
     landscape_menu(t, card.options or LANDSCAPES[card.landscape].options)
 
 
