@@ -103,16 +103,18 @@ def _legal(character: str, upgrades: tuple[str, ...], equipped: tuple[str, ...],
     return True
 
 
-def equip_options(t: Trip) -> list[Choice]:
-    """Re-equip choices (W-IT-08): wear a stored whole item, or put an equipped one into storage."""
+def equip_options(t: Trip, moved: str = "") -> list[Choice]:
+    """Re-equip choices (W-IT-08): wear a stored whole item, or put an equipped one into storage; an item already
+    moved in this re-equip (`moved`, comma separated) stays where it went."""
     sheet = t.s.sheet
+    done = set(moved.split(","))
     out = []
-    for key in sorted(set(sheet.stored)):
+    for key in sorted(set(sheet.stored) - done):
         stored = list(sheet.stored)
         stored.remove(key)
         if legal_equipment(t, [*sheet.equipped, key], stored):
             out.append(Choice(f"Equip {ITEMS[key].name}", (Op("equip", card=key),)))
-    for key in sorted(set(sheet.equipped)):
+    for key in sorted(set(sheet.equipped) - done):
         equipped = list(sheet.equipped)
         equipped.remove(key)
         if legal_equipment(t, equipped, [*sheet.stored, key]):
@@ -139,10 +141,15 @@ def _unequip(t: Trip, op: Op) -> None:
 @handler("equip_menu")
 def _equip_menu(t: Trip, op: Op) -> None:
     """Re-equip whenever an item is received (W-IT-08): one change at a time until Martha is done."""
-    options = equip_options(t)
+    options = equip_options(t, op.text)
     if options:
-        again = Op("equip_menu")
-        t.ask("Re-equip?", [Choice("Done", ()), *(Choice(c.label, (*c.then, again)) for c in options)])
+        t.ask("Re-equip?", [Choice("Done", ()), *(Choice(c.label, (*c.then, Op("equip_menu", text=_moved(op, c))))
+                                                 for c in options)])
+
+
+def _moved(op: Op, choice: Choice) -> str:
+    """The items moved so far in this re-equip, with the one `choice` moves."""
+    return ",".join(filter(None, [op.text, choice.then[0].card]))
 
 
 def receive_item(t: Trip, key: str, card: str, broken: bool = False) -> None:

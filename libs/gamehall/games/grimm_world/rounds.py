@@ -225,12 +225,14 @@ def _trading(t: Trip, op: Op) -> None:
 
 @handler("rest")
 def _rest(t: Trip, op: Op) -> None:
-    """Each provision heals Regeneration cards; then re-equip (W-RP-01/02)."""
+    """Each provision heals Regeneration cards; then re-equip (W-RP-01/02); op.text lists the items moved so far."""
     sheet = t.s.sheet
     choices = [Choice("End the round", ())]
     if sheet.damaged and count(t, "provision"):
-        choices.append(Choice(f"Eat a provision (heal {t.stats['regeneration']})", (Op("eat"), Op("rest"))))
-    choices += [Choice(c.label, (*c.then, Op("rest"))) for c in equip_options(t)]
+        eat = (Op("eat"), Op("rest", text=op.text))
+        choices.append(Choice(f"Eat a provision (heal {t.stats['regeneration']})", eat))
+    choices += [Choice(c.label, (*c.then, Op("rest", text=",".join(filter(None, [op.text, c.then[0].card])))))
+                for c in equip_options(t, op.text)]
     if len(choices) > 1:
         t.ask("Rest", choices)
 
