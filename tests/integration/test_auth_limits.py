@@ -14,6 +14,7 @@ import grpc
 import pytest
 
 from gamehall.runtime.settings import Settings
+from gamehall.sdk import Gamehall
 from gamehall.v1 import gateway_pb2, gateway_pb2_grpc
 from gamehall_services.gateway.app import build_app as gateway_app
 from gamehall_services.persistence.app import build_app as persistence_app
@@ -23,7 +24,15 @@ pytestmark = pytest.mark.integration
 KEY = "auth-limits-test-key-0123456789-abcdefghijkl"
 OPERATOR = "operator password 2026"
 PASSWORD = "a long passphrase 42"
-Gateway = Callable[..., contextlib.AbstractAsyncContextManager[gateway_pb2_grpc.AuthServiceStub]]
+Gateway = Callable[..., contextlib.AbstractAsyncContextManager["Gate"]]
+
+
+class Gate(gateway_pb2_grpc.AuthServiceStub):  # type: ignore[misc]
+    """The AuthService of a running gateway, and its address (for the SDK)."""
+
+    def __init__(self, channel: grpc.aio.Channel, address: str) -> None:
+        super().__init__(channel)
+        self.address = address
 
 
 @pytest.fixture
@@ -42,7 +51,7 @@ async def gateway(tmp_path: Path, nats_server: NatsServer) -> AsyncIterator[Gate
     store_port = await store.start(metrics=False)
 
     @contextlib.asynccontextmanager
-    async def start(**overrides: Any) -> AsyncIterator[gateway_pb2_grpc.AuthServiceStub]:
+    async def start(**overrides: Any) -> AsyncIterator[Gate]:
         settings = Settings(
             service="gateway",
             grpc_port=0,
@@ -58,7 +67,7 @@ async def gateway(tmp_path: Path, nats_server: NatsServer) -> AsyncIterator[Gate
         port = await app.start(metrics=False)
         try:
             async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
-                yield gateway_pb2_grpc.AuthServiceStub(channel)
+                yield Gate(channel, f"127.0.0.1:{port}")
         finally:
             await app.stop()
 
@@ -118,6 +127,8 @@ async def test_invite_only_registration(gateway: Gateway) -> None:
         assert await _code(auth.Register(_register("nocode"))) == grpc.StatusCode.PERMISSION_DENIED
         assert await _code(auth.Register(_register("badcode", "alpha"))) == grpc.StatusCode.PERMISSION_DENIED
         assert (await auth.Register(_register("invited", "beta-9"))).account.username == "invited"
+        async with Gamehall.connect(auth.address) as hall:  # the SDK passes the code along
+            assert (await hall.register("sdk-invited", PASSWORD, invite_code="alpha-7")).username == "sdk-invited"
 
 
 async def test_operator_only_registration(gateway: Gateway) -> None:

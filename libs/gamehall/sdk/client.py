@@ -82,9 +82,10 @@ class Gamehall:
         self.expires_unix = reply.expires_unix
         return reply.account
 
-    async def register(self, username: str, password: str) -> gateway_pb2.Account:
-        """Create a player account and sign in as it. Not retried (a second try would find the name taken)."""
-        request = gateway_pb2.RegisterRequest(username=username, password=password)
+    async def register(self, username: str, password: str, *, invite_code: str = "") -> gateway_pb2.Account:
+        """Create a player account and sign in as it (`invite_code` on a server whose registration is by
+        invite). Not retried (a second try would find the name taken)."""
+        request = gateway_pb2.RegisterRequest(username=username, password=password, invite_code=invite_code)
         reply = await self.transport.unary(self._auth.Register, request, gateway_pb2.RegisterResponse, idempotent=False)
         return self._signed_in(reply)
 
