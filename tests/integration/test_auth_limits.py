@@ -27,7 +27,7 @@ PASSWORD = "a long passphrase 42"
 Gateway = Callable[..., contextlib.AbstractAsyncContextManager["Gate"]]
 
 
-class Gate(gateway_pb2_grpc.AuthServiceStub):  # type: ignore[misc]
+class Gate(gateway_pb2_grpc.AuthServiceStub):
     """The AuthService of a running gateway, and its address (for the SDK)."""
 
     def __init__(self, channel: grpc.aio.Channel, address: str) -> None:
@@ -58,8 +58,8 @@ async def gateway(tmp_path: Path, nats_server: NatsServer) -> AsyncIterator[Gate
             data_dir=tmp_path,
             persistence_addr=f"127.0.0.1:{store_port}",
             nats_url=nats_server.url,
-            token_key=KEY,  # type: ignore[arg-type]
-            operator_password=OPERATOR,  # type: ignore[arg-type]
+            token_key=KEY,
+            operator_password=OPERATOR,
             grace_seconds=1,
             **overrides,
         )
