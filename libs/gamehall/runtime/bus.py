@@ -55,8 +55,10 @@ def deadletter_subject(stream: str, durable: str) -> str:
 
 
 DEADLETTER_STREAM = "GAMEHALL_DEADLETTER"
-DEFAULT_MAX_DELIVER = 8
-"""Deliveries of one message before it is dead-lettered (bounded: a poison event cannot loop)."""
+DEFAULT_MAX_DELIVER = 20
+"""Deliveries of one message before it is dead-lettered (bounded: a poison event cannot loop). With
+`RETRY_DELAYS` a retryable failure is retried for about 14 minutes: a service restart or a short outage
+loses no event, a longer one leaves it in the dead letter with its error."""
 RETRY_DELAYS = (0.5, 1.0, 2.0, 5.0, 10.0, 30.0, 60.0)
 """Nak delay after the 1st, 2nd, ... failed delivery (the last value repeats)."""
 MAX_ERROR_CHARS = 1024
