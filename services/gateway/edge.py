@@ -200,21 +200,20 @@ def check_request(method: str, request: Any) -> None:
 
 
 def _check_message(message: Message, prefix: str) -> None:
-    name = message.DESCRIPTOR.full_name.removeprefix(_V1)
-    table = BOUNDS.get(name)
+    """Only the fields set are walked (`ListFields`, in C): an unset field is its type's zero, inside
+    every bound."""
+    table = BOUNDS.get(message.DESCRIPTOR.full_name[len(_V1) :])
     if table is None:
-        raise _bad(f"{name} is not accepted here")
-    for field in message.DESCRIPTOR.fields:
+        raise _bad(f"{message.DESCRIPTOR.full_name} is not accepted here")
+    for field, value in message.ListFields():
         bound = table.get(field.name)
         path = prefix + field.name
         if bound is None:  # a field added to the protos without a bound: refused until it has one
             raise _bad(f"{path} has no declared bound yet")
-        value = getattr(message, field.name)
         if field.is_repeated:
             _check_many(field, value, bound, path)
         elif field.type == FieldDescriptor.TYPE_MESSAGE:
-            if message.HasField(field.name):
-                _check_message(value, path + ".")
+            _check_message(value, path + ".")
         else:
             _check_scalar(field, value, bound, path)
 
