@@ -135,6 +135,31 @@ async def test_deliveries_that_never_answer_are_dead_lettered_from_the_advisory(
         await bus.close()
 
 
+async def test_an_unanswered_turn_leaves_the_work_queue_once_dead_lettered(nats_server: NatsServer) -> None:
+    bus = await Bus.connect(nats_server.url, "test")
+    release = asyncio.Event()
+
+    async def hang(msg) -> None:  # type: ignore[no-untyped-def]
+        await release.wait()
+
+    try:
+        await bus.ensure_streams()
+        await bus.publish("gamehall.v1.turn.dice-nim", b"turn", "t:hang")
+        turns = "gamehall.v1.turn.dice-nim"
+        sub = await bus.durable("GAMEHALL_TURNS", "dl-hang-turn", turns, ack_wait=0.5, max_deliver=2)
+        for _ in range(3):
+            bus.consume(sub, hang, batch=1)
+        assert (await _dead_letter(bus, "GAMEHALL_TURNS", "dl-hang-turn")).data == b"turn"
+        for _ in range(100):
+            if (await bus.js.stream_info("GAMEHALL_TURNS")).state.messages == 0:
+                break
+            await asyncio.sleep(0.05)
+        assert (await bus.js.stream_info("GAMEHALL_TURNS")).state.messages == 0
+    finally:
+        release.set()
+        await bus.close()
+
+
 async def test_a_consumer_made_with_unbounded_redelivery_gets_bounded(nats_server: NatsServer) -> None:
     bus = await Bus.connect(nats_server.url, "test")
     try:

@@ -424,6 +424,8 @@ class Bus:
                     reason="exhausted",
                     error="no answer within ack_wait on every delivery (consumer crashed or hung)",
                 )
+                if _retention(stream) == api.RetentionPolicy.WORK_QUEUE:  # nobody else will take it off the queue
+                    await self.js.delete_msg(stream, sequence)
             except Exception as exc:
                 log.warning("max-deliveries advisory not dead-lettered", error=str(exc) or type(exc).__name__)
 
@@ -478,6 +480,10 @@ class Bus:
                 await self.nc.drain()
             except Exception:
                 await self.nc.close()
+
+
+def _retention(stream: str) -> api.RetentionPolicy | None:
+    return next((spec.retention for spec in STREAMS if spec.name == stream), None)
 
 
 async def _quietly(coro: Awaitable[Any]) -> None:
