@@ -28,6 +28,11 @@ def _refused(message: str) -> ClientError:
     return ClientError(grpc.StatusCode.RESOURCE_EXHAUSTED, message, common_pb2.ERROR_REASON_RATE_LIMITED)
 
 
+def _key(username: str) -> str:
+    """Usernames match without regard to case (the store's username key): so do their limits."""
+    return username.casefold()
+
+
 def client_address(context: grpc.aio.ServicerContext, trust_forwarded_for: bool = False) -> str:
     """The caller's IP address without its port (`x-forwarded-for`'s first entry behind a trusted proxy)."""
     if trust_forwarded_for:
@@ -85,7 +90,7 @@ class AuthLimits:
 
     def backoff_left(self, username: str) -> float:
         """Seconds this username must still wait before its next login attempt (0: none)."""
-        failures, last = self._failures.get(username, (0, 0.0))
+        failures, last = self._failures.get(_key(username), (0, 0.0))
         if failures < self.free_failures:
             return 0.0
         wait = min(self.max_backoff, 2.0 ** (failures - self.free_failures))
@@ -97,17 +102,17 @@ class AuthLimits:
         if left > 0:
             raise _refused(f"too many failed logins for this username; retry in {math.ceil(left)} s")
         self._hit(self.login_per_ip, "login-ip", address, "login attempts from this address")
-        self._hit(self.login_per_username, "login-user", username, "login attempts for this username")
+        self._hit(self.login_per_username, "login-user", _key(username), "login attempts for this username")
 
     def check_register(self, address: str) -> None:
         self._hit(self.register_per_ip, "register-ip", address, "registrations from this address")
 
     def login_failed(self, username: str) -> None:
-        failures, _ = self._failures.get(username, (0, 0.0))
-        self._failures[username] = (failures + 1, self.clock())
+        failures, _ = self._failures.get(_key(username), (0, 0.0))
+        self._failures[_key(username)] = (failures + 1, self.clock())
 
     def login_succeeded(self, username: str) -> None:
-        self._failures.pop(username, None)
+        self._failures.pop(_key(username), None)
 
     def _hit(self, items: list[RateLimitItem], scope: str, key: str, what: str) -> None:
         for item in items:

@@ -46,6 +46,12 @@ def test_backoff_doubles_after_the_free_failures_and_caps() -> None:
     assert limits.backoff_left("eve") == 0.0
 
 
+def test_a_username_is_one_whatever_its_case() -> None:
+    limits = AuthLimits(free_failures=1, clock=_Clock())
+    limits.login_failed("Eve")
+    assert limits.backoff_left("eVE") == 1.0
+
+
 def test_client_address_without_port_and_forwarded_only_when_trusted() -> None:
     assert client_address(_Context("ipv4:203.0.113.9:51234")) == "203.0.113.9"  # type: ignore[arg-type]
     assert client_address(_Context("ipv6:[2001:db8::1]:443")) == "2001:db8::1"  # type: ignore[arg-type]
