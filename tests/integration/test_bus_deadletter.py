@@ -178,3 +178,19 @@ async def test_a_consumer_made_with_unbounded_redelivery_gets_bounded(nats_serve
             await bus.durable("GAMEHALL_MATCHES", "dl-legacy", match_subject("m4", ">"), max_deliver=-1)
     finally:
         await bus.close()
+
+
+async def test_a_subscription_made_elsewhere_dead_letters_under_its_consumer_name(nats_server: NatsServer) -> None:
+    bus = await Bus.connect(nats_server.url, "test")
+
+    async def refuse(msg) -> None:  # type: ignore[no-untyped-def]
+        raise PermanentEventError("never")
+
+    try:
+        await bus.ensure_streams()
+        await bus.publish(match_subject("m5", "finished"), b"x", "m5:f")
+        sub = await bus.js.pull_subscribe(match_subject("m5", ">"), durable="made-elsewhere", stream="GAMEHALL_MATCHES")
+        bus.consume(sub, refuse)
+        assert (await _dead_letter(bus, "GAMEHALL_MATCHES", "made-elsewhere")).data == b"x"
+    finally:
+        await bus.close()

@@ -330,7 +330,8 @@ class Bus:
         """Retry later, or give up: dead-letter then term (nak instead if the dead letter cannot be written)."""
         stream, durable, max_deliver = consumer
         delivered = msg.metadata.num_delivered if msg.metadata else 1
-        stream = stream or (msg.metadata.stream if msg.metadata else "")
+        stream = stream or (msg.metadata.stream if msg.metadata else "") or "unknown"
+        durable = durable or (msg.metadata.consumer if msg.metadata else "") or "unknown"
         error = f"{type(exc).__name__}: {exc}"[:MAX_ERROR_CHARS]
         permanent = isinstance(exc, PermanentEventError)
         if not permanent and delivered < max_deliver:
