@@ -62,6 +62,19 @@ class MatchServicer(gateway_pb2_grpc.MatchServiceServicer):
         self._games[record.id] = record.game
         return record
 
+    async def _fresh_record(self, match_id: str) -> ppb.MatchRecord:
+        """The stored record, with a running match's head (version, status, clock, outcome) from its owner:
+        the projection runs milliseconds behind the log, and a client reads its own moves."""
+        record = await self._record(match_id)
+        if record.status != "running":
+            return record
+        head = await self.upstream.replicas(record.game).on_owner(
+            match_id, "GetHead", live_pb2.GetHeadRequest(match_id=match_id)
+        )
+        record.version, record.status = head.version, head.status
+        record.outcome_json, record.clock_state_json = head.outcome_json, head.clock_state_json
+        return record
+
     async def _owner(self, match_id: str) -> RulesReplicas:
         """The rules replicas of the match's game (a match's game never changes: cached per replica)."""
         game = self._games.get(match_id) if match_id else None
@@ -113,7 +126,7 @@ class MatchServicer(gateway_pb2_grpc.MatchServiceServicer):
 
     async def GetMatch(self, request: gateway_pb2.GetMatchRequest, context: Any) -> gateway_pb2.GetMatchResponse:
         claims = await self._caller(context)
-        match = await self._record(request.match_id)
+        match = await self._fresh_record(request.match_id)
         require_watch(match, claims)
         return gateway_pb2.GetMatchResponse(match=public_match(match))
 
@@ -286,7 +299,7 @@ class MatchServicer(gateway_pb2_grpc.MatchServiceServicer):
         forwarded = live_pb2.GetReplayRequest(match_id=record.id, caller=_caller_proto(claims))
         owner = self.upstream.replicas(record.game)
         result: gateway_pb2.GetReplayResponse = (await owner.on_owner(record.id, "GetReplay", forwarded)).result
-        result.match.CopyFrom(public_match(record))
+        result.match.CopyFrom(public_match(await self._fresh_record(record.id)))
         return result
 
 

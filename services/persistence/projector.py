@@ -25,7 +25,7 @@ from gamehall.events.v1.log_pb2 import LogEntry
 from gamehall.runtime import metrics
 from gamehall.runtime.background import BackgroundLoop
 from gamehall.runtime.bus import Bus
-from gamehall.runtime.matchlog import ALL_ENTRIES, LOG_STREAM, MatchLog
+from gamehall.runtime.matchlog import ALL_ENTRIES, LOG_STREAM, PROJECTOR, MatchLog
 from gamehall.store import Store
 from gamehall.store.projection import LogRecord, ProjectionConflict, ProjectionGap
 from gamehall.store.records import OutboxMessage
@@ -36,7 +36,7 @@ from gamehall_services.persistence.records import outbox_from_proto
 
 log = structlog.get_logger("gamehall.projector")
 
-CONSUMER = "persistence-projector"
+CONSUMER = PROJECTOR
 BATCH = 256
 RETRY_SECONDS = 0.5
 

@@ -182,8 +182,11 @@ class PersistenceServicer(StoreWriter, persistence_pb2_grpc.PersistenceServiceSe
         return pb.AppendActionResponse(action=action_to_proto(result.record), replayed=result.replayed)
 
     async def LoadMatchState(self, request: pb.LoadMatchStateRequest, context: Any) -> pb.LoadMatchStateResponse:
+        # The log head first: the projection only moves forward, so the match read after it holds at least
+        # every entry up to it, and a reader of the log after `log_seq` skips what the record already has.
+        log_seq = await self.store.log_head(request.match_id)
         match = await self.store.get_match(request.match_id)
-        response = pb.LoadMatchStateResponse(match=match_to_proto(match))
+        response = pb.LoadMatchStateResponse(match=match_to_proto(match), log_seq=log_seq)
         target = match.version
         if request.HasField("at_version"):
             if request.at_version > match.version:
@@ -202,7 +205,6 @@ class PersistenceServicer(StoreWriter, persistence_pb2_grpc.PersistenceServiceSe
             prior = await self.store.get_action_by_request(match.id, request.request_id)
             if prior is not None:
                 response.prior.CopyFrom(action_to_proto(prior))
-        response.log_seq = await self.store.log_head(match.id)
         if request.with_request_ids:
             response.request_ids.extend(await self.store.request_ids(match.id))
         return response

@@ -43,6 +43,8 @@ log = structlog.get_logger("gamehall.rules.live")
 MAX_ATTEMPTS = 8
 FRESH_SECONDS = 2.0
 """A cached match not advanced by this replica for this long is checked against the log before a read."""
+LOG_WAIT_SECONDS = 5.0
+"""How long a call waits for this replica's first NATS connection before it is UNAVAILABLE."""
 PROJECTION_WAIT = (0.02, 0.05, 0.1, 0.2, 0.4, 0.8, 1.6)
 """Pauses while reading entries the projection has not written yet (it runs milliseconds behind the log)."""
 
@@ -90,10 +92,16 @@ class LiveMatches:
         except grpc.aio.AioRpcError as exc:
             raise translate(exc) from exc
 
-    def _match_log(self) -> MatchLog:
-        found = self._log()
-        if found is None:
-            raise ClientError(grpc.StatusCode.UNAVAILABLE, "the match log (NATS) is not reachable yet; retry shortly")
+    async def _match_log(self) -> MatchLog:
+        """The match log, waiting (a bounded time) for a replica that started before NATS was reachable."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + LOG_WAIT_SECONDS
+        while (found := self._log()) is None:
+            if loop.time() >= deadline:
+                raise ClientError(
+                    grpc.StatusCode.UNAVAILABLE, "the match log (NATS) is not reachable yet; retry shortly"
+                )
+            await asyncio.sleep(0.05)
         return found
 
     async def _load(self, match_id: str) -> Held:
@@ -121,7 +129,8 @@ class LiveMatches:
             tail: list[Logged] = []
             if facts.status == "running":
                 try:
-                    tail = await self._match_log().tail(facts.game, match_id, seq)
+                    matchlog = await self._match_log()
+                    tail = await matchlog.tail(facts.game, match_id, seq)
                 except LogUnavailable as exc:
                     raise ClientError(grpc.StatusCode.UNAVAILABLE, str(exc)) from exc
             actions = [logged_from_entry(a) for a in loaded.actions]
@@ -130,6 +139,9 @@ class LiveMatches:
             for logged in tail:
                 entry = logged.entry
                 if entry.kind == entry.KIND_ACTION:
+                    if entry.version <= version:
+                        seq = logged.seq  # projected after the head was read: the record already holds it
+                        continue
                     if entry.version != version + 1:
                         contiguous = False  # the projection moved and purged while we read: read again
                         break
@@ -176,7 +188,8 @@ class LiveMatches:
         closed = held.live.facts.status in ("finished", "aborted")
         if not closed and (fresh or time.monotonic() - held.checked > FRESH_SECONDS):
             try:
-                newest = await self._match_log().last_seq(self.game.id, match_id)
+                matchlog = await self._match_log()
+                newest = await matchlog.last_seq(self.game.id, match_id)
             except LogUnavailable as exc:
                 raise ClientError(grpc.StatusCode.UNAVAILABLE, str(exc)) from exc
             if newest != held.seq:  # another replica appended (or an operator closed the match)
@@ -255,7 +268,8 @@ class LiveMatches:
                     raise
                 entry = entry_for_step(live.facts, step, now_ms())
                 try:
-                    seq = await self._match_log().append(entry, held.seq)
+                    matchlog = await self._match_log()
+                    seq = await matchlog.append(entry, held.seq)
                 except LogConflict:
                     self.drop(match_id)
                     continue  # another replica moved, or this copy was stale: judge again on the log
@@ -279,7 +293,8 @@ class LiveMatches:
     async def _moved_on(self, match_id: str, held: Held) -> bool:
         """True (and the copy dropped) when the log has entries this copy lacks."""
         try:
-            newest = await self._match_log().last_seq(self.game.id, match_id)
+            matchlog = await self._match_log()
+            newest = await matchlog.last_seq(self.game.id, match_id)
         except (LogUnavailable, ClientError):
             return False
         if newest == held.seq:
@@ -396,6 +411,11 @@ class LiveMatches:
         state, emitted = self.game.apply(past.state, entry.seat, self.game.parse_action(entry.action))
         return state, tuple(emitted)
 
+    async def head(self, match_id: str) -> tuple[MatchFacts, int]:
+        """The match's facts and version as this owner holds them (fresher than the projection)."""
+        held = await self.settled(match_id)
+        return held.live.facts, held.live.version
+
     async def legal(
         self, match_id: str, caller: Caller, wanted_seat: int | None
     ) -> gateway_pb2.ListLegalActionsResponse:
@@ -508,7 +528,8 @@ class LiveMatches:
                     live.facts, live.version, "finished", outcome, f"forfeit:{live.version}:{seat}", now_ms()
                 )
                 try:
-                    held.seq = await self._match_log().append(entry, held.seq)
+                    matchlog = await self._match_log()
+                    held.seq = await matchlog.append(entry, held.seq)
                 except LogConflict:
                     self.drop(match_id)
                     continue  # a move landed first: judge the forfeit again

@@ -11,6 +11,7 @@ from gamehall.matches import Caller
 from gamehall.runtime.errors import ClientError
 from gamehall.v1 import common_pb2
 from gamehall.wire import parse_json_object
+from gamehall.wire.convert import dumps
 from gamehall_services.rules.live import LiveMatches
 from gamehall_services.rules.lobby import Lobby
 
@@ -77,3 +78,12 @@ class LiveMatchServicer(live_pb2_grpc.LiveMatchServiceServicer):
     async def Forfeit(self, request: live_pb2.ForfeitRequest, context: Any) -> live_pb2.ForfeitResponse:
         version = await self.matches.leave(request.match_id, _caller(request), request.why or "resigned")
         return live_pb2.ForfeitResponse(version=version)
+
+    async def GetHead(self, request: live_pb2.GetHeadRequest, context: Any) -> live_pb2.GetHeadResponse:
+        facts, version = await self.matches.head(request.match_id)
+        return live_pb2.GetHeadResponse(
+            version=version,
+            status=facts.status,
+            outcome_json=dumps(dict(facts.outcome)) if facts.outcome else "",
+            clock_state_json=dumps(dict(facts.clock_state)) if facts.clock_state else "",
+        )

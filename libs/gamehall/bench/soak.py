@@ -21,6 +21,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+import nats
 from rich.console import Console
 from rich.table import Table
 
@@ -29,6 +30,7 @@ from gamehall.bench.soak_checks import CheckReport, audit_sample, check_database
 from gamehall.engine import UnknownGame, get_game, register
 from gamehall.engine.registry import load_reference
 from gamehall.launcher.platform import Platform
+from gamehall.runtime.matchlog import wait_projected
 from gamehall.sdk import Gamehall, GamehallError, RetryPolicy, play_seat, random_policy
 from gamehall.v1 import gateway_pb2
 
@@ -242,8 +244,18 @@ def _ensure_game() -> None:
         register(load_reference(FIXTURE))
 
 
+async def _projected(url: str) -> bool:
+    nc = await nats.connect(url)
+    try:
+        return await wait_projected(nc.jetstream())
+    finally:
+        await nc.close()
+
+
 def _checks(platform: Platform, tally: Tally, cfg: SoakConfig) -> CheckReport:
     db = platform.data_dir / "gamehall.db"
+    if not asyncio.run(_projected(platform.nats_url)):  # SQL is the log's projection, milliseconds behind
+        tally.findings.append("the match log was not fully projected within 30 s of the load's end")
     report = check_database(db, tally.finished, tally.created)
     _ensure_game()
     asyncio.run(audit_sample(f"sqlite:///{db}", finished_ids(db), report, cfg.audit_limit, cfg.seed))

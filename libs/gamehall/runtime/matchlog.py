@@ -9,6 +9,7 @@ it can never fork the match. The tag only routes readers (see `entry_tag`).
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass
 
 from nats.errors import NoRespondersError
@@ -21,6 +22,8 @@ from gamehall.runtime import metrics
 from gamehall.runtime.bus import SUBJECT_ROOT
 
 LOG_STREAM = "GAMEHALL_MATCHLOG"
+PROJECTOR = "persistence-projector"
+"""Persistence's durable consumer of the whole log (its SQL projection)."""
 WRONG_LAST_SEQUENCE = 10071
 """JetStream's error code when the expected last subject sequence does not match."""
 EXPECTED_SEQ = "Nats-Expected-Last-Subject-Sequence"
@@ -145,9 +148,30 @@ class MatchLog:
         await self.js.purge_stream(LOG_STREAM, subject=match_filter(game, match_id))
 
 
+async def projection_backlog(js: JetStreamContext) -> int:
+    """Log entries the projection has not yet written (delivered or not)."""
+    info = await js.consumer_info(LOG_STREAM, PROJECTOR)
+    return int(info.num_pending or 0) + int(info.num_ack_pending or 0)
+
+
+async def wait_projected(js: JetStreamContext, timeout: float = 30.0) -> bool:
+    """Wait until the projection has caught up with the log (False on timeout): for checks that read SQL."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while loop.time() < deadline:
+        try:
+            if await projection_backlog(js) == 0:
+                return True
+        except (TimeoutError, NotFoundError, NatsTimeout, NoRespondersError, ServiceUnavailableError):
+            pass
+        await asyncio.sleep(0.1)
+    return False
+
+
 __all__ = [
     "ALL_ENTRIES",
     "LOG_STREAM",
+    "PROJECTOR",
     "LogConflict",
     "LogUnavailable",
     "Logged",
@@ -156,4 +180,6 @@ __all__ = [
     "entry_tag",
     "log_subject",
     "match_filter",
+    "projection_backlog",
+    "wait_projected",
 ]

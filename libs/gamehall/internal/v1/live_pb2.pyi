@@ -146,3 +146,21 @@ class OpenMatchResponse(_message.Message):
     match: _persistence_pb2.MatchRecord
     existed: bool
     def __init__(self, match: _Optional[_Union[_persistence_pb2.MatchRecord, _Mapping]] = ..., existed: _Optional[bool] = ...) -> None: ...
+
+class GetHeadRequest(_message.Message):
+    __slots__ = ("match_id",)
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    match_id: str
+    def __init__(self, match_id: _Optional[str] = ...) -> None: ...
+
+class GetHeadResponse(_message.Message):
+    __slots__ = ("version", "status", "outcome_json", "clock_state_json")
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    STATUS_FIELD_NUMBER: _ClassVar[int]
+    OUTCOME_JSON_FIELD_NUMBER: _ClassVar[int]
+    CLOCK_STATE_JSON_FIELD_NUMBER: _ClassVar[int]
+    version: int
+    status: str
+    outcome_json: str
+    clock_state_json: str
+    def __init__(self, version: _Optional[int] = ..., status: _Optional[str] = ..., outcome_json: _Optional[str] = ..., clock_state_json: _Optional[str] = ...) -> None: ...

@@ -74,6 +74,11 @@ class LiveMatchServiceStub:
                 request_serializer=gamehall_dot_internal_dot_v1_dot_live__pb2.ForfeitRequest.SerializeToString,
                 response_deserializer=gamehall_dot_internal_dot_v1_dot_live__pb2.ForfeitResponse.FromString,
                 _registered_method=True)
+        self.GetHead = channel.unary_unary(
+                '/gamehall.internal.v1.LiveMatchService/GetHead',
+                request_serializer=gamehall_dot_internal_dot_v1_dot_live__pb2.GetHeadRequest.SerializeToString,
+                response_deserializer=gamehall_dot_internal_dot_v1_dot_live__pb2.GetHeadResponse.FromString,
+                _registered_method=True)
 
 
 class LiveMatchServiceServicer:
@@ -139,6 +144,14 @@ class LiveMatchServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def GetHead(self, request, context):
+        """The running match's head as its owner holds it (version, status, clock, outcome): the gateway
+        overlays it on the stored record, which the projection writes milliseconds behind the log.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_LiveMatchServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -176,6 +189,11 @@ def add_LiveMatchServiceServicer_to_server(servicer, server):
                     servicer.Forfeit,
                     request_deserializer=gamehall_dot_internal_dot_v1_dot_live__pb2.ForfeitRequest.FromString,
                     response_serializer=gamehall_dot_internal_dot_v1_dot_live__pb2.ForfeitResponse.SerializeToString,
+            ),
+            'GetHead': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetHead,
+                    request_deserializer=gamehall_dot_internal_dot_v1_dot_live__pb2.GetHeadRequest.FromString,
+                    response_serializer=gamehall_dot_internal_dot_v1_dot_live__pb2.GetHeadResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -372,6 +390,33 @@ class LiveMatchService:
             '/gamehall.internal.v1.LiveMatchService/Forfeit',
             gamehall_dot_internal_dot_v1_dot_live__pb2.ForfeitRequest.SerializeToString,
             gamehall_dot_internal_dot_v1_dot_live__pb2.ForfeitResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetHead(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/gamehall.internal.v1.LiveMatchService/GetHead',
+            gamehall_dot_internal_dot_v1_dot_live__pb2.GetHeadRequest.SerializeToString,
+            gamehall_dot_internal_dot_v1_dot_live__pb2.GetHeadResponse.FromString,
             options,
             channel_credentials,
             insecure,
