@@ -17,8 +17,10 @@ import pytest
 
 from gamehall.engine import registry
 from gamehall.events.v1 import match_pb2
+from gamehall.events.v1.log_pb2 import LogEntry
 from gamehall.internal.v1 import persistence_pb2 as ppb
 from gamehall.runtime.bus import DEAD_HEADER, DEADLETTER_STREAM, Bus, deadletter_subject, match_subject, turn_subject
+from gamehall.runtime.matchlog import BOT, LOG_STREAM, bot_filter, log_subject
 from gamehall.v1 import common_pb2
 from gamehall_services.ai.worker import Turn, handle_turn
 from gamehall_services.matchmaking.app import CONSUMER, FINISHED
@@ -155,5 +157,23 @@ async def test_turn_consumer_dead_letters_unplayable_turns_within_max_deliver(na
         assert worker.played.count("away") == 3 and worker.played.count("gone") == 1
         await asyncio.sleep(0.3)
         assert (await bus.js.stream_info("GAMEHALL_TURNS")).state.messages == 0
+    finally:
+        await bus.close()
+
+
+async def test_bot_consumer_on_the_match_log_dead_letters_entries_it_cannot_play(nats_server: NatsServer) -> None:
+    bus = await Bus.connect(nats_server.url, "ai")
+    worker = _Worker()
+    durable = f"bots-{GAME}"
+    try:
+        await bus.ensure_streams()
+        await bus.publish(log_subject(GAME, "junk", BOT), b"\xff not a log entry", "log:junk")
+        no_turns = LogEntry(match_id="quiet", game=GAME, version=3)
+        await bus.publish(log_subject(GAME, "quiet", BOT), no_turns.SerializeToString(), "log:quiet")
+        sub = await bus.durable(LOG_STREAM, durable, bot_filter(GAME), max_deliver=3)
+        bus.consume(sub, lambda msg: handle_turn(worker, msg), batch=1, retry_delays=FAST)  # type: ignore[arg-type]
+        dead = await _dead_letters(bus, LOG_STREAM, durable, 2)
+        assert sorted(m.headers[f"{DEAD_HEADER}Reason"] for m in dead) == ["permanent", "permanent"]
+        assert worker.played == []
     finally:
         await bus.close()
