@@ -2,7 +2,7 @@
 seat count, the one-ply greedy bot of `balance.py` in the duels and the default adventure policy
 (`tale_bots`) between them.
 
-    python -m gamehall.games.grimslingers.balance_tale [--matches N] [--seats 1,2] [--json]
+    python -m gamehall.games.grimslingers.balance_tale [--matches N] [--seats 1,2] [--json] [--check]
 
 Bands aimed for, 1 and 2 players pooled (the designed values: event and landmark outcomes,
 creature rewards, the perk schedule, the chapter's boss and turn limit, are tuned until the table
@@ -113,15 +113,35 @@ def run(matches: int, seed: int, seat_counts: tuple[int, ...]) -> dict[str, Any]
     return table
 
 
+def misses(table: dict[str, Any]) -> list[str]:
+    """Difficulties whose pooled win rate (every seat count run) falls outside its band, and an
+    ordering that is not Easy high to Impossible low."""
+    pooled: dict[str, float] = {}
+    for difficulty in DIFFICULTIES:
+        rates = [r for cell, r in table["win_rate"].items() if cell.startswith(f"{difficulty}/")]
+        pooled[difficulty] = sum(rates) / len(rates)
+    out = [f"{d}: {r:.3f} outside {BANDS[d]}" for d, r in pooled.items() if not BANDS[d][0] <= r <= BANDS[d][1]]
+    order = [pooled[d] for d in DIFFICULTIES]
+    if order != sorted(order, reverse=True):
+        out.append(f"not monotone: {order}")
+    table["pooled"] = pooled
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--matches", type=int, default=20)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--seats", default="1,2")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--check", action="store_true", help="exit 1 when a pooled rate misses its band")
     args = parser.parse_args()
     report = run(args.matches, args.seed, tuple(int(n) for n in args.seats.split(",")))
+    failed = misses(report)
     print(json.dumps(report, indent=2 if not args.json else None))
+    if args.check and failed:
+        print("\n".join(failed), file=sys.stderr)
+        sys.exit(1)
 
 
 if __name__ == "__main__":

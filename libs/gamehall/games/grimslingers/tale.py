@@ -300,6 +300,13 @@ def _everyone(s: State) -> list[int]:
     return [i for i in range(s.players) if not tale_of(s).members[i].down]
 
 
+def _queue(s: State, activity: Activity) -> None:
+    """Individual turns for every standing player, one at a time (none standing: nothing to do)."""
+    t = tale_of(s)
+    t.queue = _everyone(s)
+    t.activity = activity if t.queue else Activity.NONE
+
+
 def _rest(s: State, events: list[Event]) -> None:
     """R-244: +2 HP and +2 EP for everyone, then each player's camp turn."""
     t = tale_of(s)
@@ -309,7 +316,7 @@ def _rest(s: State, events: list[Event]) -> None:
             x.hp, x.ep = min(x.max_hp, x.hp + 2), min(x.max_ep, x.ep + 2)
         events.append(Event("rest", {"node": NODES[t.node].key}))
         t.stage = 1
-        t.activity, t.queue = Activity.CAMP, _everyone(s)
+        _queue(s, Activity.CAMP)
         return
     t.stage = DONE
 
@@ -321,14 +328,12 @@ def _landmark(s: State, events: list[Event], rng: Rng) -> None:
         events.append(Event("landmark", {"landmark": lm.key, "text": lm.text}))
         t.stage = 1
         if lm.kind == "sneak":
-            t.activity, t.queue = Activity.SNEAK, _everyone(s)
+            _queue(s, Activity.SNEAK)
             return
         apply(s, lm.effects, _everyone(s), events, rng)
     elif t.stage == 1:
         t.stage = 2
-        t.activity, t.queue = Activity.CAMP, _everyone(s)  # R-241: organize after the landmark
-        if not t.queue:
-            t.activity = Activity.NONE
+        _queue(s, Activity.CAMP)  # R-241: organize after the landmark
     else:
         t.stage = DONE
 
@@ -389,9 +394,7 @@ def _event_option(s: State, option: int, events: list[Event], rng: Rng) -> None:
     apply(s, opt.effects, _everyone(s), events, rng)
     if any(e.op == "behemoth" for e in opt.effects):
         t.behemoth, t.stage = 0, 2
-        t.activity, t.queue = Activity.BEHEMOTH, _everyone(s)
-        if not t.queue:
-            t.activity = Activity.NONE
+        _queue(s, Activity.BEHEMOTH)
     elif any(e.op == "duel" for e in opt.effects):
         t.stage = DONE
         t.event_discard.append(t.event)
