@@ -161,7 +161,9 @@ def _next_in_queue(s: State) -> None:
 
 
 def _open(s: State, kind: DecisionKind, options: list[int], ref: int = -1) -> None:
-    tale_of(s).decision = Decision(kind, options, proposer=0, ref=ref)
+    """A group decision; the narrator proposes, a role that passes round the table each adventure turn."""
+    t = tale_of(s)
+    t.decision = Decision(kind, options, proposer=(t.turn - 1) % s.players, ref=ref)
 
 
 def _decision(s: State, seat: int, action: Action, events: list[Event], rng: Rng) -> None:

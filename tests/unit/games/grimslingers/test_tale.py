@@ -158,3 +158,15 @@ def test_trade_gives_items_to_teammates_at_a_rest_and_as_a_standoff_action() -> 
     s, _ = act(s, 0, StopPicking())
     assert "bandages.1" in keys(s.seats[1].hand) and GAME.to_act(s) == {1}  # the trade was seat 0's action
     assert EndStandoff() in GAME.legal_actions(s, 1)
+
+
+def test_the_narrator_who_proposes_passes_round_the_table() -> None:
+    from gamehall.games.grimslingers.tale_state import Step
+
+    from .tale_builders import place
+
+    s = tale(3, "easy")
+    for turn, proposer in ((1, 0), (2, 1), (3, 2), (4, 0)):
+        t_of(s).turn = turn
+        place(s, "trailhead", step=Step.MOVE)
+        assert GAME.to_act(s) == {proposer}
