@@ -30,7 +30,7 @@ from gamehall.games.grimslingers.tale_content import EVENTS, LANDMARKS, LINKS, N
 from gamehall.games.grimslingers.tale_effects import (
     apply,
     end_campaign,
-    hand_limit,
+    over_limit,
     set_hp,
     settle_defeats,
     tale_of,
@@ -72,6 +72,9 @@ def begin(s: State, difficulty: str, rng: Rng) -> None:
 
 
 def to_act(s: State) -> frozenset[int]:
+    over = over_limit(s)
+    if over >= 0:
+        return frozenset((over,))
     t = tale_of(s)
     d = t.decision
     if d is not None:
@@ -88,6 +91,9 @@ def to_act(s: State) -> frozenset[int]:
 def legal(s: State, seat: int) -> list[Action]:
     if seat not in to_act(s):
         return []
+    x = s.seats[seat]
+    if over_limit(s) == seat:
+        return [Stash(cat.KEYS[c]) for c in sorted(set(x.hand), key=lambda c: cat.KEYS[c])]
     t = tale_of(s)
     d = t.decision
     if d is not None:
@@ -96,11 +102,8 @@ def legal(s: State, seat: int) -> list[Action]:
         if d.proposal < 0:
             return [Propose(o) for o in d.options]
         return [Accept(), Reject()]
-    x = s.seats[seat]
     if t.activity == Activity.CAMP:
         return tale_camp.camp_legal(s, seat)
-    if t.activity == Activity.OVERFLOW:
-        return [Stash(cat.KEYS[c]) for c in sorted(set(x.hand), key=lambda c: cat.KEYS[c])]
     if t.activity == Activity.SNEAK:
         return [Select("flip"), Select("stop")] if t.sneaking else [Select("sneak"), Select("pass")]
     if t.activity == Activity.BEHEMOTH:
@@ -116,6 +119,11 @@ def apply_action(s: State, seat: int, action: Action, events: list[Event], rng: 
     """Apply one adventure action of `seat` (legality checked here), then the caller advances."""
     if seat not in to_act(s):
         raise IllegalAction("it is not your turn in the adventure")
+    if over_limit(s) == seat:
+        if not isinstance(action, Stash):
+            raise IllegalAction("your hand is over its limit: stash cards first (R-063)")
+        tale_camp.apply_organize(s, seat, action, events)
+        return
     t = tale_of(s)
     if t.decision is not None:
         _decision(s, seat, action, events, rng)
@@ -124,11 +132,6 @@ def apply_action(s: State, seat: int, action: Action, events: list[Event], rng: 
         raise IllegalAction(f"{type(action).__name__} is not allowed now")
     if t.activity == Activity.CAMP:
         if tale_camp.apply_camp(s, seat, action, events, rng):
-            _next_in_queue(s)
-    elif t.activity == Activity.OVERFLOW:
-        assert isinstance(action, Stash)
-        tale_camp.apply_organize(s, seat, action, events)
-        if len(s.seats[seat].hand) <= hand_limit(s, seat):
             _next_in_queue(s)
     elif t.activity == Activity.SNEAK:
         assert isinstance(action, Select)
@@ -222,6 +225,8 @@ def advance(s: State, events: list[Event], rng: Rng) -> None:
         t = tale_of(s)
         if t.decision is not None or t.activity != Activity.NONE or s.picking is not None or s.prompts:
             return
+        if over_limit(s) >= 0:
+            return
         if t.step == Step.DUEL:
             tale_duel.after(s, events, rng)
             continue
@@ -231,7 +236,7 @@ def advance(s: State, events: list[Event], rng: Rng) -> None:
             else:
                 _open(s, DecisionKind.ITEM_OWNER, list(range(s.players)))
             continue
-        if _queue_perks(s, rng) or _queue_overflow(s):
+        if _queue_perks(s, rng):
             continue
         if t.step == Step.NARRATIVE:
             _narrative(s, events, rng)
@@ -249,16 +254,6 @@ def _queue_perks(s: State, rng: Rng) -> bool:
     for i, m in enumerate(t.members):
         if m.perks_due:
             t.activity, t.queue = Activity.PERK, [i]
-            return True
-    return False
-
-
-def _queue_overflow(s: State) -> bool:
-    """R-063: a hand over its limit sends the excess to the stash at once, the player choosing."""
-    t = tale_of(s)
-    for i in range(s.players):
-        if len(s.seats[i].hand) > hand_limit(s, i):
-            t.activity, t.queue = Activity.OVERFLOW, [i]
             return True
     return False
 

@@ -32,7 +32,7 @@ from gamehall.games.grimslingers.actions import (
 from gamehall.games.grimslingers.content.tale_schema import TaleEffect
 from gamehall.games.grimslingers.state import State
 from gamehall.games.grimslingers.tale_content import EVENTS, LINKS, NODES, TALE
-from gamehall.games.grimslingers.tale_effects import hand_limit, tale_of
+from gamehall.games.grimslingers.tale_effects import hand_limit, over_limit, tale_of
 from gamehall.games.grimslingers.tale_state import Activity, Decision, DecisionKind
 from gamehall.games.grimslingers.tale_story import next_part, target_node
 
@@ -149,14 +149,14 @@ def default_action(s: State, seat: int, legal: list[Action]) -> Action:
     if s.picking is not None:
         picks = [a for a in legal if isinstance(a, Pick)]
         return picks[0] if picks and s.picking.left > 0 else (StopPicking() if StopPicking() in legal else legal[0])
+    if over_limit(s) == seat:
+        stash = [a for a in legal if isinstance(a, Stash)]
+        return min(stash, key=lambda a: (_keep_value(cat.ID[a.card]), a.card))
     if d is not None:
         if Accept() in legal:
             return Accept()
         choice = choose(s, d)
         return Decide(choice) if d.decider >= 0 else Propose(choice)
-    if t.activity == Activity.OVERFLOW:
-        stash = [a for a in legal if isinstance(a, Stash)]
-        return min(stash, key=lambda a: (_keep_value(cat.ID[a.card]), a.card))
     if t.activity == Activity.SNEAK:
         if Select("sneak") in legal:
             return Select("sneak") if x.hp >= SNEAK_HP else Select("pass")

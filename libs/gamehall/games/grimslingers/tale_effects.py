@@ -27,6 +27,17 @@ def hand_limit(s: State, seat: int) -> int:
     return setting(s).hand + tale_of(s).members[seat].hand_bonus
 
 
+def over_limit(s: State) -> int:
+    """R-063: the first player whose hand is over its limit, who must stash the excess at once
+    (choosing which cards, AMB-40); -1 when every hand is within its limit. Between duels only."""
+    if s.phase != Phase.ADVENTURE:
+        return -1
+    for i in range(s.players):
+        if len(s.seats[i].hand) > hand_limit(s, i):
+            return i
+    return -1
+
+
 def owned(s: State) -> set[int]:
     """Items some player holds (hand, piles, stash) or that wait for an owner."""
     out: set[int] = set(tale_of(s).award)

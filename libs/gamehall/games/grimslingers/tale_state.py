@@ -31,6 +31,7 @@ class Activity(IntEnum):
     BEHEMOTH = 3
     PERK = 4
     OVERFLOW = 5
+    """Unused since the hand limit is enforced at once (tale_effects.over_limit); kept for stored values."""
 
 
 class DecisionKind(IntEnum):

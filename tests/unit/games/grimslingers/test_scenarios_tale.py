@@ -103,12 +103,12 @@ def test_S_43_goblin_grotto_individual_sequential_sneaks_with_a_reshuffle() -> N
     assert t_of(s).numbers_seen == [4, 5] and GAME.to_act(s) == {0}  # P2 cannot act while P1 flips
     with pytest.raises(NotYourTurn):
         act(s, 1, Select("sneak"))
+    assert GAME.legal_actions(s, 0) == [Stash(k) for k in sorted(set(keys(s.seats[0].hand)))]  # R-063: at once
+    s, _ = act(s, 0, Stash("FIRE"))
     s, events = act(s, 0, Select("stop"))
     assert any(e.kind == "numbers_reshuffled" for e in events)
     assert len(t_of(s).numbers) == 10 and t_of(s).numbers_seen == [] and GAME.to_act(s) == {1}
     s, _ = act(s, 1, Select("pass"))
-    if t_of(s).activity == Activity.OVERFLOW:  # P1's loot took its hand over the limit (R-063)
-        s, _ = act(s, 0, Stash("FIRE"))
     assert t_of(s).activity == Activity.CAMP  # then hand and stash may be organized (R-241)
     for seat in (0, 1):
         s, _ = act(s, seat, Done())
@@ -161,6 +161,9 @@ def test_S_45_rest_node_heals_then_one_refresh_and_one_standoff_item() -> None:
         card = next(a for a in GAME.legal_actions(s, 0) if isinstance(a, Pick))
         s, _ = act(s, 0, card)
     assert s.seats[0].ep == 0 and len(s.seats[0].deact) == 1 and s.picking is None
+    assert len(s.seats[0].hand) == 9  # over the limit of 7: two cards go to the stash at once (R-063)
+    for card in ("FIRE", "WATER"):
+        s, _ = act(s, 0, Stash(card))
     legal = GAME.legal_actions(s, 0)
     assert Reload() not in legal and Reactivate() not in legal
     with pytest.raises(IllegalAction):
@@ -429,7 +432,7 @@ def test_S_53_hand_limit_overflow_goes_to_the_stash_by_choice() -> None:
     assert GAME.view(s, 0)["tale"]["members"][0]["hand_limit"] == 6
     s.seats[0].hand += [take_from_deck(s, "bandages.1"), take_from_deck(s, "silver_bullet.1")]
     place(s, "haven", step=Step.MOVE)
-    assert t_of(s).activity == Activity.OVERFLOW and GAME.to_act(s) == {0}
+    assert t_of(s).decision is None and GAME.to_act(s) == {0}  # the stash comes first
     assert not [a for a in GAME.legal_actions(s, 0) if not isinstance(a, Stash)]
     s, _ = act(s, 0, Stash("WIND"))
     s, _ = act(s, 0, Stash("bandages.1"))
