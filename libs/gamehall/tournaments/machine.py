@@ -10,6 +10,7 @@ The service turns `current_pairings` into matches, feeds outcomes back with `rec
 
 from __future__ import annotations
 
+import bisect
 import math
 from collections import defaultdict
 from collections.abc import Sequence
@@ -207,7 +208,9 @@ def _open_round(t: Tournament) -> None:
 
 
 def _add(t: Tournament, players: list[str], bracket: str = "", result: Result | None = None) -> Pairing:
-    table = len(round_pairings(t)) + 1
+    # Pairings are appended in round order (a re-pair drops its round first), so this round's are the last
+    # ones: found by bisection, not by a scan of every pairing per table (quadratic in a big Swiss).
+    table = len(t.pairings) - bisect.bisect_left(t.pairings, t.round, key=lambda p: p.round) + 1
     pairing = Pairing(f"{t.id}:r{t.round}:t{table}", t.round, table, players, bracket, result)
     t.pairings.append(pairing)
     return pairing
