@@ -9,6 +9,12 @@ BUF := $(VENV)/buf/node_modules/.bin/buf
 PIP := $(PY) -m pip install --quiet --disable-pip-version-check
 # pytest: exit code 5 ("no tests collected") is a failure for us, as any other non-zero code.
 PYTEST := $(PY) -m pytest
+# Two workers (the machine has 2 cores). Tests sharing a costly session fixture (the e2e platform, the
+# throwaway PostgreSQL, the rendered charts) stay together on one worker, other server tests with their
+# module, unit tests are dealt out one by one (tests/conftest.py: xdist_group); groups are handed out in
+# collection order, so the long e2e group starts first and the short unit tests fill the end.
+# The 15 slowest tests are still printed at the end (addopts), and any failure still exits non-zero.
+PARALLEL := -n 2 --dist loadgroup --no-loadscope-reorder
 
 .PHONY: help setup buf postgres run test test-fast proto api-baseline lint bench strength soak chart images clean
 
@@ -41,11 +47,12 @@ postgres:
 run: $(STAMP)
 	@$(VENV)/bin/gamehall run
 
-test: $(STAMP) $(BUF) postgres chart
-	@$(PYTEST)
+# (`make chart`'s checks run inside the suite: tests/unit/deploy/test_check_chart.py runs them all.)
+test: $(STAMP) $(BUF) postgres
+	@$(PYTEST) $(PARALLEL)
 
 test-fast: $(STAMP)
-	@$(PYTEST) -m "not integration and not slow" -q
+	@$(PYTEST) $(PARALLEL) -m "not integration and not slow" -q
 
 proto: $(STAMP)
 	@$(PY) -m gamehall.protogen

@@ -71,6 +71,8 @@ def platform(tmp_path_factory: pytest.TempPathFactory, record_testsuite_property
         "GAMEHALL_OPERATOR_PASSWORD": OPERATOR_PASSWORD,
         "GAMEHALL_LOG_LEVEL": "warning",
         "GAMEHALL_AI_ACK_WAIT_SECONDS": "3",
+        # A lone ticket gets bots after 4 s, not 10: the tests that pair two people enqueue them back to back.
+        "GAMEHALL_MATCHMAKING_BOT_FILL_SECONDS": "4",
         **AUTH_UNLIMITED,
     }
     try:

@@ -45,11 +45,14 @@ class Persistence:
 
 @pytest.fixture
 async def persistence(tmp_path: Path) -> AsyncIterator[Persistence]:
-    """The persistence service on a free loopback port over a fresh SQLite file (no NATS: publish=False)."""
+    """The persistence service on a free loopback port over a fresh SQLite file (no NATS: publish=False).
+
+    synchronous=normal: a commit is in the WAL file before it returns, so it survives any process crash, but
+    is not fsynced (only an OS crash could lose it); the volume tests here make tens of thousands of commits."""
     settings = Settings(
         service="persistence",
         grpc_port=0,
-        database_url=f"sqlite://{tmp_path / 'db'}",
+        database_url=f"sqlite://{tmp_path / 'db'}?synchronous=normal",
         data_dir=tmp_path,
         grace_seconds=1,
     )
