@@ -9,8 +9,8 @@ creature rewards, the perk schedule, the chapter's boss and turn limit, are tune
 lands in them): easy 55-90%, normal 30-65%, hard 10-40%, impossible 0-20%. Solo runs about 30
 points below co-op at every difficulty (two Grimslingers share the creature's attention).
 
-Measured (--matches 40, seed 1): easy 52.5% solo / 80% co-op (66% pooled), normal 32.5 / 70
-(51%), hard 7.5 / 37.5 (22.5%), impossible 5 / 12.5 (9%).
+Measured (--matches 40, seed 1): easy 42.5% solo / 82.5% co-op (62.5% pooled), normal 27.5 / 65
+(46%), hard 12.5 / 32.5 (22.5%), impossible 2.5 / 15 (9%).
 """
 
 from __future__ import annotations
