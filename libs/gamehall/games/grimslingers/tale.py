@@ -4,6 +4,13 @@ Who acts: the group through a decision (a proposal every player accepts, or a ro
 winner decides), or one seat at a time through the activity queue (camp, sneak, Behemoth, perks,
 hand overflow). Everything else runs automatically in `advance`. Creature duels leave this phase
 and come back through `tale_duel.after`.
+
+Readings where the book is silent: defeats beyond the allowed ones end the campaign (AMB-30);
+a Rest gives 2 HP and 2 EP (AMB-31); a node whose only exit is the previous one allows it
+(AMB-32); an empty event deck is rebuilt from the discard (AMB-38); the player picks what goes to
+the stash (AMB-40); a failed Flee spends the Standoff action (AMB-43); every group decision, not
+only item owners, falls to a roll-off when a player rejects the proposal (R-251 generalised); a
+Revive Juju in hand is used at once when HP hits 0 between duels.
 """
 
 from __future__ import annotations
