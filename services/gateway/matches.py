@@ -202,7 +202,7 @@ class MatchServicer(gateway_pb2_grpc.MatchServiceServicer):
     async def LeaveMatch(self, request: gateway_pb2.LeaveMatchRequest, context: Any) -> gateway_pb2.LeaveMatchResponse:
         claims = await self._caller(context)
         for _ in range(8):
-            match = await self._record(request.match_id)
+            match = await self._fresh_record(request.match_id)
             seat = require_seat(match, claims, None)
             if match.status == "open":
                 await call(
@@ -227,7 +227,7 @@ class MatchServicer(gateway_pb2_grpc.MatchServiceServicer):
                 if exc.code != grpc.StatusCode.ABORTED:
                     raise
                 continue  # a move landed meanwhile: resign at the new version
-            return gateway_pb2.LeaveMatchResponse(match=public_match(await self._record(match.id)))
+            return gateway_pb2.LeaveMatchResponse(match=public_match(await self._fresh_record(match.id)))
         raise ClientError(
             grpc.StatusCode.ABORTED, "the match kept changing; retry", common_pb2.ERROR_REASON_VERSION_CONFLICT
         )

@@ -20,6 +20,7 @@ import nats
 import structlog
 from google.protobuf.message import DecodeError
 from nats.aio.msg import Msg
+from nats.js import api
 
 from gamehall.events.v1.log_pb2 import LogEntry
 from gamehall.runtime import metrics
@@ -39,6 +40,10 @@ log = structlog.get_logger("gamehall.projector")
 CONSUMER = PROJECTOR
 BATCH = 256
 RETRY_SECONDS = 0.5
+LINGER_SECONDS = 0.05
+"""After a short batch, wait this long before the next fetch, so entries arriving meanwhile share a transaction
+(the projection runs at most this much further behind the log; moves never wait for it)."""
+MAX_DELIVER = 20
 
 
 def record_of(msg: Msg) -> tuple[LogRecord, str]:
@@ -97,7 +102,18 @@ class Projector(BackgroundLoop):
         self._sub: object = None
 
     async def subscribe(self) -> None:
-        self._sub = await self.bus.durable(LOG_STREAM, CONSUMER, ALL_ENTRIES, ack_wait=30.0, max_deliver=20)
+        """The durable consumer, acked cumulatively: one ack per committed batch covers every entry in it."""
+        config = api.ConsumerConfig(
+            name=CONSUMER,
+            durable_name=CONSUMER,
+            ack_policy=api.AckPolicy.ALL,
+            deliver_policy=api.DeliverPolicy.ALL,
+            ack_wait=30.0,
+            max_deliver=MAX_DELIVER,
+            filter_subject=ALL_ENTRIES,
+        )
+        await self.bus.js.add_consumer(LOG_STREAM, config=config)
+        self._sub = await self.bus.js.pull_subscribe_bind(durable=CONSUMER, stream=LOG_STREAM)
 
     async def projected(self, match_id: str, seq: int, timeout: float = 10.0) -> bool:
         """Wait until the match's entry `seq` is projected (False on timeout)."""
@@ -127,6 +143,8 @@ class Projector(BackgroundLoop):
                 await asyncio.sleep(RETRY_SECONDS)
                 continue
             await self.handle(messages)
+            if len(messages) < self.batch:
+                await asyncio.sleep(LINGER_SECONDS)  # let a batch gather: one transaction and one ack for many
 
     async def handle(self, messages: list[Msg]) -> None:
         """Project one fetched batch (in one transaction when it can be), then ack, purge and wake waiters."""
@@ -157,9 +175,8 @@ class Projector(BackgroundLoop):
                 with contextlib.suppress(Exception):
                     await msg.nak(delay=RETRY_SECONDS)
             return
-        for msg, _, _ in good:
-            with contextlib.suppress(Exception):
-                await msg.ack()
+        with contextlib.suppress(Exception):
+            await good[-1][0].ack()  # acks every earlier entry too (AckPolicy.ALL)
         metrics.LOG_PROJECTED.inc(result.written)
         newest = max(r.created_at for _, r, _ in good)
         metrics.LOG_PROJECTION_LAG.set(max(0.0, time.time() - newest.timestamp()))
@@ -179,7 +196,9 @@ class Projector(BackgroundLoop):
                 log.info("projected entries delivered out of order", match_id=match_id, entries=len(missing))
 
     async def _one_by_one(self, good: list[tuple[Msg, LogRecord, str]]) -> None:
-        for msg, record, game in good:
+        """Project a batch entry by entry, dead-lettering the ones that never can be. A retryable failure
+        stops the pass: an ack of any later entry would acknowledge it too (AckPolicy.ALL)."""
+        for index, (msg, record, game) in enumerate(good):
             try:
                 result = await self.store.project([record], finished_events)
             except ProjectionConflict as exc:
@@ -187,9 +206,10 @@ class Projector(BackgroundLoop):
                 continue
             except Exception as exc:
                 log.warning("projection failed; retrying", match_id=record.match_id, error=str(exc))
-                with contextlib.suppress(Exception):
-                    await msg.nak(delay=RETRY_SECONDS)
-                continue
+                for later, _, _ in good[index:]:
+                    with contextlib.suppress(Exception):
+                        await later.nak(delay=RETRY_SECONDS)
+                return
             with contextlib.suppress(Exception):
                 await msg.ack()
             await self._advance({m: seq for m, (seq, _) in result.heads.items()})

@@ -3,6 +3,7 @@ and re-run a finished match locally from its revealed seed."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 import threading
@@ -10,8 +11,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import grpc
+import nats
 
 from gamehall.engine import Event, MatchConfig, get_game
+from gamehall.runtime.matchlog import wait_projected
 from gamehall.v1 import gateway_pb2
 from tests.e2e.client import Client
 
@@ -92,3 +95,17 @@ def rerun(replay: gateway_pb2.GetReplayResponse) -> LocalRun:
 
 def canonical(view: Any) -> str:
     return json.dumps(view, separators=(",", ":"), sort_keys=True)
+
+
+def projected(nats_url: str) -> None:
+    """Wait until persistence has projected the whole match log (SQL runs milliseconds behind it): before a
+    test reads the store directly or runs `gamehall verify` on it."""
+
+    async def wait() -> bool:
+        nc = await nats.connect(nats_url)
+        try:
+            return await wait_projected(nc.jetstream())
+        finally:
+            await nc.close()
+
+    assert asyncio.run(wait()), "the match log was not projected within 30 s"

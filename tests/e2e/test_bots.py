@@ -13,6 +13,7 @@ from nats.js import api
 
 from gamehall.v1 import gateway_pb2
 from tests.e2e.conftest import Running
+from tests.e2e.helpers import projected
 
 FINISHED = gateway_pb2.MATCH_STATUS_FINISHED
 
@@ -35,6 +36,7 @@ def _wait_finished(running: Running, match_id: str, timeout: float = 90.0) -> ga
 
 def _logged(running: Running, match_id: str) -> list[tuple[int, str]]:
     running.platform  # noqa: B018 - reads the SQLite file: local backend only
+    projected(running.stack.nats_url)
     with sqlite3.connect(running.data_dir / "gamehall.db") as db:
         return db.execute(
             "SELECT version, request_id FROM action_log WHERE match_id = ? ORDER BY version", (match_id,)

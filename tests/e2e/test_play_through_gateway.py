@@ -14,11 +14,12 @@ import pytest
 from gamehall.engine import get_game
 from gamehall.v1 import gateway_pb2
 from tests.e2e.conftest import Running, game_ids
-from tests.e2e.helpers import Collector, canonical, play_to_end, rerun
+from tests.e2e.helpers import Collector, canonical, play_to_end, projected, rerun
 from tests.support.processes import repo_env
 
 
 def _verify(platform: Running, match_id: str) -> dict[str, object]:
+    projected(platform.stack.nats_url)
     dsn = f"sqlite:///{platform.data_dir.resolve() / 'gamehall.db'}"
     done = subprocess.run(
         [sys.executable, "-m", "gamehall.cli.main", "verify", match_id, "--database-url", dsn, "--json"],

@@ -21,7 +21,7 @@ from gamehall.store.deadlines import next_deadline_ms
 from gamehall.store.errors import NotFound, StoreError
 from gamehall.store.outbox import write_outbox
 from gamehall.store.records import CLOSED_STATUSES, OutboxMessage
-from gamehall.store.transaction import Row, Tx
+from gamehall.store.transaction import Row
 
 
 class LogRecord(msgspec.Struct, frozen=True, kw_only=True):
@@ -67,119 +67,70 @@ OutboxFor = Callable[[LogRecord, Row], Sequence[OutboxMessage]]
 
 class ProjectionOps(StoreCore):
     async def project(self, records: Sequence[LogRecord], outbox_for: OutboxFor | None = None) -> Projected:
-        """Write a batch of log entries into matches, the action history and snapshots, in one transaction."""
+        """Write a batch of log entries into matches, the action history and snapshots, in one transaction of
+        a few statements whatever the batch's size (the rows are read and written with one statement each)."""
         by_match: dict[str, list[LogRecord]] = {}
         for record in records:
             by_match.setdefault(record.match_id, []).append(record)
-        written = skipped = 0
+        if not by_match:
+            return Projected(written=0, skipped=0, heads={}, snapshot_seqs={})
+        written = 0
         heads: dict[str, tuple[int, str]] = {}
         snapshot_seqs: dict[str, int] = {}
+        actions: list[tuple[Any, ...]] = []
+        updates: list[tuple[Any, ...]] = []
         async with self._write() as tx:
             now = self._now()
+            ids = list(by_match)
+            rows = await tx.fetch(
+                "SELECT id, game, status, version, clock, clock_state, outcome, seed, log_seq FROM matches "
+                f"WHERE id IN ({self._placeholders(ids)}) ORDER BY id{self.dialect.for_update}",
+                *ids,
+            )
+            found = {r["id"]: r for r in rows}
             for match_id, entries in by_match.items():
-                try:
-                    row = await self._lock_match(
-                        tx, match_id, "id, game, status, version, clock, clock_state, outcome, seed, log_seq"
-                    )
-                except NotFound as exc:
-                    raise ProjectionConflict(f"a log entry for a match that does not exist: {match_id}") from exc
-                done, snapshot_seq = await self._project_match(
-                    tx, row, sorted(entries, key=lambda e: e.seq), now, outbox_for
-                )
-                written += done
-                skipped += len(entries) - done
-                if snapshot_seq:
-                    snapshot_seqs[match_id] = snapshot_seq
-                final = await tx.fetchrow("SELECT status, log_seq FROM matches WHERE id = ?", match_id)
-                assert final is not None
-                heads[match_id] = (int(final["log_seq"]), str(final["status"]))
-        return Projected(written=written, skipped=skipped, heads=heads, snapshot_seqs=snapshot_seqs)
-
-    async def _project_match(
-        self, tx: Tx, row: Row, entries: list[LogRecord], now: datetime, outbox_for: OutboxFor | None
-    ) -> tuple[int, int]:
-        match_id = row["id"]
-        version, status, log_seq = int(row["version"]), str(row["status"]), int(row["log_seq"])
-        clock_state: Any = row["clock_state"]
-        outcome: Any = row["outcome"]
-        finished_at: datetime | None = None
-        actions: list[tuple[Any, ...]] = []
-        snapshots: list[tuple[int, bytes, int]] = []
-        closing: list[LogRecord] = []
-        done = 0
-        for entry in entries:
-            if entry.seq <= log_seq:
-                continue  # projected by an earlier delivery
-            if status in CLOSED_STATUSES:
-                raise ProjectionConflict(f"match {match_id} is {status}; log entry {entry.seq} follows its end")
-            if entry.kind == "action":
-                if entry.version != version + 1:
-                    raise ProjectionGap(
-                        f"match {match_id} is at version {version}; log entry {entry.seq} is version {entry.version}"
-                    )
-                version = entry.version
-                actions.append(
-                    (
+                row = found.get(match_id)
+                if row is None:
+                    raise ProjectionConflict(f"a log entry for a match that does not exist: {match_id}")
+                plan = _plan(row, sorted(entries, key=lambda e: e.seq))
+                if plan is None:
+                    heads[match_id] = (int(row["log_seq"]), str(row["status"]))
+                    continue
+                written += plan.done
+                actions += plan.actions
+                updates.append(plan.update(match_id, row))
+                heads[match_id] = (plan.log_seq, plan.status)
+                for snap_version, state, _ in plan.snapshots:
+                    await tx.execute(
+                        "INSERT INTO snapshots (match_id, version, state, created_at) VALUES (?, ?, ?, ?) "
+                        "ON CONFLICT (match_id, version) DO UPDATE SET state = excluded.state",
                         match_id,
-                        entry.version,
-                        entry.seat,
-                        entry.action,
-                        entry.request_id,
-                        entry.state_digest,
-                        entry.created_at,
+                        snap_version,
+                        state,
+                        now,
                     )
+                if plan.snapshots:
+                    snapshot_seqs[match_id] = plan.snapshots[-1][2]
+                    if plan.closed:  # a finished match keeps its final state only
+                        await tx.execute(
+                            "DELETE FROM snapshots WHERE match_id = ? AND version < ?", match_id, plan.snapshots[-1][0]
+                        )
+                if outbox_for is not None:
+                    for entry in plan.closing:
+                        await write_outbox(tx, outbox_for(entry, row), now)
+            if actions:
+                await tx.executemany(
+                    "INSERT INTO action_log (match_id, version, seat, action, request_id, state_digest, created_at) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    actions,
                 )
-                if entry.snapshot:
-                    snapshots.append((entry.version, entry.snapshot, entry.seq))
-                if entry.clock_state is not None:
-                    clock_state = entry.clock_state
-            elif entry.version != version:
-                raise ProjectionGap(f"match {match_id} is at version {version}; its close entry is at {entry.version}")
-            if entry.status != status:
-                status = entry.status
-                if status in CLOSED_STATUSES:
-                    outcome = entry.outcome if entry.outcome is not None else outcome
-                    finished_at = entry.created_at
-                    closing.append(entry)
-            log_seq = entry.seq
-            done += 1
-        if not done:
-            return 0, 0
-        if actions:
-            await tx.executemany(
-                "INSERT INTO action_log (match_id, version, seat, action, request_id, state_digest, created_at) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                actions,
-            )
-        for snap_version, state, _ in snapshots:
-            await tx.execute(
-                "INSERT INTO snapshots (match_id, version, state, created_at) VALUES (?, ?, ?, ?) "
-                "ON CONFLICT (match_id, version) DO UPDATE SET state = excluded.state",
-                match_id,
-                snap_version,
-                state,
-                now,
-            )
-        closed = status in CLOSED_STATUSES
-        if closed and snapshots:  # a finished match keeps its final state only
-            await tx.execute("DELETE FROM snapshots WHERE match_id = ? AND version < ?", match_id, snapshots[-1][0])
-        deadline = None if closed else next_deadline_ms(row["clock"], clock_state)
-        await tx.execute(
-            "UPDATE matches SET version = ?, status = ?, clock_state = ?, outcome = ?, next_deadline_ms = ?, "
-            "log_seq = ?, finished_at = COALESCE(?, finished_at) WHERE id = ?",
-            version,
-            status,
-            clock_state,
-            outcome,
-            deadline,
-            log_seq,
-            finished_at,
-            match_id,
-        )
-        if outbox_for is not None:
-            for entry in closing:
-                await write_outbox(tx, outbox_for(entry, row), now)
-        return done, (snapshots[-1][2] if snapshots else 0)
+            if updates:
+                await tx.executemany(
+                    "UPDATE matches SET version = ?, status = ?, clock_state = ?, outcome = ?, next_deadline_ms = ?, "
+                    "log_seq = ?, finished_at = COALESCE(?, finished_at) WHERE id = ?",
+                    updates,
+                )
+        return Projected(written=written, skipped=len(records) - written, heads=heads, snapshot_seqs=snapshot_seqs)
 
     async def log_head(self, match_id: str) -> int:
         """The sequence of the newest log entry projected into the match (0: none)."""
@@ -194,3 +145,77 @@ class ProjectionOps(StoreCore):
         async with self._read() as tx:
             rows = await tx.fetch("SELECT request_id FROM action_log WHERE match_id = ? ORDER BY version", match_id)
         return [str(r["request_id"]) for r in rows]
+
+
+class _Plan:
+    """What one match's entries of a batch change (worked out before anything is written)."""
+
+    def __init__(self, row: Row) -> None:
+        self.version, self.status, self.log_seq = int(row["version"]), str(row["status"]), int(row["log_seq"])
+        self.clock_state: Any = row["clock_state"]
+        self.outcome: Any = row["outcome"]
+        self.finished_at: datetime | None = None
+        self.actions: list[tuple[Any, ...]] = []
+        self.snapshots: list[tuple[int, bytes, int]] = []
+        self.closing: list[LogRecord] = []
+        self.done = 0
+
+    @property
+    def closed(self) -> bool:
+        return self.status in CLOSED_STATUSES
+
+    def update(self, match_id: str, row: Row) -> tuple[Any, ...]:
+        deadline = None if self.closed else next_deadline_ms(row["clock"], self.clock_state)
+        return (
+            self.version,
+            self.status,
+            self.clock_state,
+            self.outcome,
+            deadline,
+            self.log_seq,
+            self.finished_at,
+            match_id,
+        )
+
+
+def _plan(row: Row, entries: list[LogRecord]) -> _Plan | None:
+    """Apply `entries` (in sequence order) to the match row in memory; None when all were projected before."""
+    plan = _Plan(row)
+    match_id = row["id"]
+    for entry in entries:
+        if entry.seq <= plan.log_seq:
+            continue  # projected by an earlier delivery
+        if plan.closed:
+            raise ProjectionConflict(f"match {match_id} is {plan.status}; log entry {entry.seq} follows its end")
+        if entry.kind == "action":
+            if entry.version != plan.version + 1:
+                raise ProjectionGap(
+                    f"match {match_id} is at version {plan.version}; log entry {entry.seq} is version {entry.version}"
+                )
+            plan.version = entry.version
+            plan.actions.append(
+                (
+                    match_id,
+                    entry.version,
+                    entry.seat,
+                    entry.action,
+                    entry.request_id,
+                    entry.state_digest,
+                    entry.created_at,
+                )
+            )
+            if entry.snapshot:
+                plan.snapshots.append((entry.version, entry.snapshot, entry.seq))
+            if entry.clock_state is not None:
+                plan.clock_state = entry.clock_state
+        elif entry.version != plan.version:
+            raise ProjectionGap(f"match {match_id} is at version {plan.version}; its close entry is at {entry.version}")
+        if entry.status != plan.status:
+            plan.status = entry.status
+            if plan.closed:
+                plan.outcome = entry.outcome if entry.outcome is not None else plan.outcome
+                plan.finished_at = entry.created_at
+                plan.closing.append(entry)
+        plan.log_seq = entry.seq
+        plan.done += 1
+    return plan if plan.done else None
