@@ -1,7 +1,7 @@
-"""How far a campaign has come, for bots: the main-quest stage, the way to its next location, the wood the raft
-needs, fights won and lost, time left, health and alignment, in [0, 1] (a heuristic only; the score is in
-score.py). A fight in progress is valued as FIGHT_WEIGHT times (won - lost) ahead, so winning it reads the same
-from inside and after (see heuristic.py)."""
+"""How far a campaign has come, for bots: the main-quest stage, the way to its next location, the wood, essence
+or thalers its next step needs, fights won and lost, time left, health and alignment, in [0, 1] (a heuristic only;
+the score is in score.py). A fight in progress is valued as FIGHT_WEIGHT times (won - lost) ahead, so winning it
+reads the same from inside and after (see heuristic.py)."""
 
 from __future__ import annotations
 
@@ -47,8 +47,12 @@ def campaign_value(s: State) -> float:
         return 1.0 if j.result == "victory" else 0.0
     stage = next(i for i, (flag, _) in enumerate(STAGES) if not flag or flag not in j.flags)
     target = STAGES[stage][1]
-    if stage == 1 and sum(1 for g in j.goods if g.kind == "wood") < 4 and "ice_rumor" not in j.flags:
-        gathered = sum(1 for g in j.goods if g.kind == "wood") / 4
+    wood = sum(1 for g in j.goods if g.kind == "wood")
+    essence = sum(1 for g in j.goods if g.kind == "essence")
+    if stage == 1:  # the raft's wood (or the ice), and essence to scatter the spiders
+        gathered = max(min(wood, 4) / 4, 1.0 if "ice_rumor" in j.flags else 0.0) * 0.7 + min(essence, 2) / 2 * 0.3
+    elif stage == 2:  # essence for the charm or thalers for the bargain, else a fight
+        gathered = 0.4 + 0.6 * max(min(essence, 2) / 2, min(s.sheet.thalers, 10) / 10)
     else:
         gathered = 1.0
     near = 1.0 - min(distance(j.location, target), 6) / 6

@@ -15,7 +15,7 @@ from gamehall.games.grimm_world.content.schema import Op
 from gamehall.games.grimm_world.heuristic import evaluate
 from gamehall.games.grimm_world.score import score
 
-from .journeys import do, journey
+from .journeys import do, journey, pick, picks, stacked
 
 CAMPAIGN = GAME.configure("campaign", 1, {})
 
@@ -134,11 +134,15 @@ def test_the_main_quest_chain_leads_from_triha_to_victory() -> None:
     j.regions["3"] = "311"
     j.location = 36
     do(s, Op("goods", good="wood", n=4), Op("quests"))
+    s, _ = pick(s, "Fight them")
+    j = s.journey
     _win_fight(s)
     assert "water" in j.flags and j.quests == ["Y506"] and not [g for g in j.goods if g.kind == "wood"]
     j.regions["2"] = "211"
     j.location = 23
     do(s, Op("quests"))
+    s, _ = pick(s, "Fight her")
+    j = s.journey
     _win_fight(s)
     assert "curse" in j.flags and j.quests == ["Y507"] and j.regions["2"] == "241"
     j.location = 11
@@ -146,3 +150,18 @@ def test_the_main_quest_chain_leads_from_triha_to_victory() -> None:
     outcome = GAME.outcome(s)
     assert outcome is not None and outcome.reason == "victory" and outcome.scores is not None
     assert outcome.scores[0] >= 200
+
+
+def test_the_spring_and_the_curse_can_be_won_without_fighting() -> None:
+    """Spirit-light scatters the spiders (2 essence); the charm breaks the curse (2 essence, Knowledge 8+)."""
+    s = journey(36, goods=[(k, "essence") for k in stacked()[:4]])
+    s.journey.quests = ["Y505"]
+    s.journey.flags = ["told"]
+    do(s, Op("resolve", card="Y512"))
+    s, _ = pick(s, "Scatter them")
+    assert "water" in s.journey.flags and s.journey.quests == ["Y506"] and s.fight is None
+    s.journey.location = 23
+    s.decks.encounter = stacked(fates=(6,))
+    do(s, Op("quests"))
+    s, _ = picks(s, "Pour the spring water", "roll")
+    assert "curse" in s.journey.flags and s.journey.quests == ["Y507"] and not s.journey.goods
