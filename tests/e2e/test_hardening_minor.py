@@ -9,7 +9,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import time
 from collections.abc import Callable
 from typing import Any
@@ -87,15 +86,27 @@ async def _dead_letter_of(nats_url: str, match_id: str, timeout: float = 30.0) -
         await nc.close()
 
 
-def test_one_account_in_both_seats_ends_in_the_dead_letter_not_a_loop(platform: Running) -> None:
+def test_one_account_cannot_take_both_seats(platform: Running) -> None:
+    """The cause of finding 2: one account in both seats (its rating update then raised forever). The seat
+    rule refuses the second seat; a finished event of such a match, were one written, is dead-lettered
+    (tests/integration/test_consumers_deadletter.py)."""
     alice = platform.player()
     match = alice.create("high-card", join_seat=0)
-    try:
+    with pytest.raises(grpc.RpcError) as refused:
         alice.join(match.id, seat=1)
-    except grpc.RpcError as exc:  # the match library's seat rule (once it lands) refuses the second seat
-        assert exc.code() in (grpc.StatusCode.FAILED_PRECONDITION, grpc.StatusCode.ALREADY_EXISTS)  # type: ignore[attr-defined]
-        return
-    alice.call("LeaveMatch", gateway_pb2.LeaveMatchRequest(match_id=match.id))
-    headers = asyncio.run(_dead_letter_of(platform.stack.nats_url, match.id))
-    assert headers[f"{DEAD_HEADER}Reason"] == "permanent" and headers[f"{DEAD_HEADER}Deliveries"] == "1"
-    assert "held 2 seats" in headers[f"{DEAD_HEADER}Error"]
+    assert refused.value.code() == grpc.StatusCode.FAILED_PRECONDITION  # type: ignore[attr-defined]
+    assert "one account plays one seat" in refused.value.details()  # type: ignore[attr-defined]
+    with pytest.raises(grpc.RpcError) as twice:  # nor at creation
+        alice.call(
+            "CreateMatch",
+            gateway_pb2.CreateMatchRequest(
+                game="high-card",
+                seats=[gateway_pb2.SeatSpec(open=True), gateway_pb2.SeatSpec(reserved_for=alice.account.id)],  # type: ignore[union-attr]
+                join_seat=0,
+            ),
+        )
+    assert twice.value.code() == grpc.StatusCode.INVALID_ARGUMENT  # type: ignore[attr-defined]
+    stored = alice.match(match.id)
+    assert stored.status == gateway_pb2.MATCH_STATUS_OPEN
+    bob = platform.player()
+    assert bob.join(match.id).seat == 1  # the seat stayed open for someone else

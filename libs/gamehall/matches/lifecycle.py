@@ -69,6 +69,10 @@ def plan_seats(
         if taken.kind == "bot" or (taken.kind == "reserved" and taken.account_id != creator):
             raise InvalidSeats(f"join_seat {join_seat} is not open to you")
         seats[join_seat] = SeatFacts(join_seat, "human", creator)
+    held = [s.account_id for s in seats if s.kind in ("human", "reserved")]
+    twice = sorted({a for a in held if held.count(a) > 1})
+    if twice:
+        raise InvalidSeats(f"account {twice[0]} would hold two seats: one account plays one seat")
     return tuple(seats)
 
 

@@ -12,6 +12,7 @@ Usage::
 from gamehall.store.dsn import open_store
 from gamehall.store.errors import (
     AlreadyExists,
+    AlreadySeated,
     InvalidArgument,
     MatchClosed,
     NotFound,
@@ -52,6 +53,7 @@ __all__ = [
     "ActionRecord",
     "AlreadyExists",
     "AlreadyQueued",
+    "AlreadySeated",
     "AppendResult",
     "InvalidArgument",
     "Match",

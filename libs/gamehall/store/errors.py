@@ -46,6 +46,12 @@ class SeatTaken(StoreError):
     grpc_status = "FAILED_PRECONDITION"
 
 
+class AlreadySeated(StoreError):
+    """The account already holds (or has reserved) another seat of the match: one account plays one seat."""
+
+    grpc_status = "FAILED_PRECONDITION"
+
+
 class MatchClosed(StoreError):
     """The match is not in a status that allows the operation (e.g. an action on a finished match)."""
 

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import Literal
 
 from gamehall.store.core import StoreCore
-from gamehall.store.errors import InvalidArgument, MatchClosed, NotFound, SeatTaken, StoreError
+from gamehall.store.errors import AlreadySeated, InvalidArgument, MatchClosed, NotFound, SeatTaken, StoreError
 from gamehall.store.outbox import write_outbox
 from gamehall.store.records import CLOSED_STATUSES, OutboxMessage, Seat
 from gamehall.store.rows import SEAT_COLUMNS, seat_from
@@ -27,7 +27,9 @@ class SeatOps(StoreCore):
         """Take a seat that is open, or reserved for `account_id`, in one compare-and-swap.
 
         Claiming a seat the same account already holds (same kind) returns it unchanged, so a retried
-        request is harmless. SeatTaken if someone else holds it or it is reserved for another account;
+        request is harmless. AlreadySeated when a person's account holds or has reserved another seat
+        of the match (one account plays one seat: ratings and hidden information assume it).
+        SeatTaken if someone else holds it or it is reserved for another account;
         MatchClosed if the match is finished or aborted; NotFound for an unknown match or seat.
         A `bot` seat may have no account (a built-in bot at `bot_difficulty`).
         """
@@ -39,6 +41,18 @@ class SeatOps(StoreCore):
             match = await self._lock_match(tx, match_id)
             if match["status"] in CLOSED_STATUSES:
                 raise MatchClosed(f"match {match_id} is {match['status']}")
+            if kind == "human":  # under the match row's lock: two joins of one account cannot both pass
+                other = await tx.fetchrow(
+                    "SELECT seat FROM seats WHERE match_id = ? AND account_id = ? AND seat <> ? "
+                    "AND kind IN ('human', 'reserved')",
+                    match_id,
+                    account_id,
+                    seat,
+                )
+                if other is not None:
+                    raise AlreadySeated(
+                        f"you already hold seat {other['seat']} of match {match_id}: one account plays one seat"
+                    )
             claimed = await tx.fetchrow(
                 f"UPDATE seats SET kind = ?, account_id = ?, bot_difficulty = ? "
                 f"WHERE match_id = ? AND seat = ? AND (kind = 'open' OR (kind = 'reserved' AND account_id = ?)) "

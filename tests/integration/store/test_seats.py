@@ -6,7 +6,16 @@ import asyncio
 
 import pytest
 
-from gamehall.store import InvalidArgument, MatchClosed, NewSeat, NotFound, SeatTaken, Store, open_store
+from gamehall.store import (
+    AlreadySeated,
+    InvalidArgument,
+    MatchClosed,
+    NewSeat,
+    NotFound,
+    SeatTaken,
+    Store,
+    open_store,
+)
 from tests.integration.store.helpers import DUEL, account, event
 
 
@@ -17,6 +26,21 @@ async def test_claim_an_open_seat(store: Store) -> None:
     assert (seat.kind, seat.account_id) == ("human", alice.id)
     assert (await store.get_match(match.id)).seats[0] == seat
     assert [r.msg_id for r in await store.pending_outbox()] == [f"{match.id}:0"]
+
+
+async def test_one_account_plays_one_seat_even_when_its_two_joins_race(store: Store) -> None:
+    alice = await account(store, "alice")
+    match = await store.create_match(game="high-card", config=DUEL)
+    await store.claim_seat(match.id, 0, alice.id)
+    with pytest.raises(AlreadySeated, match="one account plays one seat"):
+        await store.claim_seat(match.id, 1, alice.id)
+    assert (await store.claim_seat(match.id, 0, alice.id)).seat == 0  # a retry of the first claim is fine
+    other = await store.create_match(game="high-card", config=DUEL)
+    results = await asyncio.gather(
+        store.claim_seat(other.id, 0, alice.id), store.claim_seat(other.id, 1, alice.id), return_exceptions=True
+    )
+    assert sorted(type(r).__name__ for r in results) == ["AlreadySeated", "Seat"]
+    assert [s.kind for s in (await store.get_match(other.id)).seats].count("human") == 1
 
 
 async def test_a_taken_seat_cannot_be_claimed(store: Store) -> None:

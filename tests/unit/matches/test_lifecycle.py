@@ -38,6 +38,8 @@ def test_the_creator_joins_an_open_seat_or_one_reserved_for_them() -> None:
         ([SeatRequest("reserved", "bob")], 2, 0, "not open to you"),
         ([], 2, 5, "does not exist"),
         ([SeatRequest("reserved")], 2, None, "needs an account"),
+        ([SeatRequest("reserved", "bob"), SeatRequest("reserved", "bob")], 2, None, "one account plays one seat"),
+        ([SeatRequest("open"), SeatRequest("reserved", "alice")], 2, 0, "one account plays one seat"),
     ],
 )
 def test_seat_requests_that_do_not_fit_are_refused(
