@@ -9,8 +9,8 @@ Readings where the book is silent: defeats beyond the allowed ones end the campa
 a Rest gives 2 HP and 2 EP (AMB-31); a node whose only exit is the previous one allows it
 (AMB-32); an empty event deck is rebuilt from the discard (AMB-38); the player picks what goes to
 the stash (AMB-40); a failed Flee spends the Standoff action (AMB-43); every group decision, not
-only item owners, falls to a roll-off when a player rejects the proposal (R-251 generalised); a
-Revive Juju in hand is used at once when HP hits 0 between duels.
+only item owners, falls to a roll-off when a player rejects the proposal (R-251 generalised);
+between duels a player at 0 HP gets the duel's revival offers (Resurrect, Revive Juju, Revenant).
 """
 
 from __future__ import annotations
@@ -37,6 +37,7 @@ from gamehall.games.grimslingers.tale_content import EVENTS, LANDMARKS, LINKS, N
 from gamehall.games.grimslingers.tale_effects import (
     apply,
     end_campaign,
+    fall,
     over_limit,
     set_hp,
     settle_defeats,
@@ -230,9 +231,10 @@ def advance(s: State, events: list[Event], rng: Rng) -> None:
     """Run the adventure until a seat must act, a duel starts, or the campaign ends."""
     while s.phase == Phase.ADVENTURE:
         t = tale_of(s)
-        if t.decision is not None or t.activity != Activity.NONE or s.picking is not None or s.prompts:
+        if s.picking is not None or s.prompts:
             return
-        if over_limit(s) >= 0:
+        _mark_fallen(s, events)
+        if t.decision is not None or t.activity != Activity.NONE or over_limit(s) >= 0:
             return
         if t.step == Step.DUEL:
             tale_duel.after(s, events, rng)
@@ -254,6 +256,19 @@ def advance(s: State, events: list[Event], rng: Rng) -> None:
             _open(s, DecisionKind.MOVE, options)
         else:
             return
+
+
+def _mark_fallen(s: State, events: list[Event]) -> None:
+    """Players left at 0 HP once their revival offers are answered are down: they take no more
+    actions at this node (R-265, R-268) and wait for the defeat count."""
+    t = tale_of(s)
+    for i in range(s.players):
+        if s.seats[i].hp <= 0 and not t.members[i].down:
+            fall(s, i, events)
+            if t.queue and t.queue[0] == i:
+                _next_in_queue(s)
+            elif i in t.queue:
+                t.queue.remove(i)
 
 
 def _queue_perks(s: State, rng: Rng) -> bool:

@@ -23,7 +23,7 @@ from gamehall.games.grimslingers.actions import (
 )
 from gamehall.games.grimslingers.state import Phase, Picking, PickKind, State
 from gamehall.games.grimslingers.tale_content import CRAFTED, NODES, TRADE_INS, copies_of
-from gamehall.games.grimslingers.tale_effects import draw_random, hand_limit, set_hp, take_named, tale_of
+from gamehall.games.grimslingers.tale_effects import draw_random, fall, hand_limit, take_named, tale_of
 
 REFRESH_COST = 3
 RELOAD_TAKE, PURGE_MAX, REACTIVATE_TAKE = 4, 2, 5
@@ -179,7 +179,7 @@ def apply_camp(s: State, seat: int, action: Action, events: list[Event], rng: Rn
         t.used |= USED_ITEM
         _use_card(s, seat, cat.ID[action.card], events, rng)
         if x.hp <= 0 and not s.prompts:
-            set_hp(s, seat, 0, events)  # defeated at the Rest by an item that costs HP
+            fall(s, seat, events)  # defeated at the Rest by an item that costs HP
             return True
     return False
 

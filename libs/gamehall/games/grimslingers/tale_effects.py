@@ -8,6 +8,7 @@ from gamehall.engine.protocol import Event
 from gamehall.engine.rng import Rng
 from gamehall.games.grimslingers import catalog as cat
 from gamehall.games.grimslingers.content.tale_schema import Difficulty, TaleEffect
+from gamehall.games.grimslingers.revival import offer_immediate
 from gamehall.games.grimslingers.state import Phase, State
 from gamehall.games.grimslingers.tale_content import PERKS, SUPPLIES, TALE, copies_of
 from gamehall.games.grimslingers.tale_state import Step, Tale
@@ -72,21 +73,25 @@ def take_named(s: State, key: str, rng: Rng) -> int:
 
 
 def set_hp(s: State, seat: int, hp: int, events: list[Event]) -> None:
-    """Change a player's HP outside a duel; at 0 a Revive Juju in hand is used at once (it is not a
-    defeat, R-271), otherwise the player is down until the defeat count (A16.8)."""
+    """Change a player's HP outside a duel. At 0 the player may restore it at once (Resurrect,
+    Revive Juju, the Revenant ability: the duel's revival offers, as prompts); a player left at 0
+    is down until the defeat count (A16.8). A Revive Juju revival is not a defeat (R-271)."""
     x = s.seats[seat]
     x.hp = max(0, min(x.max_hp, hp))
     if x.hp > 0:
         return
-    juju = next((c for c in x.hand if c in cat.JUJUS), -1)
-    if juju >= 0:
-        x.hand.remove(juju)
-        s.item_discard.append(juju)
-        x.hp = 1
-        events.append(Event("revive_juju", {"seat": seat}))
-        return
-    tale_of(s).members[seat].down = True
-    events.append(Event("down", {"seat": seat}))
+    before = len(s.prompts)
+    offer_immediate(s, seat)
+    if len(s.prompts) == before:
+        fall(s, seat, events)
+
+
+def fall(s: State, seat: int, events: list[Event]) -> None:
+    """The player stays at 0 HP: down (no more actions at this node) until the defeats are counted."""
+    m = tale_of(s).members[seat]
+    if not m.down:
+        m.down = True
+        events.append(Event("down", {"seat": seat}))
 
 
 def apply(s: State, effects: list[TaleEffect], seats: list[int], events: list[Event], rng: Rng) -> None:

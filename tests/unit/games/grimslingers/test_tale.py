@@ -170,3 +170,27 @@ def test_the_narrator_who_proposes_passes_round_the_table() -> None:
         t_of(s).turn = turn
         place(s, "trailhead", step=Step.MOVE)
         assert GAME.to_act(s) == {proposer}
+
+
+@pytest.mark.parametrize("use", [1, 0])
+def test_a_player_at_zero_between_duels_may_use_a_revive_juju_or_is_defeated(use: int) -> None:
+    from gamehall.games.grimslingers.actions import Choose, Propose
+    from gamehall.games.grimslingers.tale_content import EVENTS
+
+    from .tale_builders import act, place, take_from_deck, top_event
+
+    s = tale(1, "normal")
+    s.seats[0].hand.append(take_from_deck(s, "revive_juju.1"))
+    s.seats[0].hp = 2
+    top_event(s, "snake_pit")
+    place(s, "crossroads")
+    jump = next(i for i, o in enumerate(EVENTS[t_of(s).event].options) if o.key == "jump")
+    s, _ = act(s, 0, Propose(jump))
+    assert s.prompts and GAME.legal_actions(s, 0) == [Choose(0), Choose(1)]
+    s, _ = act(s, 0, Choose(use))
+    t = t_of(s)
+    if use:  # not a defeat
+        assert s.seats[0].hp == 1 and t.defeats_left == 2 and "revive_juju.1" not in [str(c) for c in s.seats[0].hand]
+    else:
+        assert t.defeats_left == 1 and s.seats[0].hp == 3
+    assert t.decision is not None  # on to Movement
