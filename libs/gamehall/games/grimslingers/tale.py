@@ -1,9 +1,10 @@
 """The Tall Tale adventure turn (A16): Narrative -> Node Resolution -> Movement, no backtracking.
 
 Who acts: the group through a decision (a proposal every player accepts, or a roll-off whose
-winner decides), or one seat at a time through the activity queue (camp, sneak, Behemoth, perks,
-hand overflow). Everything else runs automatically in `advance`. Creature duels leave this phase
-and come back through `tale_duel.after`.
+winner decides), one seat at a time through the activity queue (camp, sneak, Behemoth, perks), or
+whoever is over the hand limit. Everything else runs automatically in `advance`; the nodes
+themselves resolve in `tale_nodes`. Creature duels leave this phase and come back through
+`tale_duel.after`.
 
 Readings where the book is silent: defeats beyond the allowed ones end the campaign (AMB-30);
 a Rest gives 2 HP and 2 EP (AMB-31); a node whose only exit is the previous one allows it
@@ -33,22 +34,22 @@ from gamehall.games.grimslingers.actions import (
 )
 from gamehall.games.grimslingers.piles import discard_card
 from gamehall.games.grimslingers.state import Phase, State
-from gamehall.games.grimslingers.tale_content import EVENTS, LANDMARKS, LINKS, NODE_ID, NODES, PERKS, TALE
+from gamehall.games.grimslingers.tale_content import EVENTS, LINKS, NODE_ID, NODES, PERKS, TALE
 from gamehall.games.grimslingers.tale_effects import (
-    apply,
     end_campaign,
     fall,
     over_limit,
-    set_hp,
-    settle_defeats,
     tale_of,
 )
+from gamehall.games.grimslingers.tale_nodes import (
+    event_option,
+    next_in_queue,
+    open_decision,
+    perk,
+    resolve_node,
+    sneak,
+)
 from gamehall.games.grimslingers.tale_state import Activity, Decision, DecisionKind, DuelKind, Member, Step, Tale
-
-DONE = 9
-"""`Tale.stage` once the node is resolved (defeats are settled, then Movement)."""
-PERK_OFFER = 2
-"""Signature perk: two signatures are dealt, one is kept (designed)."""
 
 
 def begin(s: State, difficulty: str, rng: Rng) -> None:
@@ -140,13 +141,13 @@ def apply_action(s: State, seat: int, action: Action, events: list[Event], rng: 
         raise IllegalAction(f"{type(action).__name__} is not allowed now")
     if t.activity == Activity.CAMP:
         if tale_camp.apply_camp(s, seat, action, events, rng):
-            _next_in_queue(s)
+            next_in_queue(s)
     elif t.activity == Activity.SNEAK:
         assert isinstance(action, Select)
-        _sneak(s, seat, action.option, events, rng)
+        sneak(s, seat, action.option, events, rng)
     elif t.activity == Activity.BEHEMOTH:
         if isinstance(action, Done):
-            _next_in_queue(s)
+            next_in_queue(s)
         else:
             assert isinstance(action, Discard)
             card = cat.ID[action.card]
@@ -155,26 +156,10 @@ def apply_action(s: State, seat: int, action: Action, events: list[Event], rng: 
             t.behemoth += 1
             events.append(Event("behemoth_blast", {"seat": seat, "card": action.card, "total": t.behemoth}))
     elif t.activity == Activity.PERK:
-        _perk(s, seat, action, events, rng)
-
-
-def _next_in_queue(s: State) -> None:
-    t = tale_of(s)
-    t.queue.pop(0)
-    t.used, t.moves, t.loot, t.sneaking = 0, 0, [], False
-    while t.queue and t.members[t.queue[0]].down:
-        t.queue.pop(0)  # a defeated player takes no more actions at this node (R-265, R-268)
-    if not t.queue:
-        t.activity = Activity.NONE
+        perk(s, seat, action, events, rng)
 
 
 # ------------------------------------------------------------------ group decisions
-
-
-def _open(s: State, kind: DecisionKind, options: list[int], ref: int = -1) -> None:
-    """A group decision; the narrator proposes, a role that passes round the table each adventure turn."""
-    t = tale_of(s)
-    t.decision = Decision(kind, options, proposer=(t.turn - 1) % s.players, ref=ref)
 
 
 def _decision(s: State, seat: int, action: Action, events: list[Event], rng: Rng) -> None:
@@ -221,7 +206,7 @@ def _resolve(s: State, d: Decision, option: int, events: list[Event], rng: Rng) 
         s.seats[option].hand.append(card)
         events.append(Event("item", {"seat": option, "card": cat.KEYS[card]}))
     else:
-        _event_option(s, option, events, rng)
+        event_option(s, option, events, rng)
 
 
 # ------------------------------------------------------------------ the automatic flow
@@ -243,17 +228,17 @@ def advance(s: State, events: list[Event], rng: Rng) -> None:
             if s.players == 1:
                 _resolve(s, Decision(DecisionKind.ITEM_OWNER, [0], 0), 0, events, rng)
             else:
-                _open(s, DecisionKind.ITEM_OWNER, list(range(s.players)))
+                open_decision(s, DecisionKind.ITEM_OWNER, list(range(s.players)))
             continue
         if _queue_perks(s, rng):
             continue
         if t.step == Step.NARRATIVE:
             _narrative(s, events, rng)
         elif t.step == Step.NODE:
-            _node(s, events, rng)
+            resolve_node(s, events, rng)
         elif t.step == Step.MOVE:
             options = [j for j in LINKS[t.node] if j != t.last_start] or list(LINKS[t.node])  # AMB-32
-            _open(s, DecisionKind.MOVE, options)
+            open_decision(s, DecisionKind.MOVE, options)
         else:
             return
 
@@ -266,7 +251,7 @@ def _mark_fallen(s: State, events: list[Event]) -> None:
         if s.seats[i].hp <= 0 and not t.members[i].down:
             fall(s, i, events)
             if t.queue and t.queue[0] == i:
-                _next_in_queue(s)
+                next_in_queue(s)
             elif i in t.queue:
                 t.queue.remove(i)
 
@@ -290,184 +275,6 @@ def _narrative(s: State, events: list[Event], rng: Rng) -> None:
     duel = next(e for e in part.actions if e.op == "duel")
     mods = [next(k for k, m in enumerate(cat.MODIFIERS) if m.key == key) for key in duel.modifiers]
     tale_duel.start(s, DuelKind.STORY, creature, mods, events, rng)
-
-
-def _node(s: State, events: list[Event], rng: Rng) -> None:
-    t = tale_of(s)
-    node = NODES[t.node]
-    if t.stage == DONE:
-        if t.event >= 0:
-            t.event_discard.append(t.event)
-            t.event = -1
-        if settle_defeats(s, events):
-            t.step, t.stage = Step.MOVE, 0
-        return
-    if node.type == "rest":
-        _rest(s, events)
-    elif node.type == "landmark":
-        _landmark(s, events, rng)
-    elif node.type == "attack":
-        t.stage = DONE
-        creature = tale_duel.roll_creature(rng)
-        events.append(Event("attack", {"creature": creature}))
-        tale_duel.start(s, DuelKind.ATTACK, creature, tale_duel.draw_modifiers(s, rng), events, rng)
-    else:
-        _event(s, events, rng)
-
-
-def _everyone(s: State) -> list[int]:
-    return [i for i in range(s.players) if not tale_of(s).members[i].down]
-
-
-def _queue(s: State, activity: Activity) -> None:
-    """Individual turns for every standing player, one at a time (none standing: nothing to do)."""
-    t = tale_of(s)
-    t.queue = _everyone(s)
-    t.activity = activity if t.queue else Activity.NONE
-
-
-def _rest(s: State, events: list[Event]) -> None:
-    """R-244: +2 HP and +2 EP for everyone, then each player's camp turn."""
-    t = tale_of(s)
-    if t.stage == 0:
-        for i in range(s.players):
-            x = s.seats[i]
-            x.hp, x.ep = min(x.max_hp, x.hp + 2), min(x.max_ep, x.ep + 2)
-        events.append(Event("rest", {"node": NODES[t.node].key}))
-        t.stage = 1
-        _queue(s, Activity.CAMP)
-        return
-    t.stage = DONE
-
-
-def _landmark(s: State, events: list[Event], rng: Rng) -> None:
-    t = tale_of(s)
-    lm = LANDMARKS[NODES[t.node].landmark or ""]
-    if t.stage == 0:
-        events.append(Event("landmark", {"landmark": lm.key, "text": lm.text}))
-        t.stage = 1
-        if lm.kind == "sneak":
-            _queue(s, Activity.SNEAK)
-            return
-        apply(s, lm.effects, _everyone(s), events, rng)
-    elif t.stage == 1:
-        t.stage = 2
-        _queue(s, Activity.CAMP)  # R-241: organize after the landmark
-    else:
-        t.stage = DONE
-
-
-def _sneak(s: State, seat: int, option: str, events: list[Event], rng: Rng) -> None:
-    """R-261: flip number cards one at a time, each resolved; reshuffle before the next player."""
-    t = tale_of(s)
-    lm = LANDMARKS[NODES[t.node].landmark or ""]
-    if option in ("pass", "stop") or not t.numbers:
-        _end_sneak(s, events, rng)
-        return
-    t.sneaking = True
-    number = t.numbers.pop()
-    t.numbers_seen.append(number)
-    outcome = next(o for o in lm.outcomes if number in o.numbers)
-    events.append(Event("number", {"seat": seat, "number": number, "text": outcome.text}))
-    apply(s, outcome.effects, [seat], events, rng)
-    if t.members[seat].down:
-        for card in t.loot:  # R-264/R-265: no reward for the defeated player's landmark choice
-            if card in s.seats[seat].hand:
-                s.seats[seat].hand.remove(card)
-                s.item_discard.append(card)
-        _end_sneak(s, events, rng)
-    elif outcome.stop or not t.numbers:
-        _end_sneak(s, events, rng)
-
-
-def _end_sneak(s: State, events: list[Event], rng: Rng) -> None:
-    t = tale_of(s)
-    if t.numbers_seen:
-        t.numbers = rng.shuffled(list(range(1, TALE.numbers + 1)))
-        t.numbers_seen = []
-        events.append(Event("numbers_reshuffled", {}))
-    _next_in_queue(s)
-
-
-def _event(s: State, events: list[Event], rng: Rng) -> None:
-    t = tale_of(s)
-    if t.stage == 0:
-        if not t.event_deck:  # R-243 (AMB-38): an empty deck is rebuilt from the discard
-            t.event_deck, t.event_discard = rng.shuffled(t.event_discard), []
-        t.event = t.event_deck.pop()
-        card = EVENTS[t.event]
-        events.append(Event("event", {"event": card.key, "text": card.text}))
-        t.stage = 1
-        _open(s, DecisionKind.EVENT_OPTION, list(range(len(card.options))))
-    elif t.stage == 2:
-        _behemoth_result(s, events, rng)
-        t.stage = DONE
-    else:
-        t.stage = DONE
-
-
-def _event_option(s: State, option: int, events: list[Event], rng: Rng) -> None:
-    t = tale_of(s)
-    opt = EVENTS[t.event].options[option]
-    events.append(Event("event_option", {"event": EVENTS[t.event].key, "option": opt.key}))
-    apply(s, opt.effects, _everyone(s), events, rng)
-    if any(e.op == "behemoth" for e in opt.effects):
-        t.behemoth, t.stage = 0, 2
-        _queue(s, Activity.BEHEMOTH)
-    elif any(e.op == "duel" for e in opt.effects):
-        t.stage = DONE
-        t.event_discard.append(t.event)
-        t.event = -1
-        creature = tale_duel.roll_creature(rng)
-        tale_duel.start(s, DuelKind.EVENT, creature, tale_duel.draw_modifiers(s, rng), events, rng)
-    else:
-        t.stage = DONE
-
-
-def _behemoth_result(s: State, events: list[Event], rng: Rng) -> None:
-    t = tale_of(s)
-    need = TALE.behemoth_per_player * s.players
-    blasted = t.behemoth >= need
-    events.append(Event("behemoth", {"total": t.behemoth, "needed": need, "blasted": blasted}))
-    if blasted:
-        from gamehall.games.grimslingers.content.tale_schema import TaleEffect
-
-        apply(s, [TaleEffect("items", 1, "group"), TaleEffect("level", 1)], _everyone(s), events, rng)
-    else:
-        for i in _everyone(s):
-            set_hp(s, i, s.seats[i].hp - TALE.behemoth_hit, events)
-
-
-def _perk(s: State, seat: int, action: Action, events: list[Event], rng: Rng) -> None:
-    t = tale_of(s)
-    m, x = t.members[seat], s.seats[seat]
-    if isinstance(action, Keep):
-        kept = cat.ID[action.cards[0]]
-        x.offer.remove(kept)
-        x.hand.append(kept)
-        s.sig_deck = rng.shuffled(s.sig_deck + x.offer)
-        x.offer, x.draft_seen = [], []
-        events.append(Event("perk", {"seat": seat, "perk": "signature"}))
-        m.perks_due.pop(0)
-        _next_in_queue(s)
-        return
-    assert isinstance(action, Select)
-    if action.option == "signature":
-        x.offer = [s.sig_deck.pop() for _ in range(min(PERK_OFFER, len(s.sig_deck)))]
-        x.draft_seen = list(x.offer)
-        if x.offer:
-            return
-    elif action.option == "hand":
-        m.hand_bonus += 1
-    elif action.option == "hp":
-        x.max_hp += 1
-        x.hp += 1
-    elif action.option == "ep":
-        x.max_ep += 1
-        x.ep += 1
-    events.append(Event("perk", {"seat": seat, "perk": action.option}))
-    m.perks_due.pop(0)
-    _next_in_queue(s)
 
 
 def _move(s: State, node: int, events: list[Event]) -> None:
