@@ -12,15 +12,13 @@ import grpc
 from cachetools import LRUCache
 
 from gamehall.auth import Claims
-from gamehall.internal.v1 import live_pb2, rules_pb2
+from gamehall.internal.v1 import live_pb2
 from gamehall.internal.v1 import persistence_pb2 as ppb
-from gamehall.matches import clocks, require_seat, require_watch, seat_of
+from gamehall.matches import require_seat, require_watch
 from gamehall.matches.lifecycle import match_id_for
 from gamehall.runtime.errors import ClientError
 from gamehall.v1 import common_pb2, gateway_pb2, gateway_pb2_grpc
-from gamehall.wire import outbox as events
-from gamehall.wire.convert import dumps
-from gamehall.wire.matches import STATUS_NAMES, config_to_proto, loads, now_ms, public_match
+from gamehall.wire.matches import STATUS_NAMES, public_match
 from gamehall_services.gateway.auth import Authenticator
 from gamehall_services.gateway.limits import RateLimiter, WatchSlots, check_action_payload
 from gamehall_services.gateway.upstream import RulesReplicas, Upstream, call
@@ -131,73 +129,15 @@ class MatchServicer(gateway_pb2_grpc.MatchServiceServicer):
         return gateway_pb2.GetMatchResponse(match=public_match(match))
 
     async def JoinMatch(self, request: gateway_pb2.JoinMatchRequest, context: Any) -> gateway_pb2.JoinMatchResponse:
+        """Taken (and the match started when full) by the rules replica that owns the match."""
         claims = await self._caller(context)
-        match = await self._record(request.match_id)
-        held = seat_of(match, claims, None)
-        if held is not None and not request.HasField("seat"):
-            return gateway_pb2.JoinMatchResponse(match=public_match(match), seat=held)
-        if match.status != "open":
-            raise ClientError(
-                grpc.StatusCode.FAILED_PRECONDITION,
-                f"match {match.id} is {match.status}: no seat to join",
-                common_pb2.ERROR_REASON_MATCH_OVER,
-            )
-        seat = self._pick_seat(match, claims, _optional(request, "seat"))
-        joined = events.seat_joined(match.id, match.game, match.version, seat, claims.account_id, "human")
-        await call(
-            self.upstream.persistence.ClaimSeat(
-                ppb.ClaimSeatRequest(
-                    match_id=match.id, seat=seat, account_id=claims.account_id, kind="human", outbox=[joined]
-                )
-            )
-        )
-        match = await self._start_if_full(await self._record(match.id))
-        return gateway_pb2.JoinMatchResponse(match=public_match(match), seat=seat)
-
-    @staticmethod
-    def _pick_seat(match: ppb.MatchRecord, claims: Claims, wanted: int | None) -> int:
-        if wanted is not None:
-            if wanted >= len(match.seats):
-                raise _bad(f"match {match.id} has no seat {wanted}")
-            return wanted
-        for s in match.seats:
-            if s.kind == "reserved" and s.account_id == claims.account_id:
-                return int(s.seat)
-        for s in match.seats:
-            if s.kind == "open":
-                return int(s.seat)
-        raise ClientError(
-            grpc.StatusCode.FAILED_PRECONDITION,
-            f"match {match.id} has no open seat",
-            common_pb2.ERROR_REASON_UNSPECIFIED,
-        )
-
-    async def _start_if_full(self, match: ppb.MatchRecord) -> ppb.MatchRecord:
-        if match.status != "open" or any(s.kind not in ("human", "bot") for s in match.seats):
-            return match
-        initial = await self.upstream.replicas(match.game).on_any(  # deterministic from (config, seed)
-            "NewMatch",
-            rules_pb2.NewMatchRequest(config=config_to_proto(loads(match.config_json) or {}), seed=match.seed),
-            key=match.id,
-        )
-        to_act = list(initial.summary.to_act)
-        spec = clocks.ClockSpec.from_json(loads(match.clock_json))
-        clock_state = clocks.initial(spec, len(match.seats), to_act, now_ms())
-        deadlines = {s: clocks.deadline_ms(spec, clock_state, s) for s in to_act}
-        bots = {int(s.seat): s.bot_difficulty or "normal" for s in match.seats if s.kind == "bot"}
-        outbox = events.turns_for_bots(match.id, match.game, 0, to_act, bots, deadlines)
-        try:
-            started = await call(
-                self.upstream.persistence.StartMatch(
-                    ppb.StartMatchRequest(match_id=match.id, outbox=outbox, clock_state_json=dumps(clock_state))
-                )
-            )
-        except ClientError as exc:
-            if exc.code != grpc.StatusCode.FAILED_PRECONDITION:
-                raise
-            return await self._record(match.id)  # another joiner started it
-        record: ppb.MatchRecord = started.match
-        return record
+        if not request.match_id:
+            raise _bad("match_id is required")
+        forwarded = live_pb2.JoinMatchRequest(match_id=request.match_id, caller=_caller_proto(claims))
+        if request.HasField("seat"):
+            forwarded.seat = request.seat
+        joined = await (await self._owner(request.match_id)).on_owner(request.match_id, "JoinMatch", forwarded)
+        return gateway_pb2.JoinMatchResponse(match=public_match(joined.match), seat=joined.seat)
 
     async def LeaveMatch(self, request: gateway_pb2.LeaveMatchRequest, context: Any) -> gateway_pb2.LeaveMatchResponse:
         claims = await self._caller(context)

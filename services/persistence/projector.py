@@ -15,6 +15,7 @@ import json
 import time
 from collections.abc import Sequence
 from datetime import UTC, datetime
+from typing import Literal
 
 import nats
 import structlog
@@ -60,7 +61,7 @@ def record_of(msg: Msg) -> tuple[LogRecord, str]:
 def record_from(entry: LogEntry, seq: int) -> LogRecord:
     if not entry.match_id or entry.kind == LogEntry.KIND_UNSPECIFIED:
         raise ValueError("a log entry needs a match id and a kind")
-    kind = "action" if entry.kind == LogEntry.KIND_ACTION else "close"
+    kind: Literal["action", "close"] = "action" if entry.kind == LogEntry.KIND_ACTION else "close"
     return LogRecord(
         match_id=entry.match_id,
         seq=seq,

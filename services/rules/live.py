@@ -311,7 +311,8 @@ class LiveMatches:
                 "LoadMatchState", ppb.LoadMatchStateRequest(match_id=match_id, request_id=request_id, at_version=0)
             )
             if found.HasField("prior"):
-                return found.prior
+                prior: ppb.ActionEntry = found.prior
+                return prior
         return None
 
     async def _replayed(self, held: Held, seat: int, entry: ppb.ActionEntry) -> gateway_pb2.SubmitActionResponse:

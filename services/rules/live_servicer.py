@@ -34,6 +34,9 @@ class LiveMatchServicer(live_pb2_grpc.LiveMatchServiceServicer):
     async def OpenMatch(self, request: live_pb2.OpenMatchRequest, context: Any) -> live_pb2.OpenMatchResponse:
         return await self.lobby.open(request, _caller(request))
 
+    async def JoinMatch(self, request: live_pb2.JoinMatchRequest, context: Any) -> live_pb2.JoinMatchResponse:
+        return await self.lobby.join(request.match_id, _caller(request), _seat(request))
+
     async def Play(self, request: live_pb2.PlayRequest, context: Any) -> live_pb2.PlayResponse:
         which = request.WhichOneof("action")
         if which is None:

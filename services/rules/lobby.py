@@ -1,7 +1,7 @@
-"""Opening a match, on the rules replica that will own it: the engine fills in the config and deals the
-initial state, `gamehall.matches.lifecycle` plans the seats, persistence stores the match with its
-events in one transaction. The gateway (for clients) and matchmaking (for queues and tournaments)
-both open matches here, so neither calls the other.
+"""Opening, joining and starting a match, on the rules replica that will own it: the engine fills in the
+config and deals the initial state, `gamehall.matches.lifecycle` plans the seats and picks the seat a
+join takes, persistence stores each step with its events in one transaction. The gateway (for clients)
+and matchmaking (for queues and tournaments) both open matches here, so neither calls the other.
 """
 
 from __future__ import annotations
@@ -14,11 +14,11 @@ from typing import Any
 import grpc
 import structlog
 
-from gamehall.engine import Game
+from gamehall.engine import Game, MatchConfig
 from gamehall.internal.v1 import live_pb2, persistence_pb2_grpc
 from gamehall.internal.v1 import persistence_pb2 as ppb
 from gamehall.matches import Caller, clocks
-from gamehall.matches.lifecycle import InvalidSeats, SeatRequest, is_full, plan_seats
+from gamehall.matches.lifecycle import InvalidSeats, SeatRequest, is_full, plan_seats, seat_to_join
 from gamehall.runtime.errors import ClientError
 from gamehall.runtime.upstream import translate
 from gamehall.store import seed_commitment
@@ -26,6 +26,7 @@ from gamehall.v1 import common_pb2
 from gamehall.wire import config_from_proto
 from gamehall.wire import outbox as events
 from gamehall.wire.convert import dumps
+from gamehall.wire.matches import facts_from_record
 
 log = structlog.get_logger("gamehall.rules.lobby")
 
@@ -127,6 +128,63 @@ class Lobby:
             return live_pb2.OpenMatchResponse(match=again, existed=True)  # a concurrent retry won
         log.info("match opened", match_id=match_id, mode=config.mode, seats=config.seats, running=full)
         return live_pb2.OpenMatchResponse(match=stored)
+
+
+    # ----------------------------------------------------------------- joining and starting
+    async def _record(self, match_id: str) -> ppb.MatchRecord:
+        record: ppb.MatchRecord = (await self._call("GetMatch", ppb.GetMatchRequest(match_id=match_id))).match
+        if record.game != self.game.id:
+            raise ClientError(
+                grpc.StatusCode.INVALID_ARGUMENT,
+                f"match {match_id} is a {record.game} match, not {self.game.id}",
+                common_pb2.ERROR_REASON_MALFORMED,
+            )
+        return record
+
+    async def join(self, match_id: str, caller: Caller, wanted: int | None) -> live_pb2.JoinMatchResponse:
+        """Take a seat (a retry by a seated caller returns its seat), then start the match if it is full."""
+        record = await self._record(match_id)
+        facts = facts_from_record(record)
+        held = next((s.seat for s in facts.seats if s.kind == "human" and s.account_id == caller.account_id), None)
+        if held is not None and wanted is None:
+            return live_pb2.JoinMatchResponse(match=await self.start_if_full(record), seat=held)
+        if record.status != "open":
+            raise ClientError(
+                grpc.StatusCode.FAILED_PRECONDITION,
+                f"match {match_id} is {record.status}: no seat to join",
+                common_pb2.ERROR_REASON_MATCH_OVER,
+            )
+        seat = seat_to_join(match_id, facts.seats, caller.account_id, wanted)
+        joined = events.seat_joined(match_id, record.game, record.version, seat, caller.account_id, "human")
+        await self._call(
+            "ClaimSeat",
+            ppb.ClaimSeatRequest(
+                match_id=match_id, seat=seat, account_id=caller.account_id, kind="human", outbox=[joined]
+            ),
+        )
+        started = await self.start_if_full(await self._record(match_id))
+        return live_pb2.JoinMatchResponse(match=started, seat=seat)
+
+    async def start_if_full(self, record: ppb.MatchRecord) -> ppb.MatchRecord:
+        """open → running once every seat is held, with the clock started and the first bot turns announced
+        (in the start's own transaction). Idempotent: a match another join started is returned as it is."""
+        facts = facts_from_record(record)
+        if record.status != "open" or not is_full(facts.seats):
+            return record
+        config = self.game.validate_config(MatchConfig.from_json(facts.config))
+        to_act = sorted(self.game.to_act(self.game.new_match(config, facts.seed)))
+        clock_state = clocks.initial(facts.clock, len(facts.seats), to_act, int(time.time() * 1000))
+        deadlines = {s: clocks.deadline_ms(facts.clock, clock_state, s) for s in to_act}
+        outbox = events.turns_for_bots(record.id, record.game, 0, to_act, facts.bot_seats(), deadlines)
+        start = ppb.StartMatchRequest(match_id=record.id, outbox=outbox, clock_state_json=dumps(clock_state))
+        try:
+            started: ppb.MatchRecord = (await self._call("StartMatch", start)).match
+        except ClientError as exc:
+            if exc.code != grpc.StatusCode.FAILED_PRECONDITION:
+                raise
+            return await self._record(record.id)  # another join started it
+        log.info("match started", match_id=record.id, seats=len(facts.seats))
+        return started
 
 
 __all__ = ["Lobby", "seat_requests"]

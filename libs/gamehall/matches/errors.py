@@ -49,6 +49,10 @@ class RequestReused(MatchError):
     """A request id already used by another seat of the match."""
 
 
+class NoOpenSeat(MatchError):
+    """A join finds no seat it may take (every seat is held, or the match is no longer open)."""
+
+
 class InvalidClock(MatchError, ValueError):
     """A clock specification out of bounds (over 7 days, an increment without a bank)."""
 
@@ -58,6 +62,7 @@ __all__ = [
     "MatchError",
     "MatchNotRunning",
     "MatchNotStarted",
+    "NoOpenSeat",
     "NoSuchSeat",
     "NotSeated",
     "PrivateMatch",

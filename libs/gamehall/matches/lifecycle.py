@@ -11,7 +11,7 @@ import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from gamehall.matches.errors import MatchError
+from gamehall.matches.errors import MatchError, NoOpenSeat, NoSuchSeat
 from gamehall.matches.live import SeatFacts
 
 REQUEST_NAMESPACE = uuid.UUID("6f1d4c1e-8a4b-4f55-9d0e-3c2a7b9e5d10")
@@ -76,6 +76,21 @@ def plan_seats(
     return tuple(seats)
 
 
+def seat_to_join(match_id: str, seats: Sequence[SeatFacts], account_id: str, wanted: int | None) -> int:
+    """The seat a join takes: the one asked for, else the seat reserved for the account, else the first open
+    one. NoSuchSeat for a seat the match lacks, NoOpenSeat when nothing is free (the store's compare-and-swap
+    still decides a race)."""
+    if wanted is not None:
+        if not 0 <= wanted < len(seats):
+            raise NoSuchSeat(f"match {match_id} has no seat {wanted}")
+        return wanted
+    for kind in ("reserved", "open"):
+        for s in seats:
+            if s.kind == kind and (kind == "open" or s.account_id == account_id):
+                return s.seat
+    raise NoOpenSeat(f"match {match_id} has no open seat")
+
+
 def is_full(seats: Sequence[SeatFacts]) -> bool:
     """Every seat is held by a person or a bot: the match runs."""
     return all(s.kind in ("human", "bot") for s in seats)
@@ -90,4 +105,5 @@ __all__ = [
     "is_full",
     "match_id_for",
     "plan_seats",
+    "seat_to_join",
 ]

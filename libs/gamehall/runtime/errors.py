@@ -83,6 +83,7 @@ register_error(engine_errors.DecodeError, S.INVALID_ARGUMENT, R.ERROR_REASON_COR
 register_error(engine_errors.UnknownGame, S.NOT_FOUND, R.ERROR_REASON_UNKNOWN_GAME)
 register_error(engine_errors.UnknownSeat, S.INVALID_ARGUMENT, R.ERROR_REASON_MALFORMED)
 register_error(match_errors.NoSuchSeat, S.INVALID_ARGUMENT, R.ERROR_REASON_MALFORMED)
+register_error(match_errors.NoOpenSeat, S.FAILED_PRECONDITION, R.ERROR_REASON_UNSPECIFIED)
 register_error(match_errors.InvalidClock, S.INVALID_ARGUMENT, R.ERROR_REASON_BAD_CONFIG)
 register_error(match_errors.NotSeated, S.PERMISSION_DENIED, R.ERROR_REASON_PERMISSION_DENIED)
 register_error(match_errors.PrivateMatch, S.PERMISSION_DENIED, R.ERROR_REASON_PERMISSION_DENIED)

@@ -47,7 +47,9 @@ JETSTREAM_PENDING = Gauge(
     "gamehall_jetstream_consumer_pending", "Messages a durable consumer has not yet received.", ["stream", "consumer"]
 )
 LOG_CONFLICTS = Counter(
-    "gamehall_match_log_conflicts", "Appends to the match log refused by its compare-and-swap (a stale replica).", ["game"]
+    "gamehall_match_log_conflicts",
+    "Appends to the match log refused by its compare-and-swap (a stale replica).",
+    ["game"],
 )
 LOG_PROJECTED = Counter("gamehall_match_log_projected", "Match log entries projected into SQL by persistence.")
 LOG_PROJECTION_LAG = Gauge(

@@ -147,6 +147,24 @@ class OpenMatchResponse(_message.Message):
     existed: bool
     def __init__(self, match: _Optional[_Union[_persistence_pb2.MatchRecord, _Mapping]] = ..., existed: _Optional[bool] = ...) -> None: ...
 
+class JoinMatchRequest(_message.Message):
+    __slots__ = ("match_id", "caller", "seat")
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    CALLER_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    match_id: str
+    caller: Caller
+    seat: int
+    def __init__(self, match_id: _Optional[str] = ..., caller: _Optional[_Union[Caller, _Mapping]] = ..., seat: _Optional[int] = ...) -> None: ...
+
+class JoinMatchResponse(_message.Message):
+    __slots__ = ("match", "seat")
+    MATCH_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    match: _persistence_pb2.MatchRecord
+    seat: int
+    def __init__(self, match: _Optional[_Union[_persistence_pb2.MatchRecord, _Mapping]] = ..., seat: _Optional[int] = ...) -> None: ...
+
 class GetHeadRequest(_message.Message):
     __slots__ = ("match_id",)
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]

@@ -44,6 +44,11 @@ class LiveMatchServiceStub:
                 request_serializer=gamehall_dot_internal_dot_v1_dot_live__pb2.OpenMatchRequest.SerializeToString,
                 response_deserializer=gamehall_dot_internal_dot_v1_dot_live__pb2.OpenMatchResponse.FromString,
                 _registered_method=True)
+        self.JoinMatch = channel.unary_unary(
+                '/gamehall.internal.v1.LiveMatchService/JoinMatch',
+                request_serializer=gamehall_dot_internal_dot_v1_dot_live__pb2.JoinMatchRequest.SerializeToString,
+                response_deserializer=gamehall_dot_internal_dot_v1_dot_live__pb2.JoinMatchResponse.FromString,
+                _registered_method=True)
         self.Play = channel.unary_unary(
                 '/gamehall.internal.v1.LiveMatchService/Play',
                 request_serializer=gamehall_dot_internal_dot_v1_dot_live__pb2.PlayRequest.SerializeToString,
@@ -95,6 +100,16 @@ class LiveMatchServiceServicer:
         starts at once when every seat is held. Idempotent on match_id (the creator's request id decides
         it): the first match comes back with existed=true; INVALID_ARGUMENT if another account made it.
         Called by the gateway for clients and by matchmaking for queues and tournaments.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def JoinMatch(self, request, context):
+        """Take a seat of an open match (the one asked for, the caller's reservation, or the first open one);
+        the match starts when the last seat is held. A full match left open by a crash between the two
+        steps is started by the next join or read of it. FAILED_PRECONDITION when no seat is free or the
+        caller already holds another seat (one account plays one seat).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -159,6 +174,11 @@ def add_LiveMatchServiceServicer_to_server(servicer, server):
                     servicer.OpenMatch,
                     request_deserializer=gamehall_dot_internal_dot_v1_dot_live__pb2.OpenMatchRequest.FromString,
                     response_serializer=gamehall_dot_internal_dot_v1_dot_live__pb2.OpenMatchResponse.SerializeToString,
+            ),
+            'JoinMatch': grpc.unary_unary_rpc_method_handler(
+                    servicer.JoinMatch,
+                    request_deserializer=gamehall_dot_internal_dot_v1_dot_live__pb2.JoinMatchRequest.FromString,
+                    response_serializer=gamehall_dot_internal_dot_v1_dot_live__pb2.JoinMatchResponse.SerializeToString,
             ),
             'Play': grpc.unary_unary_rpc_method_handler(
                     servicer.Play,
@@ -228,6 +248,33 @@ class LiveMatchService:
             '/gamehall.internal.v1.LiveMatchService/OpenMatch',
             gamehall_dot_internal_dot_v1_dot_live__pb2.OpenMatchRequest.SerializeToString,
             gamehall_dot_internal_dot_v1_dot_live__pb2.OpenMatchResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def JoinMatch(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/gamehall.internal.v1.LiveMatchService/JoinMatch',
+            gamehall_dot_internal_dot_v1_dot_live__pb2.JoinMatchRequest.SerializeToString,
+            gamehall_dot_internal_dot_v1_dot_live__pb2.JoinMatchResponse.FromString,
             options,
             channel_credentials,
             insecure,
