@@ -114,7 +114,7 @@ def finish(s: State, reason: str) -> None:
     if s.scourge_card >= 0 or s.scourge_on >= 0:
         remove_scourge(s)
     s.seats.pop(c)
-    s.creature, s.n = -1, c
+    s.creature, s.n, s.first_player = -1, c, 0
     s.creature_key, s.creature_deck, s.modifiers = "", [], []
     s.plays, s.pending, s.prompts, s.picking = [], [], [], None
     s.current, s.current_play, s.instant = -1, -1, []
