@@ -60,7 +60,7 @@ def campaign_value(s: State) -> float:
     health = len(s.sheet.hand) / owned if owned else 0.0
     time_left = max(0.0, (LAST_CHAPTER + 1 - s.chapter) / LAST_CHAPTER)
     fights = FIGHT_WEIGHT * max(-2, min(2, j.won - j.beaten))
-    value = (0.2 + fights + 0.12 * stage + 0.06 * near * gathered + 0.04 * gathered + 0.12 * time_left + 0.08 * health
+    value = (0.2 + fights + 0.12 * stage + 0.05 * near + 0.08 * gathered + 0.12 * time_left + 0.08 * health
              + 0.01 * min(s.sheet.thalers, 20) / 20 + 0.01 * (s.sheet.alignment + 4) / 8)
     return min(0.99, max(0.01, value))
 
