@@ -49,7 +49,13 @@ def _play(
             choices = [a for a in legal.actions if a.id != "resign"]
             if not choices:
                 continue
-            result = player.submit(match_id, rng.choice(choices).id)
+            try:
+                result = player.submit(match_id, rng.choice(choices).id)
+            except grpc.RpcError as exc:
+                # the bot seat moved between our look and our move (group answers are simultaneous)
+                if exc.code() not in (grpc.StatusCode.FAILED_PRECONDITION, grpc.StatusCode.ABORTED):
+                    raise
+                continue
             played += 1
             moved = True
             if result.HasField("outcome"):
