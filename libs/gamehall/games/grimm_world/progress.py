@@ -1,7 +1,7 @@
 """How far a campaign has come, for bots: the main-quest stage, the way to its next location, the wood, essence
-or thalers its next step needs, fights won and lost, time left, health and alignment, in [0, 1] (a heuristic only;
-the score is in score.py). A fight in progress is valued as FIGHT_WEIGHT times (won - lost) ahead, so winning it
-reads the same from inside and after (see heuristic.py)."""
+or thalers its next step needs, the items she owns, fights won and lost, time left, health and alignment, in
+[0, 1] (a heuristic only; the score is in score.py). A fight in progress is valued as FIGHT_WEIGHT times
+(won - lost) ahead, so winning it reads the same from inside and after (see heuristic.py)."""
 
 from __future__ import annotations
 
@@ -55,13 +55,14 @@ def campaign_value(s: State) -> float:
         gathered = 0.4 + 0.6 * max(min(essence, 2) / 2, min(s.sheet.thalers, 10) / 10)
     else:
         gathered = 1.0
-    near = 1.0 - min(distance(j.location, target), 6) / 6
+    near = 1.0 - min(distance(j.location, target), 10) / 10
+    kit = min(3, len(s.sheet.equipped) + len(s.sheet.stored)) / 3
     owned = len(s.sheet.hand) + len(s.sheet.damaged)
     health = len(s.sheet.hand) / owned if owned else 0.0
     time_left = max(0.0, (LAST_CHAPTER + 1 - s.chapter) / LAST_CHAPTER)
     fights = FIGHT_WEIGHT * max(-2, min(2, j.won - j.beaten))
-    value = (0.2 + fights + 0.12 * stage + 0.05 * near + 0.08 * gathered + 0.12 * time_left + 0.08 * health
-             + 0.01 * min(s.sheet.thalers, 20) / 20 + 0.01 * (s.sheet.alignment + 4) / 8)
+    value = (0.2 + fights + 0.12 * stage + 0.08 * near + 0.08 * gathered + 0.12 * time_left + 0.08 * health
+             + 0.04 * kit + 0.03 * min(s.sheet.thalers, 20) / 20 + 0.01 * (s.sheet.alignment + 4) / 8)
     return min(0.99, max(0.01, value))
 
 
