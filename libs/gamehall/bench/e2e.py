@@ -83,6 +83,7 @@ def bench_platform(dsn: str | None = None) -> Iterator[Platform]:
         "GAMEHALL_GATEWAY_RATE_BURST": "1000000",
         "GAMEHALL_AUTH_REGISTER_PER_IP": "1000000/minute",
         "GAMEHALL_AUTH_LOGIN_PER_IP": "1000000/minute",
+        "GAMEHALL_GATEWAY_WATCHERS_PER_ACCOUNT": "100000",  # the watcher rows open hundreds from one account
         "PYTHONPATH": str(root),
     }
     previous = {k: os.environ.get(k) for k in env}
