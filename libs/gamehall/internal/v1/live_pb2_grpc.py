@@ -108,8 +108,9 @@ class LiveMatchServiceServicer:
     def JoinMatch(self, request, context):
         """Take a seat of an open match (the one asked for, the caller's reservation, or the first open one);
         the match starts when the last seat is held. A full match left open by a crash between the two
-        steps is started by the next join or read of it. FAILED_PRECONDITION when no seat is free or the
-        caller already holds another seat (one account plays one seat).
+        steps is started by the next join (a seated caller's join without a seat is a safe retry).
+        FAILED_PRECONDITION when no seat is free or the caller already holds another seat (one account
+        plays one seat).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
