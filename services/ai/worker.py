@@ -120,18 +120,23 @@ class TurnWorker:
     async def play(self, turn: Turn) -> str:
         """Play `turn` if it is still due; returns what happened (for logs and tests)."""
         meta = self.identity.metadata()
-        request = gateway_pb2.GetViewRequest(match_id=turn.match_id, seat=turn.seat)
-        view = await self.gateway.GetView(request, metadata=meta)
+        view_request = gateway_pb2.GetViewRequest(match_id=turn.match_id, seat=turn.seat)
+        legal_request = gateway_pb2.ListLegalActionsRequest(match_id=turn.match_id, seat=turn.seat)
+
+        async def read() -> tuple[Any, Any]:  # both at once: the owner answers each from memory
+            return await asyncio.gather(
+                self.gateway.GetView(view_request, metadata=meta),
+                self.gateway.ListLegalActions(legal_request, metadata=meta),
+            )
+
+        view, legal = await read()
         for _ in range(CATCH_UP_TRIES):  # the turn's event can outrun the view it announces: wait, not drop
-            if view.version >= turn.version:
+            if min(view.version, legal.version) >= turn.version:
                 break
             await asyncio.sleep(CATCH_UP_SECONDS)
-            view = await self.gateway.GetView(request, metadata=meta)
+            view, legal = await read()
         if view.version != turn.version or turn.seat not in view.to_act or view.HasField("outcome"):
             return "stale"
-        legal = await self.gateway.ListLegalActions(
-            gateway_pb2.ListLegalActionsRequest(match_id=turn.match_id, seat=turn.seat), metadata=meta
-        )
         if legal.version != turn.version or not legal.actions:
             return "stale"
         game = get_game(turn.game)
