@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from _pytest.nodeid import NodeId
@@ -60,6 +61,16 @@ def pytest_collection_finish(session: pytest.Session) -> None:
         group = xdist_group(item)
         if group is not None and not item.nodeid.endswith(f"@{group}"):
             item._id = NodeId.parse(f"{item.nodeid}@{group}")
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node: Any, error: object) -> None:
+    """Print what an xdist worker announced (e.g. which PostgreSQL backend ran): workers have no terminal."""
+    reporter = node.config.pluginmanager.get_plugin("terminalreporter")
+    for line in getattr(node, "workeroutput", {}).get("announce", []):
+        if reporter is not None:
+            reporter.ensure_newline()
+            reporter.write_line(line)
 
 
 @pytest.fixture

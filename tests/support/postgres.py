@@ -38,6 +38,10 @@ __all__ = [
 # ----------------------------------------------------------------- pytest
 def _announce(config: pytest.Config, line: str) -> None:
     """Print past pytest's output capture, so the run log says which backend served the tests."""
+    workeroutput = getattr(config, "workeroutput", None)
+    if workeroutput is not None:  # an xdist worker prints nothing: tests/conftest.py prints it when the worker ends
+        workeroutput.setdefault("announce", []).append(line)
+        return
     reporter = config.pluginmanager.get_plugin("terminalreporter")
     capture = config.pluginmanager.get_plugin("capturemanager")
     if reporter is None:
