@@ -18,7 +18,7 @@ _DERIVED = ("seat", "board", "martha", "enemies")
 
 
 def view(s: State, seat: int | None, to_act: list[int]) -> JsonDict:
-    data: dict[str, Any] = msgspec.to_builtins(s)
+    data: dict[str, Any] = _lists(msgspec.to_builtins(s))
     del data["rng"]
     data["decks"]["encounter"] = len(s.decks.encounter)
     data["decks"]["action"] = len(s.decks.action)
@@ -56,6 +56,16 @@ def view(s: State, seat: int | None, to_act: list[int]) -> JsonDict:
             "weapons": [[w.key, w.range, w.damage, w.rate] for w in weapons(s.sheet)],
         }
     return data
+
+
+def _lists(value: Any) -> Any:
+    """JSON arrays as lists: `to_builtins` keeps the state's tuples (a menu's card-text lines), which are not
+    arrays to a JSON schema validator or to a client comparing views."""
+    if isinstance(value, dict):
+        return {k: _lists(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_lists(v) for v in value]
+    return value
 
 
 def _card(number: str) -> JsonDict:
