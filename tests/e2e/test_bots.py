@@ -11,6 +11,8 @@ import time
 import nats
 from nats.js import api
 
+from gamehall.runtime.matchlog import LOG_STREAM
+from gamehall.testing.high_card import GAME as HIGH_CARD
 from gamehall.v1 import gateway_pb2
 from tests.e2e.conftest import Running
 from tests.e2e.helpers import projected
@@ -43,13 +45,15 @@ def _logged(running: Running, match_id: str) -> list[tuple[int, str]]:
         ).fetchall()
 
 
-def _bot_turns(running: Running) -> api.ConsumerInfo:
-    """The ai service's work-queue consumer for high-card turns, as the server sees it."""
+def _bot_turns(running: Running) -> list[api.ConsumerInfo]:
+    """The ai's two consumers of high-card turns, as the server sees them: the first turn of a match (the
+    TURNS work queue) and every later one (the match log's `bot` entries)."""
 
-    async def read() -> api.ConsumerInfo:
-        nc = await nats.connect(running.platform.nats_url)
+    async def read() -> list[api.ConsumerInfo]:
+        nc = await nats.connect(running.stack.nats_url)
         try:
-            return await nc.jetstream().consumer_info("GAMEHALL_TURNS", "bots-high-card")
+            js = nc.jetstream()
+            return [await js.consumer_info(stream, "bots-high-card") for stream in ("GAMEHALL_TURNS", LOG_STREAM)]
         finally:
             await nc.close()
 
@@ -84,19 +88,27 @@ def test_bots_fill_every_seat_and_finish(platform: Running) -> None:
 
 def test_killing_the_ai_mid_think_neither_stalls_nor_double_plays(platform: Running) -> None:
     creator = platform.player()
-    match = _create(creator, [gateway_pb2.SeatSpec(bot="hard"), gateway_pb2.SeatSpec(bot="hard")], public=True)
-    deadline = time.monotonic() + 30
-    while (before := _bot_turns(platform)).num_ack_pending == 0:  # no turn is being thought about yet
-        assert time.monotonic() < deadline, "no bot turn was ever taken up"
-        time.sleep(0.02)
-    platform.platform.restart("ai")  # SIGKILL mid-think: the unacked turn is redelivered after the ack wait
+    start = _bot_turns(platform)  # before the match exists: every delivery of its turns comes after
+    match = _create(creator, [gateway_pb2.SeatSpec(bot="expert"), gateway_pb2.SeatSpec(bot="expert")], public=True)
+    for kill in range(3):  # a think can end between the look and the kill: kill up to three times mid-match
+        deadline = time.monotonic() + 30
+        while not any(c.num_ack_pending for c in _bot_turns(platform)):  # no turn is being thought about yet
+            if kill and creator.match(match.id).status == FINISHED:
+                break
+            assert time.monotonic() < deadline, "no bot turn was ever taken up"
+            time.sleep(0.01)
+        else:
+            platform.platform.restart("ai")  # SIGKILL mid-think: the unacked turn is redelivered after the ack wait
+            continue
+        break
     finished = _wait_finished(platform, match.id)
-    after = _bot_turns(platform)
-    deliveries = after.delivered.consumer_seq - before.delivered.consumer_seq
-    new_messages = after.delivered.stream_seq - before.delivered.stream_seq
-    assert deliveries > new_messages, "no turn was delivered twice: the kill did not interrupt a think"
     assert finished.outcome.ranks
     log = _logged(platform, match.id)
+    after = _bot_turns(platform)
+    deliveries = sum(a.delivered.consumer_seq - b.delivered.consumer_seq for a, b in zip(after, start, strict=True))
+    first_turns = len(HIGH_CARD.to_act(HIGH_CARD.new_match(HIGH_CARD.configure(), 0)))  # one message per seat
+    messages = first_turns + len(log) - 1  # then every log entry but the last (both seats are bots)
+    assert deliveries > messages, "no turn was delivered twice: the kill did not interrupt a think"
     assert [v for v, _ in log] == list(range(1, len(log) + 1))
     request_ids = [rid for _, rid in log]
     assert len(set(request_ids)) == len(request_ids) == 10  # 5 rounds x 2 seats, each turn once
