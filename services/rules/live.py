@@ -253,10 +253,14 @@ class LiveMatches:
                 earlier = live.remembered(request_id, seat)
                 if earlier is not None:
                     return _submitted(earlier, replayed=True)
-                if live.logged_before(request_id):
+                if live.logged_before(request_id):  # a retry of a move logged before this copy was loaded
                     prior = await self._logged_request(match_id, request_id)
-                    if prior is not None:
-                        return await self._replayed(held, seat, prior)
+                    if prior is None:  # never judge it again: that would log one request twice
+                        raise ClientError(
+                            grpc.StatusCode.UNAVAILABLE,
+                            f"request {request_id[:64]!r} is logged but its result is not readable yet; retry",
+                        )
+                    return await self._replayed(held, seat, prior)
                 try:
                     action = live.resolve(seat, action_id_=action_id, action_json=action_json)
                     step = live.play(seat, action, request_id, now_ms(), expected_version)
