@@ -32,8 +32,8 @@ from gamehall.store import Store
 from gamehall.store.projection import LogRecord, ProjectionConflict, ProjectionGap
 from gamehall.store.records import OutboxMessage
 from gamehall.store.transaction import Row
-from gamehall.v1 import common_pb2
 from gamehall.wire import outbox as events
+from gamehall.wire.matches import outcome_from_json
 from gamehall_services.persistence.records import outbox_from_proto
 
 log = structlog.get_logger("gamehall.projector")
@@ -83,8 +83,8 @@ def finished_events(record: LogRecord, row: Row) -> Sequence[OutboxMessage]:
     """A match that finished announces it (matchmaking rates it, tournaments advance) once it is in SQL."""
     if record.status != "finished" or not record.outcome:
         return ()
-    data = json.loads(record.outcome)
-    outcome = common_pb2.Outcome(ranks=data["ranks"], scores=data.get("scores") or [], reason=data.get("reason", ""))
+    outcome = outcome_from_json(json.loads(record.outcome))
+    assert outcome is not None
     entry = events.finished(record.match_id, row["game"], record.version, outcome, int(row["seed"]))
     return outbox_from_proto([entry])
 

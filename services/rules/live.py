@@ -188,12 +188,10 @@ class LiveMatches:
         closed = held.live.facts.status in ("finished", "aborted")
         if not closed and (fresh or time.monotonic() - held.checked > FRESH_SECONDS):
             try:
-                matchlog = await self._match_log()
-                newest = await matchlog.last_seq(self.game.id, match_id)
+                moved = await self._log_moved(match_id, held)
             except LogUnavailable as exc:
                 raise ClientError(grpc.StatusCode.UNAVAILABLE, str(exc)) from exc
-            if newest != held.seq:  # another replica appended (or an operator closed the match)
-                self.drop(match_id)
+            if moved:  # another replica appended (or an operator closed the match)
                 return await self._load(match_id)
             held.checked = time.monotonic()
         return held
@@ -294,17 +292,20 @@ class LiveMatches:
             common_pb2.ERROR_REASON_VERSION_CONFLICT,
         )
 
-    async def _moved_on(self, match_id: str, held: Held) -> bool:
+    async def _log_moved(self, match_id: str, held: Held) -> bool:
         """True (and the copy dropped) when the log has entries this copy lacks."""
-        try:
-            matchlog = await self._match_log()
-            newest = await matchlog.last_seq(self.game.id, match_id)
-        except (LogUnavailable, ClientError):
-            return False
-        if newest == held.seq:
+        matchlog = await self._match_log()
+        if await matchlog.last_seq(self.game.id, match_id) == held.seq:
             return False
         self.drop(match_id)
         return True
+
+    async def _moved_on(self, match_id: str, held: Held) -> bool:
+        """`_log_moved`, answering False when the log cannot be asked (a refusal then stands)."""
+        try:
+            return await self._log_moved(match_id, held)
+        except (LogUnavailable, ClientError):
+            return False
 
     async def _logged_request(self, match_id: str, request_id: str) -> ppb.ActionEntry | None:
         """The projected entry of an earlier try of `request_id` (waiting briefly: it may be milliseconds

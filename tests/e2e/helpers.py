@@ -11,10 +11,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import grpc
-import nats
 
 from gamehall.engine import Event, MatchConfig, get_game
-from gamehall.runtime.matchlog import wait_projected
+from gamehall.runtime.matchlog import wait_projected_at
 from gamehall.v1 import gateway_pb2
 from tests.e2e.client import Client
 
@@ -100,12 +99,4 @@ def canonical(view: Any) -> str:
 def projected(nats_url: str) -> None:
     """Wait until persistence has projected the whole match log (SQL runs milliseconds behind it): before a
     test reads the store directly or runs `gamehall verify` on it."""
-
-    async def wait() -> bool:
-        nc = await nats.connect(nats_url)
-        try:
-            return await wait_projected(nc.jetstream())
-        finally:
-            await nc.close()
-
-    assert asyncio.run(wait()), "the match log was not projected within 30 s"
+    assert asyncio.run(wait_projected_at(nats_url)), "the match log was not projected within 30 s"

@@ -21,7 +21,6 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-import nats
 from rich.console import Console
 from rich.table import Table
 
@@ -30,7 +29,7 @@ from gamehall.bench.soak_checks import CheckReport, audit_sample, check_database
 from gamehall.engine import UnknownGame, get_game, register
 from gamehall.engine.registry import load_reference
 from gamehall.launcher.platform import Platform
-from gamehall.runtime.matchlog import wait_projected
+from gamehall.runtime.matchlog import wait_projected_at
 from gamehall.sdk import Gamehall, GamehallError, RetryPolicy, play_seat, random_policy
 from gamehall.v1 import gateway_pb2
 
@@ -244,17 +243,9 @@ def _ensure_game() -> None:
         register(load_reference(FIXTURE))
 
 
-async def _projected(url: str) -> bool:
-    nc = await nats.connect(url)
-    try:
-        return await wait_projected(nc.jetstream())
-    finally:
-        await nc.close()
-
-
 def _checks(platform: Platform, tally: Tally, cfg: SoakConfig) -> CheckReport:
     db = platform.data_dir / "gamehall.db"
-    if not asyncio.run(_projected(platform.nats_url)):  # SQL is the log's projection, milliseconds behind
+    if not asyncio.run(wait_projected_at(platform.nats_url)):  # SQL is the log's projection, milliseconds behind
         tally.findings.append("the match log was not fully projected within 30 s of the load's end")
     report = check_database(db, tally.finished, tally.created)
     _ensure_game()

@@ -231,7 +231,7 @@ class LiveMatch:
             raise VersionConflict(self.facts.id, step.version - 1, self.version)
         self.state, self.version = step.state, step.version
         status = "finished" if step.finished else self.facts.status
-        outcome = _outcome_json(step.outcome) if step.outcome is not None else self.facts.outcome
+        outcome = outcome_json(step.outcome) if step.outcome is not None else self.facts.outcome
         self.facts = replace(self.facts, status=status, clock_state=step.clock_state, outcome=outcome)
         self.recent[step.request_id] = step
         self.logged_requests.add(step.request_id)
@@ -268,7 +268,8 @@ def forfeit_outcome(seats: int, forfeiting: int, why: str) -> dict[str, Any]:
     }
 
 
-def _outcome_json(outcome: Outcome) -> dict[str, Any]:
+def outcome_json(outcome: Outcome) -> dict[str, Any]:
+    """An outcome as the log and the store keep it: {"ranks", "scores", "reason"}."""
     return {
         "ranks": list(outcome.ranks),
         "scores": list(outcome.scores) if outcome.scores else None,
@@ -290,4 +291,5 @@ __all__ = [
     "Step",
     "StepView",
     "forfeit_outcome",
+    "outcome_json",
 ]

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass
 
+import nats
 from nats.errors import NoRespondersError
 from nats.errors import TimeoutError as NatsTimeout
 from nats.js import JetStreamContext
@@ -168,6 +169,15 @@ async def wait_projected(js: JetStreamContext, timeout: float = 30.0) -> bool:
     return False
 
 
+async def wait_projected_at(url: str, timeout: float = 30.0) -> bool:
+    """`wait_projected` over a connection of its own to the NATS server at `url` (tools and tests)."""
+    nc = await nats.connect(url)
+    try:
+        return await wait_projected(nc.jetstream(), timeout)
+    finally:
+        await nc.close()
+
+
 __all__ = [
     "ALL_ENTRIES",
     "LOG_STREAM",
@@ -182,4 +192,5 @@ __all__ = [
     "match_filter",
     "projection_backlog",
     "wait_projected",
+    "wait_projected_at",
 ]

@@ -6,12 +6,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from gamehall.events.v1.log_pb2 import BotTurn, LogEntry
-from gamehall.matches.live import MatchFacts, Step
+from gamehall.matches.live import MatchFacts, Step, outcome_json
 from gamehall.wire.convert import dumps
-
-
-def outcome_json(ranks: Any, scores: Any, reason: str) -> str:
-    return dumps({"ranks": list(ranks), "scores": list(scores) if scores else None, "reason": reason})
 
 
 def entry_for_step(facts: MatchFacts, step: Step, unix_ms: int) -> LogEntry:
@@ -32,7 +28,7 @@ def entry_for_step(facts: MatchFacts, step: Step, unix_ms: int) -> LogEntry:
         status="finished" if step.outcome is not None else "running",
     )
     if step.outcome is not None:
-        entry.outcome_json = outcome_json(step.outcome.ranks, step.outcome.scores, step.outcome.reason)
+        entry.outcome_json = dumps(outcome_json(step.outcome))
     else:
         bots = facts.bot_seats()
         deadlines = step.deadlines(facts)
@@ -60,4 +56,4 @@ def close_entry(
     )
 
 
-__all__ = ["close_entry", "entry_for_step", "outcome_json"]
+__all__ = ["close_entry", "entry_for_step"]
