@@ -11,7 +11,8 @@ step (or every `deep_every` steps for the costly checks):
 - `apply` never mutates its input, and rejects with a reason: seats not to act, and
   actions that were legal earlier but are not now;
 - `default_action`, when given, is legal;
-- views (every seat and the spectator) are JSON-safe, and equal under
+- views (every seat and the spectator) are JSON-safe, convert back to the game's `view_type`
+  (strict `msgspec.convert`: a view that strays from its declared type fails), and are equal under
   `resample_hidden` (so no view carries what the game declares secret to that seat);
 - `determinize(view(s, seat), seat)` gives a state whose view and legal actions for that
   seat equal the original's;
@@ -32,8 +33,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import msgspec
+
 from gamehall.engine.errors import IllegalAction
 from gamehall.engine.protocol import Action, Game, MatchConfig, action_id
+from gamehall.engine.registry import check_view_type
 
 
 class ConformanceError(AssertionError):
@@ -152,6 +156,7 @@ class _Match:
         for observer in [None, *seats]:
             view = game.view(state, observer)
             _json_safe(view, f"{self.where} step {step} view for {observer}")
+            self.check_view_type(step, view, observer)
             other = game.resample_hidden(state, observer, rng)
             if game.encode(other) != encoded:
                 report.hidden_differs += 1
@@ -175,6 +180,15 @@ class _Match:
                 game.legal_actions(state, observer)
             ):
                 raise self.fail(step, f"determinize for seat {observer} changes its legal actions")
+
+    def check_view_type(self, step: int, view: Any, observer: int | None) -> None:
+        if self.game.view_type is None:
+            return  # only a game still in VIEW_TYPE_PENDING gets here (check_game refuses the others)
+        try:
+            msgspec.convert(view, self.game.view_type)
+        except msgspec.ValidationError as exc:
+            who = "spectator" if observer is None else f"seat {observer}"
+            raise self.fail(step, f"the view for {who} strays from {self.game.id}'s view_type: {exc}") from exc
 
     def check_rejections(
         self,
@@ -227,6 +241,10 @@ def check_game(
     deep_every: int = 1,
 ) -> ConformanceReport:
     """Play `matches` random matches spread over `configs` and check the protocol throughout."""
+    try:
+        check_view_type(game)
+    except TypeError as exc:
+        raise ConformanceError(str(exc)) from exc
     config_list = list(configs) if configs is not None else default_configs(game)
     if not config_list:
         raise ConformanceError(f"{game.id} has no config to test")

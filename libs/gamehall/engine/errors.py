@@ -41,3 +41,8 @@ class DecodeError(GameError, ValueError):
 
 class UnknownGame(GameError, LookupError):
     """No game is registered under that id."""
+
+
+class MissingViewType(TypeError):
+    """A game declares no `view_type`, so its views have no schema: a mistake in the game's code, refused
+    when the game is registered or checked (not a domain error a client can cause)."""

@@ -7,10 +7,46 @@ all chance comes from the seeded generator kept in the state (`gamehall.engine.r
 
 Games subclass `Game` and implement the abstract methods; the generic rules service, the
 bots, the replayer, the CLI and the conformance kit are written once against this class.
+
+Typed views (issue 17): a view's JSON Schema comes from the engine's own types, exact by construction.
+
+- `Game.view_type` is a msgspec Struct type (or a tagged Union of Struct types, msgspec's
+  `tag_field`/`tag`) describing exactly what `view()` returns for any seat or the spectator, in any mode.
+- The game's view code builds instances of those Structs and `view()` returns
+  `msgspec.to_builtins(instance)`: still a JSON-safe dict, so every caller is unchanged.
+- `Game.view_schema()` is `msgspec.json.schema(view_type)` (computed once per type, cached); the rules
+  service publishes it in DescribeGame. A game whose `view_type` is None is refused by the registry
+  and by the conformance kit.
+- The conformance kit converts every view it sees back with `msgspec.convert(view, view_type)`
+  (strict), so a view that strays from its type fails conformance.
+- The Structs live in `games/<game>/view_types.py`, one docstring each (the schema's `description`),
+  `Annotated[..., msgspec.Meta(description=...)]` on fields whose meaning is not obvious, and
+  `forbid_unknown_fields=True` (the schema's `additionalProperties: false`).
+
+A worked example (High Card, `gamehall.testing.high_card`)::
+
+    class HighCardView(msgspec.Struct, forbid_unknown_fields=True):
+        '''What one observer of a High Card match sees.'''
+        scores: list[int]
+        seat: Annotated[int | None, msgspec.Meta(description="The observer's seat; null for a spectator.")]
+        hand: Annotated[list[int] | msgspec.UnsetType, msgspec.Meta(description="Your cards (seats only).")] = (
+            msgspec.UNSET
+        )
+
+    class HighCard(StructGame[State]):
+        view_type = HighCardView
+
+        def view(self, state, seat):
+            hand = msgspec.UNSET if seat is None else list(state.hands[seat])
+            return msgspec.to_builtins(HighCardView(scores=list(state.scores), seat=seat, hand=hand))
+
+A key only some observers get is a field defaulting to `msgspec.UNSET` (left out of the JSON, not
+required by the schema); views that differ by mode are Structs sharing a `tag_field` in a Union.
 """
 
 from __future__ import annotations
 
+import copy
 import functools
 import random
 import struct
@@ -27,6 +63,7 @@ from gamehall.engine.errors import (
     IllegalAction,
     MalformedAction,
     MatchOver,
+    MissingViewType,
     NotYourTurn,
     UnknownSeat,
 )
@@ -236,6 +273,8 @@ class Game(ABC, Generic[S]):
     has_hidden_information: ClassVar[bool] = True
     max_steps: ClassVar[int] = 100_000
     """An upper bound on actions in one match; the conformance kit fails a match that exceeds it."""
+    view_type: ClassVar[Any] = None
+    """The msgspec Struct type (or tagged Union of Structs) of what `view` returns; see the module docstring."""
 
     # ----------------------------------------------------------------- configuration
     def mode(self, mode_id: str) -> Mode:
@@ -417,6 +456,22 @@ class Game(ABC, Generic[S]):
         """JSON Schema of every action of this game, generated from the action types."""
         schema: JsonDict = msgspec.json.schema(Union[self.action_types])  # noqa: UP007 - a runtime tuple
         return schema
+
+    def view_schema(self) -> JsonDict:
+        """JSON Schema (draft 2020-12) of every view of this game, generated from `view_type`.
+
+        Computed once per type and cached, so serving it costs nothing; each call returns a fresh copy.
+        Raises MissingViewType for a game that declares no `view_type`.
+        """
+        if self.view_type is None:
+            raise MissingViewType(f"{self.id} declares no view_type: its views have no schema")
+        return copy.deepcopy(_view_schema_of(self.view_type, self.name))
+
+
+@functools.cache
+def _view_schema_of(view_type: Any, title: str) -> JsonDict:
+    schema: JsonDict = msgspec.json.schema(view_type)
+    return {"$schema": "https://json-schema.org/draft/2020-12/schema", "title": f"{title} view", **schema}
 
 
 class StructGame(Game[S]):
