@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+import msgspec
+
 from gamehall.engine import (
     Action,
     Event,
@@ -45,6 +47,7 @@ from gamehall.games.grimmoir.state import (
     State,
     new_board,
 )
+from gamehall.games.grimmoir.view_types import GrimmoirView
 from gamehall.games.grimmoir.views import build_view, from_view, redraw_seat
 
 
@@ -61,6 +64,7 @@ class Grimmoir(StructGame[State]):
     flags = FLAGS
     action_types = ACTION_TYPES
     state_type = State
+    view_type = GrimmoirView
     max_steps = 20_000
 
     # ------------------------------------------------------------------ setup
@@ -185,7 +189,7 @@ class Grimmoir(StructGame[State]):
 
     # ------------------------------------------------------------------ information
     def view(self, state: State, seat: int | None) -> JsonDict:
-        return build_view(state, seat, sorted(self.to_act(state)))
+        return msgspec.to_builtins(build_view(state, seat, sorted(self.to_act(state))))  # type: ignore[no-any-return]
 
     def resample_hidden(self, state: State, seat: int | None, rng: random.Random) -> State:
         s = self.copy(state)

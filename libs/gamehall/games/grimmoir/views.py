@@ -8,11 +8,9 @@ else (factions, board, counters, coins, fallen characters) is public. The RNG st
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, Literal
 
-from gamehall.engine import JsonDict
 from gamehall.games.grimmoir.catalog import BY_FACTION, CARD_INDEX, CARDS, FACTIONS, MAX_SUPPORT
-from gamehall.games.grimmoir.flags import flags_of, options_of
 from gamehall.games.grimmoir.state import (
     BOOK_CLOSED,
     BOOK_OPEN,
@@ -24,8 +22,9 @@ from gamehall.games.grimmoir.state import (
     State,
     Unit,
 )
+from gamehall.games.grimmoir.view_types import GrimmoirFlags, GrimmoirOptions, GrimmoirView, UnitView
 
-_BOOKS = {NO_BOOK: None, BOOK_OPEN: "open", BOOK_CLOSED: "closed"}
+_BOOKS: dict[int, Literal["open", "closed"] | None] = {NO_BOOK: None, BOOK_OPEN: "open", BOOK_CLOSED: "closed"}
 _BOOK_CODES = {v: k for k, v in _BOOKS.items()}
 
 
@@ -33,18 +32,18 @@ def _faction(f: int) -> str | None:
     return FACTIONS[f] if f >= 0 else None
 
 
-def _unit_view(unit: Unit | None) -> JsonDict | None:
+def _unit_view(unit: Unit | None) -> UnitView | None:
     if unit is None:
         return None
-    return {
-        "character": CARDS[unit.card].id,
-        "wounds": unit.wounds,
-        "strengthening": unit.plus,
-        "weakening": unit.minus,
-        "exhausted": unit.exhausted,
-        "book": _BOOKS[unit.book],
-        "pens": unit.pens,
-    }
+    return UnitView(
+        character=CARDS[unit.card].id,
+        wounds=unit.wounds,
+        strengthening=unit.plus,
+        weakening=unit.minus,
+        exhausted=unit.exhausted,
+        book=_BOOKS[unit.book],
+        pens=unit.pens,
+    )
 
 
 def _ids(cards: list[int]) -> list[str]:
@@ -55,45 +54,53 @@ def sees_team(state: State, viewer: int | None, seat: int) -> bool:
     return state.rules.team_secrecy == "open" or viewer == seat
 
 
-def build_view(state: State, viewer: int | None, to_act: list[int]) -> JsonDict:
-    """The view of `viewer` (None: spectator)."""
+def build_view(state: State, viewer: int | None, to_act: list[int]) -> GrimmoirView:
+    """The view of `viewer` (None: spectator), typed; the game returns its builtins."""
     teams: list[list[str] | None] = []
     hands: list[list[str] | None] = []
     for seat in (0, 1):
         visible = sees_team(state, viewer, seat)
         teams.append(_ids(state.teams[seat]) if visible else None)
         hands.append(_ids(state.hands[seat]) if visible else None)
-    view: JsonDict = {
-        "game": "grimmoir",
-        "seat": viewer,
-        "flags": flags_of(state.rules),
-        "options": options_of(state.rules),
-        "phase": PHASE_NAMES[state.phase],
-        "step": state.step,
-        "display_position": DISPLAY_STEPS[state.step][0] if state.phase == DISPLAY else None,
-        "first_player": state.first,
-        "initiative": state.initiative,
-        "turn": state.turn,
-        "round": state.round,
-        "to_act": to_act,
-        "main_factions": [_faction(f) for f in state.mains],
-        "supporting_factions": [_faction(f) for f in state.supports],
-        "team_sizes": [len(t) for t in state.teams],
-        "teams": teams,
-        "hand_sizes": [len(h) for h in state.hands],
-        "hands": hands,
-        "face_down_committed": [bool(a) for a in state.arranged],
-        "my_face_down": _ids(state.arranged[viewer]) if viewer is not None and state.arranged[viewer] else None,
-        "board": [[_unit_view(state.board[seat * 6 + i]) for i in range(6)] for seat in (0, 1)],
-        "fallen": [_ids(f) for f in state.fallen],
-        "coins": list(state.coins),
-        "passed": list(state.passed),
-        "pending_shift": state.pending_shift if state.pending_shift >= 0 else None,
-        "round_ending": state.round_ending,
-        "winner": state.winner,
-        "end_reason": state.end_reason,
-    }
-    return view
+    rules = state.rules
+    return GrimmoirView(
+        game="grimmoir",
+        seat=viewer,
+        flags=GrimmoirFlags(
+            faction_exclusivity=rules.faction_exclusivity,  # type: ignore[arg-type]
+            shift_choice=rules.shift_choice,  # type: ignore[arg-type]
+            swap_columns=rules.swap_columns,  # type: ignore[arg-type]
+            back_row_moves=rules.back_row_moves,
+            coin_refill=rules.coin_refill,  # type: ignore[arg-type]
+            simultaneous_elimination=rules.simultaneous_elimination,  # type: ignore[arg-type]
+            team_secrecy=rules.team_secrecy,  # type: ignore[arg-type]
+        ),
+        options=GrimmoirOptions(max_rounds=rules.max_rounds),
+        phase=PHASE_NAMES[state.phase],  # type: ignore[arg-type]
+        step=state.step,
+        display_position=DISPLAY_STEPS[state.step][0] if state.phase == DISPLAY else None,  # type: ignore[arg-type]
+        first_player=state.first,
+        initiative=state.initiative,
+        turn=state.turn,
+        round=state.round,
+        to_act=to_act,
+        main_factions=[_faction(f) for f in state.mains],  # type: ignore[misc]
+        supporting_factions=[_faction(f) for f in state.supports],  # type: ignore[misc]
+        team_sizes=[len(t) for t in state.teams],
+        teams=teams,
+        hand_sizes=[len(h) for h in state.hands],
+        hands=hands,
+        face_down_committed=[bool(a) for a in state.arranged],
+        my_face_down=_ids(state.arranged[viewer]) if viewer is not None and state.arranged[viewer] else None,
+        board=[[_unit_view(state.board[seat * 6 + i]) for i in range(6)] for seat in (0, 1)],
+        fallen=[_ids(f) for f in state.fallen],
+        coins=list(state.coins),
+        passed=list(state.passed),
+        pending_shift=state.pending_shift if state.pending_shift >= 0 else None,
+        round_ending=state.round_ending,
+        winner=state.winner,
+        end_reason=state.end_reason,
+    )
 
 
 # ------------------------------------------------------------------ redrawing what is hidden
