@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-from typing import Any
 
 import msgspec
 
@@ -32,11 +31,12 @@ from gamehall.games.tiny_epic_quest.actions import (
 )
 from gamehall.games.tiny_epic_quest.flow import apply_gain, pending_actions, pump
 from gamehall.games.tiny_epic_quest.progress import take_quest
-from gamehall.games.tiny_epic_quest.scoring import final_outcome, victory_points
+from gamehall.games.tiny_epic_quest.scoring import final_outcome
 from gamehall.games.tiny_epic_quest.setup import new_state
 from gamehall.games.tiny_epic_quest.state import (
     AGGRESSIVE,
     DAY,
+    FLAG_DOCS,
     HEROES,
     OVER,
     P_DEFEND,
@@ -48,26 +48,11 @@ from gamehall.games.tiny_epic_quest.state import (
     P_QUEST,
     Rules,
     State,
-    max_health,
-    max_power,
 )
 from gamehall.games.tiny_epic_quest.tables import DIFFICULTY_GOALS, N_QUESTS
+from gamehall.games.tiny_epic_quest.view_types import TinyEpicQuestView
+from gamehall.games.tiny_epic_quest.views import build_view
 
-FLAG_DOCS = {
-    "foot_diagonal": "AMB-2: By Foot reaches diagonal neighbours too (off: orthogonal only)",
-    "quest_rule_every_refill": "AMB-3: the row keeps >= 1 Movement and >= 1 Treasure quest after every refill",
-    "night_quest_limit": "AMB-4: at most one quest per Rest at Night too (off: several)",
-    "conjure_damage_last_space": "AMB-5: Conjure deals damage only once the token is on the last space "
-    "(off: anywhere in the Level-3 range)",
-    "exhausted_skipped": "AMB-6: symbols still to hand out skip Exhausted players (off: their share is lost)",
-    "defend_any_damage": "AMB-7: Level-3 Conjure damage may be defended like Take Damage",
-    "legendary_strict_order": "AMB-9: completing a Legendary item's second temple first does not count",
-    "single_learn_per_rest": "AMB-10: learn at most one spell per Rest (off: one per obelisk hero, in chosen order)",
-    "gloom_setup_aggressive": "AMB-12: GloomFall's setup goblins are aggressive too",
-    "treasure_return_bonus": "AMB-14: a hero returning with a Treasure Quest at Rest earns 1 Health or Power",
-    "end_card_flips_goblin": "T-GB-02: ending on the other region of a card flips its aggressive goblin (off: only "
-    "ending on the portal)",
-}
 _DEFAULT_RULES = Rules()
 _PREFERRED_DEFAULTS = (Idle, Rest, Done, TakeHit, SkipGrotto, StopLearning)
 
@@ -89,6 +74,7 @@ class TinyEpicQuest(StructGame[State]):
     flags = tuple(Option(name, getattr(_DEFAULT_RULES, name), doc) for name, doc in FLAG_DOCS.items())
     action_types = ACTION_TYPES
     state_type = State
+    view_type = TinyEpicQuestView
     max_steps = 20_000
 
     # ----------------------------------------------------------------- state API
@@ -200,16 +186,8 @@ class TinyEpicQuest(StructGame[State]):
 
     # ----------------------------------------------------------------- views and hidden information
     def view(self, state: State, seat: int | None) -> JsonDict:
-        data: dict[str, Any] = msgspec.to_builtins(state)
-        del data["rng"]
-        data["quest_deck"] = len(state.quest_deck)
-        data["solo_deck"] = len(state.solo_deck)
-        data["seat"] = seat
-        data["to_act"] = sorted(self.to_act(state))
-        data["victory_points"] = [victory_points(state, p) for p in range(state.seats)]
-        data["max_health"] = [max_health(state, p) for p in range(state.seats)]
-        data["max_power"] = [max_power(state, p) for p in range(state.seats)]
-        return data
+        """Builds the typed view (the list fields are the state's own, copied by `to_builtins`)."""
+        return msgspec.to_builtins(build_view(state, seat, sorted(self.to_act(state))))  # type: ignore[no-any-return]
 
     def resample_hidden(self, state: State, seat: int | None, rng: random.Random) -> State:
         s = self.copy(state)

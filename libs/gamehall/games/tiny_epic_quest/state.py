@@ -37,6 +37,23 @@ class Rules(msgspec.Struct):
     end_card_flips_goblin: bool = False
 
 
+FLAG_DOCS: dict[str, str] = {
+    "foot_diagonal": "AMB-2: By Foot reaches diagonal neighbours too (off: orthogonal only)",
+    "quest_rule_every_refill": "AMB-3: the row keeps >= 1 Movement and >= 1 Treasure quest after every refill",
+    "night_quest_limit": "AMB-4: at most one quest per Rest at Night too (off: several)",
+    "conjure_damage_last_space": "AMB-5: Conjure deals damage only once the token is on the last space "
+    "(off: anywhere in the Level-3 range)",
+    "exhausted_skipped": "AMB-6: symbols still to hand out skip Exhausted players (off: their share is lost)",
+    "defend_any_damage": "AMB-7: Level-3 Conjure damage may be defended like Take Damage",
+    "legendary_strict_order": "AMB-9: completing a Legendary item's second temple first does not count",
+    "single_learn_per_rest": "AMB-10: learn at most one spell per Rest (off: one per obelisk hero, in chosen order)",
+    "gloom_setup_aggressive": "AMB-12: GloomFall's setup goblins are aggressive too",
+    "treasure_return_bonus": "AMB-14: a hero returning with a Treasure Quest at Rest earns 1 Health or Power",
+    "end_card_flips_goblin": "T-GB-02: ending on the other region of a card flips its aggressive goblin (off: only "
+    "ending on the portal)",
+}
+"""What each rule flag (a field of `Rules`) means: the catalog's flag descriptions and the view schema's."""
+
 class State(msgspec.Struct):
     """Everything about a match. Hero `i` of seat `p` is index `3 * p + i` in the hero lists."""
 
