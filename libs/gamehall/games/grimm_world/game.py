@@ -15,6 +15,7 @@ from gamehall.games.grimm_world.labels import describe
 from gamehall.games.grimm_world.score import score
 from gamehall.games.grimm_world.setup import new_state
 from gamehall.games.grimm_world.state import State
+from gamehall.games.grimm_world.view_types import GrimmWorldView
 
 _PREFERRED_DEFAULTS = (Decline(), Stop(), EndPhase())
 
@@ -36,6 +37,7 @@ class GrimmWorld(StructGame[State]):
     )
     action_types = ACTION_TYPES
     state_type = State
+    view_type = GrimmWorldView
     max_steps = 20000
 
     def new_match(self, config: MatchConfig, seed: int) -> State:
@@ -107,7 +109,7 @@ class GrimmWorld(StructGame[State]):
         return describe(state, action)
 
     def view(self, state: State, seat: int | None) -> JsonDict:
-        return views.view(state, seat, sorted(self.to_act(state)))
+        return views.to_json_builtins(views.view(state, seat, sorted(self.to_act(state))))
 
     def determinize(self, view: JsonDict, seat: int, rng: random.Random) -> State:
         return views.determinize(view, rng)
