@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Annotated
+
 import msgspec
 
 from gamehall.games.grimm_world.journey import Journey
@@ -24,24 +26,26 @@ COLORS = ("yellow", "turquoise", "black", "pink")
 """The four Hit Point Cards and figure colours (W-CO-06), in placement order."""
 
 
+def _doc(text: str) -> msgspec.Meta:
+    """A field description for the view schema (the state's records are embedded in the views)."""
+    return msgspec.Meta(description=text)
+
+
 class Sheet(msgspec.Struct, forbid_unknown_fields=True):
     """Martha's character sheet: everything that survives a fight (upgrades, items, cards, alignment, purse)."""
 
-    character: str
-    upgrades: list[str]
-    skills: list[str]
-    equipped: list[str]
-    stored: list[str]
-    hand: list[str]
-    damaged: list[str] = []
-    """Action Cards under the Damage Card."""
-    broken: list[str] = []
-    goods: list[str] = []
-    """Encounter Cards held as goods (out of the deck while held, W-ED-04)."""
-    alignment: int = 1
-    thalers: int = 0
-    bag: int = 0
-    """Item capacity of the storage card (0: the character's own bag, W-IT-10)."""
+    character: Annotated[str, _doc("The character card key.")]
+    upgrades: Annotated[list[str], _doc("Upgrade keys bought.")]
+    skills: Annotated[list[str], _doc("Skill keys learned.")]
+    equipped: Annotated[list[str], _doc("Item keys equipped (worn or in hand).")]
+    stored: Annotated[list[str], _doc("Item keys carried in the bag, not equipped.")]
+    hand: Annotated[list[str], _doc("Healthy Action Cards in hand.")]
+    damaged: Annotated[list[str], _doc("Action Cards under the Damage Card.")] = []
+    broken: Annotated[list[str], _doc("Item keys held broken (unusable until repaired).")] = []
+    goods: Annotated[list[str], _doc("Encounter Cards held as goods (out of the deck while held, W-ED-04).")] = []
+    alignment: Annotated[int, _doc("The alignment track position.")] = 1
+    thalers: Annotated[int, _doc("Money.")] = 0
+    bag: Annotated[int, _doc("Item capacity of the storage card (0: the character's own bag, W-IT-10).")] = 0
 
 
 class Decks(msgspec.Struct, forbid_unknown_fields=True):
@@ -59,72 +63,75 @@ class Decks(msgspec.Struct, forbid_unknown_fields=True):
 
 
 class Foe(msgspec.Struct, array_like=True, forbid_unknown_fields=True):
-    """An enemy figure on the battlefield with its Hit Point Card (HP and reaction chain)."""
+    """An enemy figure on the battlefield with its Hit Point Card (HP and reaction chain).
 
-    number: str
-    color: str
-    cell: int
-    hp: int
-    spent: bool = False
-    order: int = 0
-    """Its row in the placement table (AMB-14's last tie-break)."""
-    fs: int = 0
-    """Dodge reduction after its First Strike, until the character's current cards resolve (W-ER-04, AMB-5)."""
-    ddg: int = 0
-    """Dodge bonus of a Dodge reaction for the attack in progress."""
-    blk: int = 0
-    """Armor bonus of a Block reaction for the attack in progress."""
+    Encoded as an array in field order: [number, color, cell, hp, spent, order, fs, ddg, blk]."""
+
+    number: Annotated[str, _doc("The Enemy Card number.")]
+    color: Annotated[str, _doc("Its figure and Hit Point Card colour.")]
+    cell: Annotated[int, _doc("Its battlefield cell (y * width + x).")]
+    hp: Annotated[int, _doc("Hit points left.")]
+    spent: Annotated[bool, _doc("It has activated this Enemy Phase.")] = False
+    order: Annotated[int, _doc("Its row in the placement table (AMB-14's last tie-break).")] = 0
+    fs: Annotated[
+        int, _doc("Dodge reduction after its First Strike, until Martha's current cards resolve (W-ER-04, AMB-5).")
+    ] = 0
+    ddg: Annotated[int, _doc("Dodge bonus of a Dodge reaction for the attack in progress.")] = 0
+    blk: Annotated[int, _doc("Armor bonus of a Block reaction for the attack in progress.")] = 0
 
 
 class Task(msgspec.Struct, array_like=True, forbid_unknown_fields=True):
-    """One automated step still to run (a stack: enemy activations, attacks, reactions, damage, refresh)."""
+    """One automated step still to run (a stack: enemy activations, attacks, reactions, damage, refresh).
 
-    kind: str
-    a: int = 0
-    b: int = 0
+    Encoded as an array in field order: [kind, a, b, c, d, s, path]; the engine's bookkeeping, which clients
+    may ignore."""
+
+    kind: Annotated[str, _doc("The step, e.g. enemy_phase, enemy_move, enemy_attack, damage, refresh.")]
+    a: Annotated[int, _doc("The step's first argument (usually the enemy index).")] = 0
+    b: Annotated[int, _doc("The step's further integer arguments.")] = 0
     c: int = 0
     d: int = 0
-    s: str = ""
-    path: list[int] = []
+    s: Annotated[str, _doc("The step's text argument.")] = ""
+    path: Annotated[list[int], _doc("The step's list argument (a movement's cells, an attack's crit numbers).")] = []
 
 
 class Fight(msgspec.Struct, forbid_unknown_fields=True):
     """One combat on a Conflict Card's battlefield."""
 
-    conflict: str
-    cell: int
-    foes: list[Foe]
-    phase: str = CHARACTER
-    round: int = 1
-    discard: list[str] = []
-    played: int = 0
-    """Action Cards played this Character Phase (at most Action, W-CP-01)."""
-    cur: list[str] = []
-    """The card(s) of the current play, whose unused actions are still available."""
-    move_mp: int = 0
-    special_mp: int = 0
-    active: str = ""
-    """'move' or 'special' once that action has started; `left` is its remaining MP."""
-    left: int = 0
-    attack: bool = False
-    attack_mod: int = 0
-    crits: list[int] = []
-    pushes: int = 0
-    uses: dict[str, int] = {}
-    """Attacks per weapon this Character Phase (attack rate, W-AK-02)."""
-    reactions: int = 0
-    """Reaction cards played this Enemy Phase (at most Reaction, W-CRx-01)."""
-    reacted: bool = False
-    """A reaction was played during the current enemy activation (at most one)."""
-    martha_fs: int = 0
-    """Martha's Dodge reduction after her First Strike, until the activation ends (W-CRx-04)."""
-    tasks: list[Task] = []
-    prompt: str = P_NONE
-    pa: int = 0
-    pb: int = 0
-    pc: int = 0
-    result: str = ""
-    """'victory' or 'defeat' once an end condition is met (W-CB-07)."""
+    conflict: Annotated[str, _doc("The Conflict Card fought.")]
+    cell: Annotated[int, _doc("Martha's battlefield cell (y * width + x).")]
+    foes: Annotated[list[Foe], _doc("The enemy figures, in placement order (an action's `enemy` indexes this).")]
+    phase: Annotated[str, _doc("'character' (Martha's phase), 'enemy' or 'over'.")] = CHARACTER
+    round: Annotated[int, _doc("The combat round.")] = 1
+    discard: Annotated[list[str], _doc("Action Cards in the discard pile.")] = []
+    played: Annotated[int, _doc("Action Cards played this Character Phase (at most Action, W-CP-01).")] = 0
+    cur: Annotated[list[str], _doc("The card(s) of the current play, whose unused actions are still available.")] = []
+    move_mp: Annotated[int, _doc("Movement points of the current play not yet used.")] = 0
+    special_mp: Annotated[int, _doc("Special-move points of the current play not yet used.")] = 0
+    active: Annotated[str, _doc("'move' or 'special' once that action has started (`left` MP remain); else ''.")] = ""
+    left: Annotated[int, _doc("MP left of the action in progress.")] = 0
+    attack: Annotated[bool, _doc("The current play's attack is still available.")] = False
+    attack_mod: Annotated[int, _doc("The current play's attack modifier.")] = 0
+    crits: Annotated[list[int], _doc("Extra crit numbers the current play adds.")] = []
+    pushes: Annotated[int, _doc("Pushes the current play may still make.")] = 0
+    uses: Annotated[dict[str, int], _doc("Attacks per weapon this Character Phase (attack rate, W-AK-02).")] = {}
+    reactions: Annotated[int, _doc("Reaction cards played this Enemy Phase (at most Reaction, W-CRx-01).")] = 0
+    reacted: Annotated[bool, _doc("A reaction was played during the current enemy activation (at most one).")] = False
+    martha_fs: Annotated[
+        int, _doc("Martha's Dodge reduction after her First Strike, until the activation ends (W-CRx-04).")
+    ] = 0
+    tasks: Annotated[list[Task], _doc("Automated steps still to run; the last one runs next.")] = []
+    prompt: Annotated[
+        str,
+        _doc(
+            "The decision the engine waits for: '' free play in the Character Phase, 'equip', 'retreat', "
+            "'retreat_move', 'attacked', 'first_strike', 'damage' or 'refresh'."
+        ),
+    ] = P_NONE
+    pa: Annotated[int, _doc("The prompt's first argument (the enemy index for retreat/attacked/first_strike).")] = 0
+    pb: Annotated[int, _doc("The prompt's second argument (e.g. Retreat MP left, attack modifier).")] = 0
+    pc: Annotated[int, _doc("The prompt's third argument.")] = 0
+    result: Annotated[str, _doc("'victory' or 'defeat' once an end condition is met (W-CB-07); else ''.")] = ""
 
 
 class State(msgspec.Struct, forbid_unknown_fields=True):
