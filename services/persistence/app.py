@@ -25,7 +25,7 @@ from gamehall.store import Store, open_store
 from gamehall_services.persistence.mm_servicer import MatchmakingStoreServicer
 from gamehall_services.persistence.projector import Projector
 from gamehall_services.persistence.relay import OutboxRelay
-from gamehall_services.persistence.retention import TicketRetention
+from gamehall_services.persistence.retention import MatchRetention, TicketRetention
 from gamehall_services.persistence.servicer import PersistenceServicer
 
 SERVICE_NAME = persistence_pb2.DESCRIPTOR.services_by_name["PersistenceService"].full_name
@@ -59,6 +59,9 @@ def build_app(settings: Settings, *, publish: bool = True) -> ServiceApp:
         retention = TicketRetention(store, timedelta(days=settings.ticket_history_days))
         retention.start()
         held["retention"] = retention
+        matches = MatchRetention(store, settings.match_retention, timedelta(days=settings.match_retention_days))
+        matches.start()
+        held["match_retention"] = matches
         if publish:
             bus = await Bus.connect(settings.nats_url, settings.service)
             await bus.ensure_streams(replicas=settings.jetstream_replicas)
@@ -80,6 +83,9 @@ def build_app(settings: Settings, *, publish: bool = True) -> ServiceApp:
         retention = held.get("retention")
         if isinstance(retention, TicketRetention):
             await retention.stop()
+        match_retention = held.get("match_retention")
+        if isinstance(match_retention, MatchRetention):
+            await match_retention.stop()
         projector = held.get("projector")
         if isinstance(projector, Projector):
             await projector.stop()

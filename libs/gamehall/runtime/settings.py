@@ -84,6 +84,17 @@ class Settings(BaseSettings):
     ticket_history_days: float = Field(
         30.0, gt=0, description="persistence: matched and cancelled matchmaking tickets are kept this long."
     )
+    match_retention: Literal["keep", "compact", "archive"] = Field(
+        "keep",
+        description=(
+            "persistence: what happens to closed matches older than match_retention_days. keep: nothing; "
+            "compact: drop all but the final snapshot (replay re-runs from the seed); archive: move them "
+            "into a compressed archive table, out of the hot tables (`gamehall archive` reads them back)."
+        ),
+    )
+    match_retention_days: float = Field(
+        30.0, gt=0, description="persistence: closed matches are compacted or archived after this many days."
+    )
     registration: Literal["open", "invite", "operator-only"] = Field(
         "open",
         description=(

@@ -232,6 +232,53 @@ MIGRATIONS: tuple[Migration, ...] = (
             "ALTER TABLE matches ADD COLUMN log_seq {bigint} NOT NULL DEFAULT 0",
         ),
     ),
+    Migration(
+        5,
+        "audit log of operator actions",
+        (
+            # One row per operator action: written (outcome 'pending') before the action is forwarded, completed
+            # with its outcome after, so an action that succeeded always has its row (issue 20, operator safety).
+            """CREATE TABLE audit_events (
+                id TEXT PRIMARY KEY,
+                at {timestamp} NOT NULL,
+                actor TEXT NOT NULL,
+                actor_name TEXT NOT NULL,
+                role TEXT NOT NULL,
+                action TEXT NOT NULL,
+                target TEXT NOT NULL,
+                detail {json} NOT NULL,
+                outcome TEXT NOT NULL CHECK (outcome <> ''),
+                message TEXT NOT NULL,
+                finished_at {timestamp}
+            )""",
+            "CREATE INDEX audit_events_by_time ON audit_events (at, id)",
+            "CREATE INDEX audit_events_by_actor ON audit_events (actor, at, id)",
+            "CREATE INDEX audit_events_by_action ON audit_events (action, at, id)",
+        ),
+    ),
+    Migration(
+        6,
+        "retention of finished matches: compaction marker and the archive",
+        (
+            # kept: as projected; compacted: intermediate snapshots dropped; restored: brought back from the archive
+            # (never archived again by the periodic task).
+            "ALTER TABLE matches ADD COLUMN retention TEXT NOT NULL DEFAULT 'kept'",
+            # "Closed matches not yet compacted or archived, oldest first" reads a prefix of this index.
+            "CREATE INDEX matches_retention_due ON matches (finished_at, id) "
+            "WHERE finished_at IS NOT NULL AND retention = 'kept'",
+            """CREATE TABLE archived_matches (
+                id TEXT PRIMARY KEY,
+                game TEXT NOT NULL,
+                status TEXT NOT NULL,
+                finished_at {timestamp} NOT NULL,
+                archived_at {timestamp} NOT NULL,
+                format TEXT NOT NULL,
+                raw_bytes {bigint} NOT NULL,
+                data {blob} NOT NULL
+            )""",
+            "CREATE INDEX archived_matches_by_time ON archived_matches (finished_at, id)",
+        ),
+    ),
 )
 
 _LEDGER = """CREATE TABLE IF NOT EXISTS schema_migrations (
