@@ -48,7 +48,7 @@ def build_app(settings: Settings) -> ServiceApp:
             account = await ensure_service_account(
                 persistence_pb2_grpc.PersistenceServiceStub(persistence), SERVICE_USERNAME, "bot"
             )
-        channel = internal_channel(settings.gateway_addr)
+        channel = internal_channel(settings.gateway_addr, public=True)  # the gateway's public (TLS) port
         identity = BotIdentity(tokens, account)
         state["channel"] = channel
         state["worker"] = TurnWorker(gateway_pb2_grpc.MatchServiceStub(channel), identity)

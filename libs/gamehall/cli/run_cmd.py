@@ -14,6 +14,7 @@ from rich.table import Table
 
 from gamehall.launcher.platform import Platform
 from gamehall.launcher.processes import LaunchError
+from gamehall.launcher.security import trust_instructions
 from gamehall.runtime import embedded_secrets
 from gamehall.runtime.settings import Settings
 
@@ -33,11 +34,15 @@ def run(
     rules_replicas: Annotated[
         int, typer.Option(min=1, max=8, help="Replicas of each game's rules service (matches spread over them).")
     ] = 1,
+    tls: Annotated[
+        bool,
+        typer.Option(help="mTLS between services, TLS on the gateway and NATS (certificates in <data dir>/tls)."),
+    ] = True,
 ) -> None:
     """Start nats-server and every service as child processes; stop them all on Ctrl-C/SIGTERM."""
     console = Console(stderr=True)
     platform = Platform(
-        data_dir=data_dir, games=game or None, fixed_ports=not free_ports, rules_replicas=rules_replicas
+        data_dir=data_dir, games=game or None, fixed_ports=not free_ports, rules_replicas=rules_replicas, secure=tls
     )
     signal.signal(signal.SIGTERM, _raise_stop)
     signal.signal(signal.SIGINT, _raise_stop)
@@ -53,6 +58,8 @@ def run(
             table.add_row(s.definition.name, s.address, f"http://127.0.0.1:{s.metrics_port}/metrics")
         Console(width=None if Console().is_terminal else 160).print(table)
         console.print(operator_login(data_dir))
+        if platform.security is not None:
+            console.print(trust_instructions(platform.security, platform.service("gateway").address), highlight=False)
         dead = platform.wait_until_dead()
         console.print(f"[red]stopped unexpectedly: {', '.join(dead)}; shutting down[/red]")
         code = 1

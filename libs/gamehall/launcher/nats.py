@@ -36,16 +36,21 @@ def nats_child(
     host: str = "127.0.0.1",
     log_path: Path | None = None,
     sync_interval: str = SYNC_INTERVAL,
+    security: str = "",
 ) -> tuple[Child, str]:
     """A nats-server child with JetStream storing under `data_dir/jetstream`, and its URL.
 
-    Durability is explicit: the server's config file sets the file store's `sync_interval`.
+    Durability is explicit: the server's config file sets the file store's `sync_interval`. `security` is
+    more config (gamehall.launcher.security: a `tls` block and one user per service with its permissions);
+    with it the URL is `tls://` and the file is readable by its owner only (it holds the passwords).
     """
     port = port or free_port(host)
     store = data_dir / "jetstream"
     store.mkdir(parents=True, exist_ok=True)
     config = data_dir / "nats-server.conf"
-    config.write_text(f'jetstream {{\n  sync_interval: "{sync_interval}"\n}}\n')
+    config.unlink(missing_ok=True)
+    config.touch(mode=0o600)
+    config.write_text(f'jetstream {{\n  sync_interval: "{sync_interval}"\n}}\n' + security)
     argv = [
         nats_server_binary(),
         "--config",
@@ -60,4 +65,5 @@ def nats_child(
         "--server_name",
         f"gamehall-{port}",
     ]
-    return Child("nats-server", argv, ready=tcp_ready(host, port), log_path=log_path), f"nats://{host}:{port}"
+    scheme = "tls" if security else "nats"
+    return Child("nats-server", argv, ready=tcp_ready(host, port), log_path=log_path), f"{scheme}://{host}:{port}"

@@ -3,7 +3,9 @@
 `SERVICES` declares each service once (its module, what it needs); `Platform` starts the
 ones whose module exists (later services plug in by adding a line), a rules host per
 registered game, waits for each to answer gRPC health, and stops them all in reverse
-order. Used by `gamehall run` and by the integration tests alike.
+order. Used by `gamehall run` and by the integration tests alike. `secure=True` (gamehall run)
+adds transport security (gamehall.launcher.security): mTLS between services, TLS on the gateway
+and NATS, one NATS user per service.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from gamehall.engine import all_games
 from gamehall.launcher.nats import nats_child
 from gamehall.launcher.processes import Child, LaunchError, free_port, python_module
+from gamehall.launcher.security import PlatformSecurity
 from gamehall.runtime.settings import DEFAULT_PORTS
 
 
@@ -59,14 +62,20 @@ def rules_services(game_ids: Iterable[str], replicas: int = 1) -> list[ServiceDe
     ]
 
 
-def grpc_healthy(address: str, timeout: float = 0.5) -> bool:
-    """True when the gRPC health service at `address` answers SERVING."""
+def grpc_healthy(address: str, timeout: float = 0.5, credentials: grpc.ChannelCredentials | None = None) -> bool:
+    """True when the gRPC health service at `address` answers SERVING (over TLS with `credentials`)."""
     try:
-        with grpc.insecure_channel(address) as channel:
+        with _channel(address, credentials) as channel:
             reply = health_pb2_grpc.HealthStub(channel).Check(health_pb2.HealthCheckRequest(), timeout=timeout)
             return bool(reply.status == health_pb2.HealthCheckResponse.SERVING)
     except grpc.RpcError:
         return False
+
+
+def _channel(address: str, credentials: grpc.ChannelCredentials | None) -> grpc.Channel:
+    if credentials is None:
+        return grpc.insecure_channel(address)
+    return grpc.secure_channel(address, credentials)
 
 
 @dataclass
@@ -94,13 +103,26 @@ class Platform:
     log_format: str = "json"
     rules_replicas: int = 1
     """Replicas of each game's rules service (live matches are spread over them by the gateway)."""
+    secure: bool = False
+    """Transport security on (mTLS, public TLS, NATS TLS and users); `security` then holds the material."""
     nats: Child | None = None
     nats_url: str = ""
     services: list[RunningService] = field(default_factory=list)
+    security: PlatformSecurity | None = field(default=None, repr=False)
+
+    def hosted_games(self) -> list[str]:
+        return self.games if self.games is not None else [g.id for g in all_games()]
 
     def definitions(self) -> list[ServiceDef]:
-        games = self.games if self.games is not None else [g.id for g in all_games()]
-        return [d for d in CORE_SERVICES if d.exists()] + rules_services(games, self.rules_replicas)
+        return [d for d in CORE_SERVICES if d.exists()] + rules_services(self.hosted_games(), self.rules_replicas)
+
+    def credentials(self, name: str) -> grpc.ChannelCredentials | None:
+        """How a tool reaches service `name` here: None (plaintext) or the secure platform's credentials."""
+        return self.security.credentials(name) if self.security is not None else None
+
+    def channel(self, name: str) -> grpc.Channel:
+        """A (blocking) channel to service `name`, with the launcher's certificate on a secure platform."""
+        return _channel(self.service(name).address, self.credentials(name))
 
     def _ports(self, name: str) -> tuple[int, int]:
         if self.fixed_ports and name in DEFAULT_PORTS:
@@ -112,11 +134,19 @@ class Platform:
         logs = self.data_dir / "logs"
         logs.mkdir(exist_ok=True)
         try:
+            defs = self.definitions()
+            nats_config = ""
+            if self.secure:
+                self.security = PlatformSecurity(self.data_dir / "tls")
+                self.security.prepare(d.name for d in defs)
+                # The ai consumes the turns of every registered game, not only the hosted ones.
+                nats_config = self.security.nats_config({*self.hosted_games(), *(g.id for g in all_games())})
             nats_port = 4222 if self.fixed_ports else free_port()
-            self.nats, self.nats_url = nats_child(self.data_dir, nats_port, log_path=logs / "nats-server.log")
+            self.nats, self.nats_url = nats_child(
+                self.data_dir, nats_port, log_path=logs / "nats-server.log", security=nats_config
+            )
             self.nats.start()
             self.nats.wait_ready(ready_timeout)
-            defs = self.definitions()
             ports = {d.name: self._ports(d.name) for d in defs}
             shared = self._shared_env(defs, ports)
             for d in defs:
@@ -127,13 +157,14 @@ class Platform:
                     "GAMEHALL_GRPC_PORT": str(grpc_port),
                     "GAMEHALL_METRICS_PORT": str(metrics_port),
                     **({"GAMEHALL_GAME": d.game} if d.game else {}),
+                    **(self.security.service_env(d.name) if self.security else {}),
                 }
                 address = f"127.0.0.1:{grpc_port}"
                 child = Child(
                     d.name,
                     python_module(d.module, *d.args),
                     env=env,
-                    ready=functools.partial(grpc_healthy, address),
+                    ready=functools.partial(grpc_healthy, address, credentials=self.credentials(d.name)),
                     log_path=logs / f"{d.name}.log",
                 )
                 child.start()

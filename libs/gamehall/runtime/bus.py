@@ -35,7 +35,7 @@ from nats.js import JetStreamContext, api
 from nats.js.errors import NotFoundError, ServiceUnavailableError
 from tenacity import AsyncRetrying, retry_if_exception_type, stop_after_delay, wait_exponential
 
-from gamehall.runtime import metrics
+from gamehall.runtime import metrics, tls
 
 log = structlog.get_logger("gamehall.bus")
 
@@ -198,6 +198,7 @@ class Bus:
             reconnected_cb=on_reconnect,
             error_cb=on_error,
             drain_timeout=5,
+            **(transport.nats_options() if (transport := tls.current()) is not None else {}),  # user, TLS
         )
         return cls(nc, nc.jetstream())
 

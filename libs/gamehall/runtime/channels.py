@@ -3,6 +3,7 @@
 A call made without `timeout=` gets the channel's default, so a hung or stopped dependency
 surfaces as DEADLINE_EXCEEDED within a bounded time instead of a client call that hangs.
 Streams (watches forwarded between services) are long-lived by design and keep no default.
+Under mTLS every channel carries this process's certificate (gamehall.runtime.tls).
 """
 
 from __future__ import annotations
@@ -11,6 +12,8 @@ from collections.abc import Callable
 from typing import Any
 
 import grpc
+
+from gamehall.runtime import tls
 
 DEFAULT_DEADLINE_SECONDS = 10.0
 CHANNEL_OPTIONS = [
@@ -37,9 +40,22 @@ class DefaultDeadline(grpc.aio.UnaryUnaryClientInterceptor):
         return await continuation(client_call_details, request)
 
 
-def internal_channel(address: str, *, deadline: float = DEFAULT_DEADLINE_SECONDS) -> grpc.aio.Channel:
-    """A channel to another platform service with a default deadline on every unary call."""
-    return grpc.aio.insecure_channel(address, options=CHANNEL_OPTIONS, interceptors=[DefaultDeadline(deadline)])
+def internal_channel(
+    address: str, *, deadline: float = DEFAULT_DEADLINE_SECONDS, public: bool = False
+) -> grpc.aio.Channel:
+    """A channel to another platform service with a default deadline on every unary call.
+
+    Under mTLS (gamehall.runtime.tls.configure ran with certificates) it presents this service's certificate
+    and verifies the server's; `public` is the gateway's public port (verified with gateway_ca_file)."""
+    interceptors = [DefaultDeadline(deadline)]
+    transport = tls.current()
+    credentials = transport.channel_credentials(public=public) if transport is not None else None
+    if credentials is None:
+        return grpc.aio.insecure_channel(address, options=CHANNEL_OPTIONS, interceptors=interceptors)
+    options: list[tuple[str, Any]] = list(CHANNEL_OPTIONS)
+    if public and transport is not None and transport.gateway_server_name:
+        options.append(("grpc.ssl_target_name_override", transport.gateway_server_name))
+    return grpc.aio.secure_channel(address, credentials, options=options, interceptors=interceptors)
 
 
 __all__ = ["CHANNEL_OPTIONS", "DEFAULT_DEADLINE_SECONDS", "DefaultDeadline", "internal_channel"]

@@ -45,14 +45,22 @@ QUIET_METHODS = frozenset({"/grpc.health.v1.Health/Check", "/grpc.health.v1.Heal
 RequestCheck = Callable[[str, Any], None]
 """(method, request) -> None, raising a mapped error to refuse the request before its handler runs."""
 
+CallerCheck = Callable[[str, grpc.aio.ServicerContext], None]
+"""(method, context) -> None, raising a mapped error to refuse the caller (mTLS identity) before anything else."""
+
 
 class ServiceInterceptor(grpc.aio.ServerInterceptor):
     def __init__(
-        self, service: str, default_timeout: float | None = 30.0, request_check: RequestCheck | None = None
+        self,
+        service: str,
+        default_timeout: float | None = 30.0,
+        request_check: RequestCheck | None = None,
+        caller_check: CallerCheck | None = None,
     ) -> None:
         self.service = service
         self.default_timeout = default_timeout
         self.request_check = request_check
+        self.caller_check = caller_check
 
     async def intercept_service(
         self,
@@ -80,6 +88,8 @@ class ServiceInterceptor(grpc.aio.ServerInterceptor):
         async def handle(request: Any, context: grpc.aio.ServicerContext) -> Any:
             with _Call(self, method, trace_id, context) as call:
                 try:
+                    if self.caller_check is not None:
+                        self.caller_check(method, context)
                     if self.request_check is not None:
                         self.request_check(method, request)
                     result = behavior(request, context)
@@ -96,6 +106,8 @@ class ServiceInterceptor(grpc.aio.ServerInterceptor):
         async def handle(request: Any, context: grpc.aio.ServicerContext) -> AsyncIterator[Any]:
             with _Call(self, method, trace_id, context, streaming=True) as call:
                 try:
+                    if self.caller_check is not None:
+                        self.caller_check(method, context)
                     if self.request_check is not None:
                         self.request_check(method, request)
                     async for item in behavior(request, context):

@@ -3,9 +3,10 @@
 A service's ``__main__`` builds a `ServiceApp`, adds its servicers and start/stop hooks,
 and calls `main()`. The harness brings the rest: structlog, the Prometheus endpoint,
 gRPC health checking and reflection, the diagnostics echo, the interceptor (logs, metrics, error mapping,
-deadlines), message size limits, and a graceful stop on SIGTERM/SIGINT: health turns
-NOT_SERVING, in-flight calls get `grace_seconds` to finish, then stop hooks run (for
-example draining NATS) in reverse order.
+deadlines), message size limits, transport security (gamehall.runtime.tls: mTLS with the allowed-callers
+check of gamehall.runtime.callers on internal servers, the public certificate on the gateway), and a
+graceful stop on SIGTERM/SIGINT: health turns NOT_SERVING, in-flight calls get `grace_seconds` to finish,
+then stop hooks run (for example draining NATS) in reverse order.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
 from gamehall.internal.v1 import diagnostics_pb2_grpc
+from gamehall.runtime.callers import CallerCheck
 from gamehall.runtime.diagnostics import SERVICE_NAME as DIAGNOSTICS
 from gamehall.runtime.diagnostics import DiagnosticsServicer
 from gamehall.runtime.embedded_secrets import MissingSecret
@@ -30,6 +32,7 @@ from gamehall.runtime.interceptor import RequestCheck, ServiceInterceptor
 from gamehall.runtime.logging import configure_logging
 from gamehall.runtime.metrics import start_metrics_server
 from gamehall.runtime.settings import Settings
+from gamehall.runtime.tls import Transport, configure
 
 Hook = Callable[[], Awaitable[None]]
 log = structlog.get_logger("gamehall.service")
@@ -57,6 +60,10 @@ class ServiceApp:
         self.health = health.aio.HealthServicer()
         self.port = 0
         self.metrics_port = 0
+        self.health_port = 0
+        self._health_server: grpc.aio.Server | None = None
+        self.transport: Transport | None = None
+        """Read from the settings by `main()` (a refusal exits with status 2) or at the latest by `start()`."""
         self._stopping: asyncio.Event | None = None
         if diagnostics:
             self.add_servicer(
@@ -84,8 +91,12 @@ class ServiceApp:
     async def start(self, *, metrics: bool = True) -> int:
         """Bind, run start hooks and report SERVING; returns the gRPC port."""
         s = self.settings
+        if self.transport is None:
+            self.transport = configure(s)
+        credentials = self.transport.server_credentials()
+        caller_check = CallerCheck(self.name) if self.transport.mutual and not self.transport.public else None
         self.server = grpc.aio.server(
-            interceptors=[ServiceInterceptor(self.name, self.default_timeout, self.request_check)],
+            interceptors=[ServiceInterceptor(self.name, self.default_timeout, self.request_check, caller_check)],
             options=[
                 ("grpc.max_receive_message_length", s.max_message_bytes),
                 ("grpc.max_send_message_length", s.max_message_bytes),
@@ -98,18 +109,34 @@ class ServiceApp:
             names.append(full_name)
         health_pb2_grpc.add_HealthServicer_to_server(self.health, self.server)
         reflection.enable_server_reflection(names, self.server)
-        self.port = self.server.add_insecure_port(f"{s.host}:{s.grpc_port}")
+        address = f"{s.host}:{s.grpc_port}"
+        if credentials is None:
+            self.port = self.server.add_insecure_port(address)
+        else:
+            self.port = self.server.add_secure_port(address, credentials)
         if self.port == 0:
             raise RuntimeError(f"could not bind {s.host}:{s.grpc_port}")
+        if s.health_port and credentials is not None:
+            self._health_server = grpc.aio.server()
+            health_pb2_grpc.add_HealthServicer_to_server(self.health, self._health_server)
+            self.health_port = self._health_server.add_insecure_port(f"{s.host}:{s.health_port}")
         for hook in self._on_start:
             await hook()
         await self.server.start()
+        if self._health_server is not None:
+            await self._health_server.start()
         if metrics:
             self.metrics_port = start_metrics_server(s.host, s.metrics_port)
         for _, _, full_name in self._servicers:
             await self.health.set(full_name, health_pb2.HealthCheckResponse.SERVING)
         await self.health.set("", health_pb2.HealthCheckResponse.SERVING)
-        log.info("serving", grpc_port=self.port, metrics_port=self.metrics_port, host=s.host)
+        log.info(
+            "serving",
+            grpc_port=self.port,
+            metrics_port=self.metrics_port,
+            host=s.host,
+            tls="public" if self.transport.public and credentials else "mutual" if credentials else "off",
+        )
         return self.port
 
     async def stop(self) -> None:
@@ -118,6 +145,9 @@ class ServiceApp:
             return
         await self.health.enter_graceful_shutdown()
         await self.server.stop(self.settings.grace_seconds)
+        if self._health_server is not None:
+            await self._health_server.stop(0)
+            self._health_server = None
         for hook in reversed(self._on_stop):
             try:
                 await hook()
@@ -139,6 +169,8 @@ class ServiceApp:
     def main(self) -> None:
         """Configure logging and serve until SIGTERM/SIGINT."""
         configure_logging(self.name, self.settings.log_format, self.settings.log_level)
+        with exit_on_missing_secret(self.settings):
+            self.transport = configure(self.settings)
         asyncio.run(self.run_until_signal())
 
 

@@ -123,6 +123,36 @@ class Settings(BaseSettings):
     auth_trust_forwarded_for: bool = Field(
         False, description="gateway: take the client address from x-forwarded-for (behind a trusted proxy only)."
     )
+    tls_cert_file: Path | None = Field(
+        None, description="This service's certificate (PEM; its name in the SAN/CN is its identity for mTLS)."
+    )
+    tls_key_file: Path | None = Field(None, description="The private key of tls_cert_file (PEM).")
+    tls_ca_file: Path | None = Field(
+        None, description="CA bundle that issues the platform's certificates: internal peers and nats-server."
+    )
+    public_tls_cert_file: Path | None = Field(None, description="gateway: the public port's certificate chain (PEM).")
+    public_tls_key_file: Path | None = Field(None, description="gateway: the public certificate's private key.")
+    gateway_ca_file: Path | None = Field(
+        None, description="ai: trust roots of the gateway's public certificate (the ai plays through the gateway)."
+    )
+    gateway_tls_server_name: str = Field(
+        "", description="ai: the name the gateway's public certificate is checked against, if not gateway_addr's host."
+    )
+    allow_plaintext: bool = Field(
+        False,
+        description=(
+            "Serve without TLS on a non-loopback or production start (only when a service mesh or proxy encrypts "
+            "and authenticates every hop). Otherwise such a start without certificates refuses."
+        ),
+    )
+    health_port: int = Field(
+        0,
+        ge=0,
+        le=65535,
+        description="A plaintext port serving only gRPC health (kubelet probes cannot speak TLS); 0: none.",
+    )
+    nats_user: str = Field("", description="This service's NATS user (its own subjects only; see nats_access).")
+    nats_password: SecretStr = Field(SecretStr(""), description="The password of nats_user.")
     grace_seconds: float = Field(10.0, gt=0, description="How long SIGTERM waits for in-flight RPCs to finish.")
     max_message_bytes: int = Field(4 * 1024 * 1024, gt=1024, description="Largest gRPC message accepted.")
 
