@@ -14,6 +14,7 @@ from gamehall.runtime.identity import account_lookup
 from gamehall.runtime.service import ServiceApp, exit_on_missing_secret
 from gamehall.runtime.settings import Settings
 from gamehall.v1 import gateway_pb2, gateway_pb2_grpc
+from gamehall_services.gateway.audit_trail import AuditedServices, AuditTrail
 from gamehall_services.gateway.auth import Authenticator, AuthServicer, Registration, bootstrap_operator
 from gamehall_services.gateway.auth_limits import AuthLimits
 from gamehall_services.gateway.catalog import CatalogServicer
@@ -43,7 +44,9 @@ def build_app(settings: Settings) -> ServiceApp:
     slots = WatchSlots()
     matches = MatchServicer(upstream, auth, RateLimiter(), watcher, slots)
     sweeper = ClockSweeper(upstream)
-    app.add_servicer(
+    trail = AuditTrail(settings.persistence_addr, auth)
+    audited = AuditedServices(app, trail)  # registers each servicer with its operator actions audited
+    audited.add_servicer(
         gateway_pb2_grpc.add_AuthServiceServicer_to_server,
         AuthServicer(
             upstream, auth, passwords, AuthLimits.from_settings(settings), Registration.from_settings(settings)
@@ -55,14 +58,17 @@ def build_app(settings: Settings) -> ServiceApp:
         catalog,
         SERVICES["CatalogService"].full_name,
     )
-    app.add_servicer(gateway_pb2_grpc.add_MatchServiceServicer_to_server, matches, SERVICES["MatchService"].full_name)
+    audited.add_servicer(
+        gateway_pb2_grpc.add_MatchServiceServicer_to_server, matches, SERVICES["MatchService"].full_name
+    )
     forwarder = Forwarder(settings.matchmaking_addr, auth, matches.limiter, slots)
-    add_matchmaking_services(app, forwarder)
+    add_matchmaking_services(audited, forwarder)
 
     @app.on_start
     async def connect() -> None:
         upstream.connect()
         forwarder.connect()
+        trail.connect()
         if operator is not None:
             await bootstrap_operator(upstream, operator.value, passwords)
         try:
@@ -78,6 +84,7 @@ def build_app(settings: Settings) -> ServiceApp:
             await watcher.bus.close()
         await upstream.close()
         await forwarder.close()
+        await trail.close()
 
     return app
 

@@ -12,6 +12,8 @@ import structlog
 
 import gamehall_services.persistence.errors  # noqa: F401 - registers the store's errors
 from gamehall.internal.v1 import (
+    audit_pb2,
+    audit_pb2_grpc,
     matchmaking_store_pb2,
     matchmaking_store_pb2_grpc,
     persistence_pb2,
@@ -22,6 +24,7 @@ from gamehall.runtime.logging import configure_logging
 from gamehall.runtime.service import ServiceApp
 from gamehall.runtime.settings import Settings
 from gamehall.store import Store, open_store
+from gamehall_services.persistence.audit_servicer import AuditServicer
 from gamehall_services.persistence.mm_servicer import MatchmakingStoreServicer
 from gamehall_services.persistence.projector import Projector
 from gamehall_services.persistence.relay import OutboxRelay
@@ -30,6 +33,7 @@ from gamehall_services.persistence.servicer import PersistenceServicer
 
 SERVICE_NAME = persistence_pb2.DESCRIPTOR.services_by_name["PersistenceService"].full_name
 MM_SERVICE_NAME = matchmaking_store_pb2.DESCRIPTOR.services_by_name["MatchmakingStoreService"].full_name
+AUDIT_SERVICE_NAME = audit_pb2.DESCRIPTOR.services_by_name["AuditService"].full_name
 log = structlog.get_logger("gamehall.persistence")
 
 
@@ -48,13 +52,15 @@ def build_app(settings: Settings, *, publish: bool = True) -> ServiceApp:
     app.add_servicer(
         matchmaking_store_pb2_grpc.add_MatchmakingStoreServiceServicer_to_server, mm_servicer, MM_SERVICE_NAME
     )
+    audit_servicer = AuditServicer(store=None, relay=None)
+    app.add_servicer(audit_pb2_grpc.add_AuditServiceServicer_to_server, audit_servicer, AUDIT_SERVICE_NAME)
     held: dict[str, object] = {}
 
     @app.on_start
     async def open_everything() -> None:
         settings.data_dir.mkdir(parents=True, exist_ok=True)
         store = await open_store(settings.database_dsn())
-        servicer.store = mm_servicer.store = store
+        servicer.store = mm_servicer.store = audit_servicer.store = store
         held["store"] = store
         retention = TicketRetention(store, timedelta(days=settings.ticket_history_days))
         retention.start()
