@@ -26,8 +26,8 @@ OLD_PUBLIC_DEFAULT_KEY = "gamehall-embedded-development-key-change-me"
 SECRET_VARIABLES = ("GAMEHALL_TOKEN_KEY", "GAMEHALL_OPERATOR_PASSWORD", "GAMEHALL_HOST", "GAMEHALL_ENVIRONMENT")
 
 
-def _play_full_match(address: str) -> common_pb2.Outcome:
-    with grpc.insecure_channel(address) as channel:
+def _play_full_match(address: str, credentials: grpc.ChannelCredentials | None = None) -> common_pb2.Outcome:
+    with _channel(address, credentials) as channel:
         stub = rules_pb2_grpc.RulesServiceStub(channel)
         created = stub.NewMatch(rules_pb2.NewMatchRequest(config=common_pb2.MatchConfig(mode="duel", seats=2), seed=11))
         state, summary = created.state, created.summary
@@ -57,6 +57,10 @@ def test_platform_serves_a_full_match_and_stops_cleanly(tmp_path: Path, monkeypa
     assert processes_mentioning(str(tmp_path)) == []
 
 
+def _channel(address: str, credentials: grpc.ChannelCredentials | None) -> grpc.Channel:
+    return grpc.insecure_channel(address) if credentials is None else grpc.secure_channel(address, credentials)
+
+
 def _serving_address(log: Path) -> str | None:
     if log.exists():
         for line in log.read_text().splitlines():
@@ -72,9 +76,19 @@ class _Operator:
     role: str = "operator"
 
 
-def _check_operator_login(gateway: str, password: str) -> None:
+def _run_credentials(directory: Path) -> tuple[grpc.ChannelCredentials, grpc.ChannelCredentials]:
+    """What `gamehall run` made: the launcher's mTLS certificate (health checks) and the gateway's public one."""
+    internal = grpc.ssl_channel_credentials(
+        (directory / "ca.crt").read_bytes(),
+        private_key=(directory / "launcher.key").read_bytes(),
+        certificate_chain=(directory / "launcher.crt").read_bytes(),
+    )
+    return internal, grpc.ssl_channel_credentials((directory / "gateway-public.crt").read_bytes())
+
+
+def _check_operator_login(gateway: str, password: str, credentials: grpc.ChannelCredentials | None = None) -> None:
     """The generated operator password logs in; a token signed with the old public default key does not."""
-    with grpc.insecure_channel(gateway) as channel:
+    with _channel(gateway, credentials) as channel:
         auth = gateway_pb2_grpc.AuthServiceStub(channel)
         login = auth.Login(gateway_pb2.LoginRequest(username="operator", password=password), timeout=30)
         assert login.account.role == gateway_pb2.ROLE_OPERATOR
@@ -86,7 +100,8 @@ def _check_operator_login(gateway: str, password: str) -> None:
 
 def test_gamehall_run_answers_health_and_stops_on_sigterm(tmp_path: Path) -> None:
     """`gamehall run` with no secret configured: it generates a private signing key and operator password,
-    prints how to log in as the operator, serves, and stops every process on SIGTERM."""
+    prints how to log in as the operator, serves TLS only (mTLS inside, the printed self-signed certificate on
+    the gateway) and stops every process on SIGTERM."""
     env = {k: v for k, v in {**os.environ, **repo_env()}.items() if k not in SECRET_VARIABLES}
     proc = subprocess.Popen(
         [
@@ -116,11 +131,14 @@ def test_gamehall_run_answers_health_and_stops_on_sigterm(tmp_path: Path) -> Non
             gateway = _serving_address(logs / "gateway.log")
             time.sleep(0.1)
         assert address is not None and gateway is not None, "the rules host or the gateway never reported serving"
-        while time.monotonic() < deadline and not (grpc_healthy(address) and grpc_healthy(gateway)):
+        internal, public = _run_credentials(tmp_path / "tls")
+        while time.monotonic() < deadline and not (
+            grpc_healthy(address, credentials=internal) and grpc_healthy(gateway, credentials=public)
+        ):
             time.sleep(0.1)
-        assert grpc_healthy(address)
-        assert _play_full_match(address).ranks
-        _check_operator_login(gateway, password_file.read_text().strip())
+        assert grpc_healthy(address, credentials=internal)
+        assert not grpc_healthy(address) and not grpc_healthy(gateway)  # TLS only: plaintext is refused
+        _check_operator_login(gateway, password_file.read_text().strip(), public)
         assert (tmp_path / "secrets" / "token-key").read_text().strip() != OLD_PUBLIC_DEFAULT_KEY
     finally:
         proc.send_signal(signal.SIGTERM)
@@ -128,6 +146,7 @@ def test_gamehall_run_answers_health_and_stops_on_sigterm(tmp_path: Path) -> Non
     assert proc.returncode == 0, err
     assert "all processes stopped" in err
     assert f"log in as 'operator' with password {password_file.read_text().strip()}" in err
+    assert f"grpcurl -cacert {tmp_path / 'tls' / 'gateway-public.crt'} {gateway} list" in err
     assert processes_mentioning(str(tmp_path)) == []
 
 

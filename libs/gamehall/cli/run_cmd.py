@@ -59,7 +59,11 @@ def run(
         Console(width=None if Console().is_terminal else 160).print(table)
         console.print(operator_login(data_dir))
         if platform.security is not None:
-            console.print(trust_instructions(platform.security, platform.service("gateway").address), highlight=False)
+            console.print(
+                trust_instructions(platform.security, platform.service("gateway").address),
+                highlight=False,
+                soft_wrap=True,
+            )
         dead = platform.wait_until_dead()
         console.print(f"[red]stopped unexpectedly: {', '.join(dead)}; shutting down[/red]")
         code = 1
