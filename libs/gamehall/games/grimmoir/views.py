@@ -7,6 +7,7 @@ else (factions, board, counters, coins, fallen characters) is public. The RNG st
 
 from __future__ import annotations
 
+import functools
 import random
 from typing import Any, Literal
 
@@ -32,11 +33,12 @@ def _faction(f: int) -> str | None:
     return FACTIONS[f] if f >= 0 else None
 
 
-def _unit_view(unit: Unit | None) -> UnitView | None:
-    if unit is None:
-        return None
+_CARD_IDS: tuple[str, ...] = tuple(c.id for c in CARDS)
+
+
+def _unit_view(unit: Unit) -> UnitView:
     return UnitView(
-        character=CARDS[unit.card].id,
+        character=_CARD_IDS[unit.card],
         wounds=unit.wounds,
         strengthening=unit.plus,
         weakening=unit.minus,
@@ -47,7 +49,26 @@ def _unit_view(unit: Unit | None) -> UnitView | None:
 
 
 def _ids(cards: list[int]) -> list[str]:
-    return [CARDS[c].id for c in cards]
+    return [_CARD_IDS[c] for c in cards]
+
+
+@functools.lru_cache(maxsize=64)
+def _flags(rules: Rules) -> GrimmoirFlags:
+    """The flags part of a view, built once per rule set (views only read it)."""
+    return GrimmoirFlags(
+        faction_exclusivity=rules.faction_exclusivity,  # type: ignore[arg-type]
+        shift_choice=rules.shift_choice,  # type: ignore[arg-type]
+        swap_columns=rules.swap_columns,  # type: ignore[arg-type]
+        back_row_moves=rules.back_row_moves,
+        coin_refill=rules.coin_refill,  # type: ignore[arg-type]
+        simultaneous_elimination=rules.simultaneous_elimination,  # type: ignore[arg-type]
+        team_secrecy=rules.team_secrecy,  # type: ignore[arg-type]
+    )
+
+
+@functools.lru_cache(maxsize=64)
+def _options(rules: Rules) -> GrimmoirOptions:
+    return GrimmoirOptions(max_rounds=rules.max_rounds)
 
 
 def sees_team(state: State, viewer: int | None, seat: int) -> bool:
@@ -63,19 +84,12 @@ def build_view(state: State, viewer: int | None, to_act: list[int]) -> GrimmoirV
         teams.append(_ids(state.teams[seat]) if visible else None)
         hands.append(_ids(state.hands[seat]) if visible else None)
     rules = state.rules
+    board = state.board
     return GrimmoirView(
         game="grimmoir",
         seat=viewer,
-        flags=GrimmoirFlags(
-            faction_exclusivity=rules.faction_exclusivity,  # type: ignore[arg-type]
-            shift_choice=rules.shift_choice,  # type: ignore[arg-type]
-            swap_columns=rules.swap_columns,  # type: ignore[arg-type]
-            back_row_moves=rules.back_row_moves,
-            coin_refill=rules.coin_refill,  # type: ignore[arg-type]
-            simultaneous_elimination=rules.simultaneous_elimination,  # type: ignore[arg-type]
-            team_secrecy=rules.team_secrecy,  # type: ignore[arg-type]
-        ),
-        options=GrimmoirOptions(max_rounds=rules.max_rounds),
+        flags=_flags(rules),
+        options=_options(rules),
         phase=PHASE_NAMES[state.phase],  # type: ignore[arg-type]
         step=state.step,
         display_position=DISPLAY_STEPS[state.step][0] if state.phase == DISPLAY else None,  # type: ignore[arg-type]
@@ -92,7 +106,10 @@ def build_view(state: State, viewer: int | None, to_act: list[int]) -> GrimmoirV
         hands=hands,
         face_down_committed=[bool(a) for a in state.arranged],
         my_face_down=_ids(state.arranged[viewer]) if viewer is not None and state.arranged[viewer] else None,
-        board=[[_unit_view(state.board[seat * 6 + i]) for i in range(6)] for seat in (0, 1)],
+        board=[
+            [None if u is None else _unit_view(u) for u in board[:6]],
+            [None if u is None else _unit_view(u) for u in board[6:]],
+        ],
         fallen=[_ids(f) for f in state.fallen],
         coins=list(state.coins),
         passed=list(state.passed),
