@@ -1,4 +1,5 @@
-"""Assemble the ai service: the harness, a JetStream consumer per game, the turn worker.
+"""Assemble the ai service: the harness, a JetStream consumer per game, the turn worker (which plays on
+each match's owning rules replica, routed as the gateway routes).
 
 Every replica joins the same durable consumers per game, both named `bots-<game>`: on the match log,
 filtered to the entries after which a bot is to act, and on the TURNS work queue, where a match's first
@@ -15,28 +16,27 @@ from typing import Any
 import structlog
 from nats.aio.msg import Msg
 
-from gamehall.auth import Tokens
 from gamehall.engine import all_games
 from gamehall.internal.v1 import persistence_pb2_grpc
-from gamehall.runtime import embedded_secrets
 from gamehall.runtime.bus import Bus, turn_subject
 from gamehall.runtime.channels import internal_channel
 from gamehall.runtime.identity import ensure_service_account
 from gamehall.runtime.matchlog import LOG_STREAM, bot_filter
-from gamehall.runtime.service import ServiceApp, exit_on_missing_secret
+from gamehall.runtime.rules_replicas import RulesReplicas
+from gamehall.runtime.service import ServiceApp
 from gamehall.runtime.settings import Settings
-from gamehall.v1 import gateway_pb2_grpc
-from gamehall_services.ai.identity import SERVICE_USERNAME, BotIdentity
 from gamehall_services.ai.worker import TurnWorker, handle_turn
 
 log = structlog.get_logger("gamehall.ai")
-WORKERS_PER_GAME = 16
-"""Turns of one game handled at once by a replica (thinking runs in threads)."""
+SERVICE_USERNAME = "ai-service"
+"""The account bots play as (role `bot`, which may act only for bot seats), created on first start."""
+TURNS_IN_FLIGHT = 32
+"""Turns of one game (per consumer) a replica handles at once: each pulled only when there is room, so a long
+think holds one slot, not a batch (thinking runs in threads)."""
 
 
 def build_app(settings: Settings) -> ServiceApp:
     app = ServiceApp(settings)
-    tokens = Tokens(embedded_secrets.token_key(settings).value)
     state: dict[str, Any] = {}
 
     async def handle(msg: Msg) -> None:
@@ -48,10 +48,9 @@ def build_app(settings: Settings) -> ServiceApp:
             account = await ensure_service_account(
                 persistence_pb2_grpc.PersistenceServiceStub(persistence), SERVICE_USERNAME, "bot"
             )
-        channel = internal_channel(settings.gateway_addr, public=True)  # the gateway's public (TLS) port
-        identity = BotIdentity(tokens, account)
-        state["channel"] = channel
-        state["worker"] = TurnWorker(gateway_pb2_grpc.MatchServiceStub(channel), identity)
+        rules = {game: RulesReplicas(game, spec) for game, spec in settings.rules_addrs.items()}
+        state["rules"] = rules
+        state["worker"] = TurnWorker(rules, account.id)
         bus = await Bus.connect(settings.nats_url, settings.service)
         await bus.ensure_streams(replicas=settings.jetstream_replicas)
         state["bus"] = bus
@@ -62,23 +61,21 @@ def build_app(settings: Settings) -> ServiceApp:
             moves = await bus.durable(
                 LOG_STREAM, f"bots-{game.id}", bot_filter(game.id), ack_wait=settings.ai_ack_wait_seconds
             )
-            bus.consume(starts, handle, batch=1, heartbeat=settings.ai_ack_wait_seconds / 3)
-            for _ in range(WORKERS_PER_GAME):
-                bus.consume(moves, handle, batch=1, heartbeat=settings.ai_ack_wait_seconds / 3)
+            heartbeat = settings.ai_ack_wait_seconds / 3
+            bus.consume(starts, handle, heartbeat=heartbeat, in_flight=TURNS_IN_FLIGHT)
+            bus.consume(moves, handle, heartbeat=heartbeat, in_flight=TURNS_IN_FLIGHT)
         log.info("consuming turns", games=[g.id for g in all_games()])
 
     @app.on_stop
     async def stop() -> None:
         if "bus" in state:
             await state["bus"].close()
-        if "channel" in state:
-            await state["channel"].close()
+        for replicas in state.get("rules", {}).values():
+            await replicas.close()
 
     return app
 
 
 def main() -> None:
     settings = Settings() if "GAMEHALL_SERVICE" in os.environ else Settings(service="ai")
-    with exit_on_missing_secret(settings):
-        app = build_app(settings)
-    app.main()
+    build_app(settings).main()

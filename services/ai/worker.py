@@ -1,9 +1,12 @@
-"""One turn for a bot: read the seat's view through the gateway, think, submit once.
+"""One turn for a bot: take the seat's view and legal actions from the turn, think, play once on the owner.
 
-The worker never sees a match's state: it gets exactly what the seat's player would get
-(its view and legal actions, over the public API) and searches over determinizations of
-that view in-process. Its request id is ``bot:<match>:<version>:<seat>``, so a turn that is
-redelivered after a crash (or handled by two replicas) is applied at most once.
+The worker never sees a match's state: a turn carries exactly what the seat's player would read
+through the API (its view and legal actions at the turn's version, written by the match's owner),
+and the worker searches over determinizations of that view in-process. It plays on the owning rules
+replica directly (the gateway is the door for outside clients; the ai is inside), as the `bot` role,
+which may act only for bot seats. Its request id is ``bot:<match>:<version>:<seat>`` with the turn's
+version expected, so a turn that is redelivered after a crash (or handled by two replicas) is applied
+at most once, and a turn the match has moved past is dropped as stale.
 """
 
 from __future__ import annotations
@@ -24,10 +27,11 @@ from gamehall.ai.levels import LEVELS, make_bot
 from gamehall.engine import Action, Game, UnknownGame, derive_seed, get_game
 from gamehall.events.v1 import match_pb2
 from gamehall.events.v1.log_pb2 import LogEntry
+from gamehall.internal.v1 import live_pb2
 from gamehall.runtime import metrics
 from gamehall.runtime.bus import SUBJECT_ROOT, PermanentEventError, classify_rpc_error
-from gamehall.v1 import gateway_pb2, gateway_pb2_grpc
-from gamehall_services.ai.identity import BotIdentity
+from gamehall.runtime.errors import ClientError
+from gamehall.runtime.rules_replicas import RulesReplicas
 
 log = structlog.get_logger("gamehall.ai")
 LOG_ROOT = f"{SUBJECT_ROOT}.log."
@@ -36,9 +40,6 @@ LOG_ROOT = f"{SUBJECT_ROOT}.log."
 THINK_MS = {"random": 0.0, "easy": 300.0, "normal": 800.0, "hard": 1500.0, "expert": 4000.0}
 CLOCK_MARGIN_MS = 1500.0
 STALE = {grpc.StatusCode.ABORTED, grpc.StatusCode.FAILED_PRECONDITION}
-CATCH_UP_TRIES = 20
-CATCH_UP_SECONDS = 0.1
-"""How long a turn waits for its match to reach the announced version before it is judged stale."""
 
 
 @dataclass(frozen=True)
@@ -49,6 +50,10 @@ class Turn:
     seat: int
     difficulty: str
     deadline_unix_ms: int
+    view_json: str = ""
+    """The seat's view at `version` ("" for a turn announced without it: the worker then asks the owner)."""
+    legal: tuple[tuple[str, str], ...] = ()
+    """(id, action JSON) of each legal action at `version`."""
 
     @classmethod
     def parse(cls, payload: bytes) -> Turn:
@@ -58,7 +63,10 @@ class Turn:
             raise ValueError(f"not a turn: {event.WhichOneof('payload')}")
         t = event.turn_to_act
         difficulty = t.difficulty if t.difficulty in LEVELS else "normal"
-        return cls(event.match_id, event.game, event.version, t.seat, difficulty, t.deadline_unix_ms)
+        legal = tuple((c.id, c.action_json) for c in t.legal)
+        return cls(
+            event.match_id, event.game, event.version, t.seat, difficulty, t.deadline_unix_ms, t.view_json, legal
+        )
 
     @classmethod
     def all_in(cls, payload: bytes) -> list[Turn]:
@@ -74,6 +82,8 @@ class Turn:
                 int(t.seat),
                 t.difficulty if t.difficulty in LEVELS else "normal",
                 int(t.deadline_unix_ms),
+                t.view_json,
+                tuple((c.id, c.action_json) for c in t.legal),
             )
             for t in entry.bot_turns
         ]
@@ -86,7 +96,7 @@ class Turn:
 async def handle_turn(worker: TurnWorker, msg: Msg) -> str:
     """The bot consumer's handler, for a match log entry after which bots are to act (several seats at once
     are played together): a turn that can never be played (undecodable, not a turn, an unknown game, a
-    match or seat the gateway rejects) is a `PermanentEventError` for the dead letter; a gateway that is
+    match or seat the owner rejects) is a `PermanentEventError` for the dead letter; an owner that is
     away or busy is retried by the bus with backoff (issue 20, finding 2)."""
     try:
         turns = Turn.all_in(msg.data) if msg.subject.startswith(LOG_ROOT) else [Turn.parse(msg.data)]
@@ -104,61 +114,71 @@ async def handle_turn(worker: TurnWorker, msg: Msg) -> str:
 async def _play_one(worker: TurnWorker, turn: Turn) -> str:
     try:
         outcome = await worker.play(turn)
-    except grpc.aio.AioRpcError as exc:
+    except (grpc.aio.AioRpcError, ClientError) as exc:
         raise classify_rpc_error(exc, f"turn {turn.request_id[:100]}") from exc
     log.info("turn", match_id=turn.match_id, version=turn.version, seat=turn.seat, result=outcome)
     return outcome
 
 
 class TurnWorker:
-    """Plays turns through the gateway with the service's bot identity."""
+    """Plays turns on the matches' owners with the service's bot identity."""
 
-    def __init__(self, gateway: gateway_pb2_grpc.MatchServiceStub, identity: BotIdentity) -> None:
-        self.gateway = gateway
-        self.identity = identity
+    def __init__(self, rules: dict[str, RulesReplicas], account_id: str) -> None:
+        self.rules = rules
+        self.caller = live_pb2.Caller(account_id=account_id, role="bot")
+
+    def _owner(self, turn: Turn) -> RulesReplicas:
+        replicas = self.rules.get(turn.game)
+        if replicas is None:
+            raise PermanentEventError(f"turn {turn.request_id[:100]}: no rules service hosts {turn.game!r}")
+        return replicas
+
+    async def _read(self, turn: Turn) -> tuple[str, tuple[tuple[str, str], ...]] | None:
+        """The seat's view and legal actions at the turn's version, from the owner (for a turn announced
+        without them); None when the match is past that version."""
+        owner = self._owner(turn)
+        view_request = live_pb2.GetViewRequest(match_id=turn.match_id, caller=self.caller, seat=turn.seat)
+        legal_request = live_pb2.ListLegalActionsRequest(match_id=turn.match_id, caller=self.caller, seat=turn.seat)
+        view, legal = await asyncio.gather(
+            owner.on_owner(turn.match_id, "GetView", view_request),
+            owner.on_owner(turn.match_id, "ListLegalActions", legal_request),
+        )
+        view, legal = view.view, legal.result
+        if view.version != turn.version or legal.version != turn.version or view.HasField("outcome"):
+            return None
+        if turn.seat not in view.to_act or not legal.actions:
+            return None
+        return view.view_json, tuple((a.id, a.action_json) for a in legal.actions)
 
     async def play(self, turn: Turn) -> str:
         """Play `turn` if it is still due; returns what happened (for logs and tests)."""
-        meta = self.identity.metadata()
-        view_request = gateway_pb2.GetViewRequest(match_id=turn.match_id, seat=turn.seat)
-        legal_request = gateway_pb2.ListLegalActionsRequest(match_id=turn.match_id, seat=turn.seat)
-
-        async def read() -> tuple[Any, Any]:  # both at once: the owner answers each from memory
-            return await asyncio.gather(
-                self.gateway.GetView(view_request, metadata=meta),
-                self.gateway.ListLegalActions(legal_request, metadata=meta),
-            )
-
-        view, legal = await read()
-        for _ in range(CATCH_UP_TRIES):  # the turn's event can outrun the view it announces: wait, not drop
-            if min(view.version, legal.version) >= turn.version:
-                break
-            await asyncio.sleep(CATCH_UP_SECONDS)
-            view, legal = await read()
-        if view.version != turn.version or turn.seat not in view.to_act or view.HasField("outcome"):
-            return "stale"
-        if legal.version != turn.version or not legal.actions:
+        view_json, legal = turn.view_json, turn.legal
+        if not view_json:
+            read = await self._read(turn)
+            if read is None:
+                return "stale"
+            view_json, legal = read
+        if not legal:
             return "stale"
         game = get_game(turn.game)
-        actions = {a.id: game.parse_action(json.loads(a.action_json)) for a in legal.actions}
+        actions = {aid: game.parse_action(json.loads(action_json)) for aid, action_json in legal}
         started = time.perf_counter()
-        chosen = await asyncio.to_thread(self._think, game, json.loads(view.view_json), turn, list(actions.values()))
+        chosen = await asyncio.to_thread(self._think, game, json.loads(view_json), turn, list(actions.values()))
         metrics.BOT_THINK.labels(turn.game, turn.difficulty).observe(time.perf_counter() - started)
         chosen_id = next(aid for aid, action in actions.items() if action == chosen)
+        request = live_pb2.PlayRequest(
+            match_id=turn.match_id,
+            caller=self.caller,
+            seat=turn.seat,
+            action_id=chosen_id,
+            request_id=turn.request_id,
+            expected_version=turn.version,
+        )
         try:
-            await self.gateway.SubmitAction(
-                gateway_pb2.SubmitActionRequest(
-                    match_id=turn.match_id,
-                    seat=turn.seat,
-                    action_id=chosen_id,
-                    request_id=turn.request_id,
-                    expected_version=turn.version,
-                ),
-                metadata=meta,
-            )
-        except grpc.aio.AioRpcError as exc:
-            if exc.code() in STALE:  # another move or a clock got there first
-                log.info("turn moved on", match_id=turn.match_id, version=turn.version, detail=exc.details())
+            await self._owner(turn).on_owner(turn.match_id, "Play", request)
+        except ClientError as exc:
+            if exc.code in STALE:  # another move or a clock got there first
+                log.info("turn moved on", match_id=turn.match_id, version=turn.version, detail=str(exc)[:200])
                 return "stale"
             raise
         metrics.BOT_DECISIONS.labels(turn.game, turn.difficulty).inc()

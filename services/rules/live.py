@@ -268,7 +268,7 @@ class LiveMatches:
                     metrics.ACTIONS_REJECTED.labels(self.game.id).inc()
                     log.info("move refused", match_id=match_id, version=live.version, seat=seat, why=str(refused))
                     raise
-                entry = entry_for_step(live.facts, step, now_ms())
+                entry = entry_for_step(self.game, live.facts, step, now_ms())
                 try:
                     matchlog = await self._match_log()
                     seq = await matchlog.append(entry, held.seq)

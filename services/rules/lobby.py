@@ -85,7 +85,8 @@ class Lobby:
         wanted = config_from_proto(request.config)
         config = self.game.configure(wanted.mode or None, wanted.seats or None, wanted.options, wanted.flags)
         seed = secrets.randbits(63)
-        to_act = sorted(self.game.to_act(self.game.new_match(config, seed)))
+        initial = self.game.new_match(config, seed)
+        to_act = sorted(self.game.to_act(initial))
         join = int(request.join_seat) if request.HasField("join_seat") else None
         seats = plan_seats(seat_requests(request.seats), config.seats, creator.account_id, join)
         spec = clocks.ClockSpec.checked(request.clock.per_move_ms, request.clock.bank_ms, request.clock.increment_ms)
@@ -102,7 +103,7 @@ class Lobby:
             clock_state = clocks.initial(spec, config.seats, to_act, int(time.time() * 1000))
             deadlines = {s: clocks.deadline_ms(spec, clock_state, s) for s in to_act}
             bots = {s.seat: s.bot_difficulty for s in seats if s.kind == "bot"}
-            outbox += events.turns_for_bots(match_id, game, 0, to_act, bots, deadlines)
+            outbox += events.turns_for_bots(match_id, game, 0, to_act, bots, deadlines, self.game, initial)
         create = ppb.CreateMatchRequest(
             match_id=match_id,
             game=game,
@@ -128,7 +129,6 @@ class Lobby:
             return live_pb2.OpenMatchResponse(match=again, existed=True)  # a concurrent retry won
         log.info("match opened", match_id=match_id, mode=config.mode, seats=config.seats, running=full)
         return live_pb2.OpenMatchResponse(match=stored)
-
 
     # ----------------------------------------------------------------- joining and starting
     async def _record(self, match_id: str) -> ppb.MatchRecord:
@@ -172,10 +172,13 @@ class Lobby:
         if record.status != "open" or not is_full(facts.seats):
             return record
         config = self.game.validate_config(MatchConfig.from_json(facts.config))
-        to_act = sorted(self.game.to_act(self.game.new_match(config, facts.seed)))
+        initial = self.game.new_match(config, facts.seed)
+        to_act = sorted(self.game.to_act(initial))
         clock_state = clocks.initial(facts.clock, len(facts.seats), to_act, int(time.time() * 1000))
         deadlines = {s: clocks.deadline_ms(facts.clock, clock_state, s) for s in to_act}
-        outbox = events.turns_for_bots(record.id, record.game, 0, to_act, facts.bot_seats(), deadlines)
+        outbox = events.turns_for_bots(
+            record.id, record.game, 0, to_act, facts.bot_seats(), deadlines, self.game, initial
+        )
         start = ppb.StartMatchRequest(match_id=record.id, outbox=outbox, clock_state_json=dumps(clock_state))
         try:
             started: ppb.MatchRecord = (await self._call("StartMatch", start)).match

@@ -113,3 +113,37 @@ async def test_failed_handler_gets_the_message_again(nats_server: NatsServer) ->
         assert info.state.messages == 0  # acked on the second try: the work queue removed it
     finally:
         await bus.close()
+
+
+async def test_in_flight_consumer_runs_slow_handlers_side_by_side_and_acks_each(nats_server: NatsServer) -> None:
+    """`in_flight`: handlers overlap up to the limit (never beyond it), each message is acked on its own, and a
+    failing one is retried without holding the others."""
+    bus = await Bus.connect(nats_server.url, "test")
+    running, peak, done, failed_once = 0, 0, [], set()
+
+    async def slow(msg) -> None:  # type: ignore[no-untyped-def]
+        nonlocal running, peak
+        running += 1
+        peak = max(peak, running)
+        try:
+            await asyncio.sleep(0.3)
+            if msg.data == b"t3" and msg.data not in failed_once:
+                failed_once.add(msg.data)
+                raise RuntimeError("transient")
+            done.append(msg.data)
+        finally:
+            running -= 1
+
+    try:
+        await bus.ensure_streams()
+        for i in range(12):
+            await bus.publish("gamehall.v1.turn.high-card", f"t{i}".encode(), f"t:{i}")
+        sub = await bus.durable("GAMEHALL_TURNS", "bots-high-card", "gamehall.v1.turn.high-card", ack_wait=5)
+        bus.consume(sub, slow, in_flight=4, retry_delays=(0.1,))
+        await _collect_until(done, 12)
+        assert sorted(done) == sorted(f"t{i}".encode() for i in range(12))
+        assert peak == 4, f"handlers overlapped, up to the limit and never beyond it: {peak}"
+        info = await _settled(bus, "GAMEHALL_TURNS", "bots-high-card")
+        assert info.num_ack_pending == 0 and info.num_pending == 0
+    finally:
+        await bus.close()

@@ -148,7 +148,7 @@ async def test_turn_consumer_dead_letters_unplayable_turns_within_max_deliver(na
         await bus.publish(subject, b"\x08\x96\x01 garbage", "t:junk")
         await bus.publish(subject, _turn("m-x", game="no-such-game"), "t:game")
         await bus.publish(subject, _turn("gone"), "t:gone")
-        await bus.publish(subject, _turn("away"), "t:away")  # the gateway never answers: retried, then given up
+        await bus.publish(subject, _turn("away"), "t:away")  # the owner never answers: retried, then given up
         sub = await bus.durable("GAMEHALL_TURNS", durable, subject, max_deliver=3)
         bus.consume(sub, lambda msg: handle_turn(worker, msg), batch=1, retry_delays=FAST)  # type: ignore[arg-type]
         dead = await _dead_letters(bus, "GAMEHALL_TURNS", durable, 4)

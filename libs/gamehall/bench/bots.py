@@ -6,6 +6,7 @@ import asyncio
 import random
 import statistics
 import time
+import urllib.request
 from typing import Any
 
 import grpc
@@ -69,36 +70,50 @@ def _think_times(game: Game[Any], config: Any, level: str, positions: int) -> li
     return times
 
 
-async def _bot_matches(address: str, matches: int, timeout: float) -> tuple[int, float]:
+def _decisions(metrics_address: str) -> float:
+    """The ai replica's `gamehall_bot_decisions_total`, summed over games and levels (one scrape)."""
+    text = urllib.request.urlopen(f"http://{metrics_address}/metrics", timeout=5).read().decode()
+    return sum(
+        float(line.rsplit(" ", 1)[1]) for line in text.splitlines() if line.startswith("gamehall_bot_decisions_total{")
+    )
+
+
+async def _bot_matches(address: str, metrics_address: str, matches: int, timeout: float) -> tuple[float, float]:
+    """(decisions, seconds) from the first match's creation to the last decision, read off the ai's own
+    counter (a scrape a second: the load generator adds no RPCs while the bots play)."""
     async with grpc.aio.insecure_channel(address) as channel:
         auth = gateway_pb2_grpc.AuthServiceStub(channel)
         stub = gateway_pb2_grpc.MatchServiceStub(channel)
         reply = await auth.Register(gateway_pb2.RegisterRequest(username="bench-bots", password="bench password 2026"))
         md = (("authorization", f"Bearer {reply.token}"),)
         seats = [gateway_pb2.SeatSpec(bot="easy"), gateway_pb2.SeatSpec(bot="easy")]
+        before = await asyncio.to_thread(_decisions, metrics_address)
         started = time.perf_counter()
-        ids = [
-            (
-                await stub.CreateMatch(gateway_pb2.CreateMatchRequest(game="high-card", seats=seats), metadata=md)
-            ).match.id
-            for _ in range(matches)
-        ]
-        pending = set(ids)
-        actions = 0
-        while pending and time.perf_counter() - started < timeout:
-            await asyncio.sleep(0.5)
-            for match_id in list(pending):
-                match = (await stub.GetMatch(gateway_pb2.GetMatchRequest(match_id=match_id), metadata=md)).match
-                if match.status == gateway_pb2.MATCH_STATUS_FINISHED:
-                    pending.discard(match_id)
-                    actions += match.version
-        return actions, time.perf_counter() - started
+        for first in range(0, matches, 50):
+            await asyncio.gather(
+                *(
+                    stub.CreateMatch(gateway_pb2.CreateMatchRequest(game="high-card", seats=seats), metadata=md)
+                    for _ in range(first, min(matches, first + 50))
+                )
+            )
+        last, last_change = before, time.perf_counter()
+        while time.perf_counter() - started < timeout:
+            await asyncio.sleep(1.0)
+            now = await asyncio.to_thread(_decisions, metrics_address)
+            if now != last:
+                last, last_change = now, time.perf_counter()
+            elif last > before and time.perf_counter() - last_change > 3.0:
+                break  # every match has played out
+        return last - before, last_change - started
 
 
 def ai_service_rows(matches: int = 200, timeout: float = 300.0) -> list[Row]:
     """Decisions/s of one ai replica while `matches` bot-vs-bot matches run at once (create to finish)."""
     with bench_platform() as platform:
-        decisions, elapsed = asyncio.run(_bot_matches(platform.service("gateway").address, matches, timeout))
+        ai = platform.service("ai")
+        decisions, elapsed = asyncio.run(
+            _bot_matches(platform.service("gateway").address, f"127.0.0.1:{ai.metrics_port}", matches, timeout)
+        )
     return [
         Row(
             "ai service decisions/s",

@@ -36,6 +36,7 @@ from nats.js.errors import NotFoundError, ServiceUnavailableError
 from tenacity import AsyncRetrying, retry_if_exception_type, stop_after_delay, wait_exponential
 
 from gamehall.runtime import metrics, tls
+from gamehall.runtime.errors import ClientError
 
 log = structlog.get_logger("gamehall.bus")
 
@@ -85,12 +86,13 @@ REJECTED_CODES = frozenset(
 """Statuses that say the request itself is wrong: asking again cannot help."""
 
 
-def classify_rpc_error(exc: grpc.aio.AioRpcError, what: str) -> Exception:
-    """A failed internal call seen by an event handler: permanent when the callee rejected the request,
-    retryable (the error itself) when it was away, overloaded or racing (UNAVAILABLE, ABORTED...)."""
-    if exc.code() in REJECTED_CODES:
-        details = (exc.details() or "")[:200]
-        return PermanentEventError(f"{what}: {exc.code().name}: {details}")
+def classify_rpc_error(exc: grpc.aio.AioRpcError | ClientError, what: str) -> Exception:
+    """A failed internal call seen by an event handler (raw, or translated to a `ClientError`): permanent
+    when the callee rejected the request, retryable (the error itself) when it was away, overloaded or
+    racing (UNAVAILABLE, ABORTED...)."""
+    code, details = (exc.code, exc.message) if isinstance(exc, ClientError) else (exc.code(), exc.details() or "")
+    if code in REJECTED_CODES:
+        return PermanentEventError(f"{what}: {code.name}: {details[:200]}")
     failure: Exception = exc
     return failure
 
@@ -281,21 +283,95 @@ class Bus:
         batch: int = 16,
         heartbeat: float | None = None,
         retry_delays: tuple[float, ...] = RETRY_DELAYS,
+        in_flight: int = 1,
     ) -> asyncio.Task[None]:
         """Run `handler` on each message in the background: ack on success; on failure nak with
         `retry_delays` (retryable) or dead-letter and term (`PermanentEventError`, or the last delivery).
 
         `heartbeat` (seconds, below the consumer's ack_wait) keeps a long handler's message from
-        being redelivered while the handler is alive.
+        being redelivered while the handler is alive. `in_flight` > 1 handles up to that many messages
+        at once (each acked on its own), pulling only as many as there is room for, so independent slow
+        handlers (a bot thinking) neither wait for each other nor sit unacknowledged in a batch.
         """
         stream, durable, max_deliver = self._durables.get(id(subscription), ("", "", DEFAULT_MAX_DELIVER))
         if stream and (stream, durable) not in self._advisories:
             self._advisories[(stream, durable)] = asyncio.create_task(self._watch_exhausted(stream, durable))
-        task = asyncio.create_task(
-            self._consume(subscription, handler, batch, heartbeat, (stream, durable, max_deliver), retry_delays)
+        consumer = (stream, durable, max_deliver)
+        work = (
+            self._consume(subscription, handler, batch, heartbeat, consumer, retry_delays)
+            if in_flight <= 1
+            else self._consume_concurrently(subscription, handler, in_flight, heartbeat, consumer, retry_delays)
         )
+        task = asyncio.create_task(work)
         self._tasks.append(task)
         return task
+
+    async def _fetch(self, sub: JetStreamContext.PullSubscription, count: int) -> list[Msg] | None:
+        """Up to `count` messages ([] when none came within a second); None once the connection is closed."""
+        try:
+            messages: list[Msg] = await sub.fetch(count, timeout=1.0)
+            return messages
+        except TimeoutError:  # nats' own, or asyncio's when a lingering pull request's time ran out
+            return []
+        except (nats.errors.ConnectionClosedError, nats.errors.DrainTimeoutError):
+            return None
+        except Exception as exc:
+            log.warning("fetch failed", error=str(exc) or type(exc).__name__)
+            await asyncio.sleep(0.5)
+            return []
+
+    async def _settle(
+        self,
+        msg: Msg,
+        handler: Handler,
+        heartbeat: float | None,
+        consumer: tuple[str, str, int],
+        retry_delays: tuple[float, ...],
+    ) -> None:
+        try:
+            await self._with_heartbeat(msg, handler, heartbeat)
+        except Exception as exc:
+            await self._failed(msg, exc, consumer, retry_delays)
+        else:
+            await _quietly(msg.ack())
+
+    async def _consume_concurrently(
+        self,
+        sub: JetStreamContext.PullSubscription,
+        handler: Handler,
+        in_flight: int,
+        heartbeat: float | None,
+        consumer: tuple[str, str, int],
+        retry_delays: tuple[float, ...],
+    ) -> None:
+        room = asyncio.Semaphore(in_flight)
+        running: set[asyncio.Task[None]] = set()
+
+        async def one(msg: Msg) -> None:
+            try:
+                await self._settle(msg, handler, heartbeat, consumer, retry_delays)
+            finally:
+                room.release()
+
+        try:
+            while not self._closing.is_set():
+                await room.acquire()
+                free = 1
+                while free < in_flight and not room.locked():  # take every free slot for one pull
+                    await room.acquire()
+                    free += 1
+                messages = await self._fetch(sub, free)
+                if messages is None:
+                    return
+                for _ in range(free - len(messages)):
+                    room.release()
+                for msg in messages:
+                    task = asyncio.create_task(one(msg))
+                    running.add(task)
+                    task.add_done_callback(running.discard)
+        finally:
+            if running:
+                await asyncio.gather(*running, return_exceptions=True)
 
     async def _consume(
         self,
@@ -307,23 +383,11 @@ class Bus:
         retry_delays: tuple[float, ...],
     ) -> None:
         while not self._closing.is_set():
-            try:
-                messages = await sub.fetch(batch, timeout=1.0)
-            except TimeoutError:  # nats' own, or asyncio's when a lingering pull request's time ran out
-                continue
-            except (nats.errors.ConnectionClosedError, nats.errors.DrainTimeoutError):
+            messages = await self._fetch(sub, batch)
+            if messages is None:
                 return
-            except Exception as exc:
-                log.warning("fetch failed", error=str(exc) or type(exc).__name__)
-                await asyncio.sleep(0.5)
-                continue
             for msg in messages:
-                try:
-                    await self._with_heartbeat(msg, handler, heartbeat)
-                except Exception as exc:
-                    await self._failed(msg, exc, consumer, retry_delays)
-                else:
-                    await _quietly(msg.ack())
+                await self._settle(msg, handler, heartbeat, consumer, retry_delays)
 
     async def _failed(
         self, msg: Msg, exc: Exception, consumer: tuple[str, str, int], retry_delays: tuple[float, ...]

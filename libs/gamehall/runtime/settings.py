@@ -73,7 +73,11 @@ class Settings(BaseSettings):
         default_factory=dict, description='JSON map game id -> host:port of its rules host, e.g. {"grimmoir": "h:1"}.'
     )
     ai_ack_wait_seconds: float = Field(
-        30.0, gt=0, description="ai service: how long a turn may be thought about before it is redelivered."
+        6.0,
+        gt=0,
+        description="ai service: how long a turn goes unacknowledged before another ai replica gets it. A worker "
+        "thinking longer keeps its turn with in-progress acks every third of this, so it bounds the pause a "
+        "crashed ai costs (issue 20, finding 8), not the think time.",
     )
     matchmaking_bot_fill_seconds: float = Field(
         10.0, ge=0, description="matchmaking: a ticket that allows bots gets bot seats after waiting this long."

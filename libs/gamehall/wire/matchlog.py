@@ -5,14 +5,32 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from gamehall.events.v1.log_pb2 import BotTurn, LogEntry
+from gamehall.engine import Game
+from gamehall.engine.protocol import action_id
+from gamehall.events.v1.log_pb2 import BotChoice, BotTurn, LogEntry
 from gamehall.matches.live import MatchFacts, Step, outcome_json
 from gamehall.wire.convert import dumps
 
 
-def entry_for_step(facts: MatchFacts, step: Step, unix_ms: int) -> LogEntry:
-    """The log entry of a judged step: the action, its digest, the clock, who acts next (and which are bots);
-    the encoded state rides along every `SNAPSHOT_EVERY` versions and at the end."""
+def bot_turn(game: Game[Any], state: Any, seat: int, difficulty: str, deadline_unix_ms: int) -> BotTurn:
+    """A bot seat's turn with the seat's view and legal actions in `state`: exactly what its player would
+    read through the API, so the ai decides without asking the owner (and never sees more)."""
+    return BotTurn(
+        seat=seat,
+        difficulty=difficulty,
+        deadline_unix_ms=deadline_unix_ms,
+        view_json=dumps(game.view(state, seat)),
+        legal=[
+            BotChoice(id=action_id(a), action_json=dumps(game.action_to_json(a)))
+            for a in game.legal_actions(state, seat)
+        ],
+    )
+
+
+def entry_for_step(game: Game[Any], facts: MatchFacts, step: Step, unix_ms: int) -> LogEntry:
+    """The log entry of a judged step: the action, its digest, the clock, who acts next (and, for each bot
+    among them, its turn: view and legal actions); the encoded state rides along every `SNAPSHOT_EVERY`
+    versions and at the end."""
     entry = LogEntry(
         match_id=facts.id,
         game=facts.game,
@@ -33,7 +51,7 @@ def entry_for_step(facts: MatchFacts, step: Step, unix_ms: int) -> LogEntry:
         bots = facts.bot_seats()
         deadlines = step.deadlines(facts)
         entry.bot_turns.extend(
-            BotTurn(seat=s, difficulty=bots[s], deadline_unix_ms=deadlines.get(s, 0)) for s in step.to_act if s in bots
+            bot_turn(game, step.state, s, bots[s], deadlines.get(s, 0)) for s in step.to_act if s in bots
         )
     if step.wants_snapshot():
         entry.snapshot = step.encoded
@@ -56,4 +74,4 @@ def close_entry(
     )
 
 
-__all__ = ["close_entry", "entry_for_step"]
+__all__ = ["bot_turn", "close_entry", "entry_for_step"]

@@ -1,19 +1,23 @@
 """The JetStream events a change produces, as outbox entries written with the change itself.
 
 Subjects: `gamehall.v1.match.<id>.<kind>` and, for bot seats that must act, the work queue
-`gamehall.v1.turn.<game>`. The dedupe id is `<match>:<version>:<kind>[:<seat>]`. Only public
-game events go out: the bus is not a secure channel per seat.
+`gamehall.v1.turn.<game>`. The dedupe id is `<match>:<version>:<kind>[:<seat>]`. Match events carry
+only public game events; a bot's turn carries its seat's view and legal actions, on the turns work
+queue that only the ai reads (its credentials: `gamehall.runtime.callers`/NATS permissions).
 """
 
 from __future__ import annotations
 
 import uuid
 from collections.abc import Iterable, Sequence
+from typing import Any
 
+from gamehall.engine import Game
 from gamehall.events.v1 import match_pb2 as epb
 from gamehall.internal.v1 import persistence_pb2 as ppb
 from gamehall.runtime.bus import match_subject, turn_subject
 from gamehall.v1 import common_pb2
+from gamehall.wire.matchlog import bot_turn
 
 
 def _entry(subject: str, msg_id: str, event: epb.MatchEvent) -> ppb.OutboxEntry:
@@ -67,18 +71,21 @@ def turns_for_bots(
     to_act: Iterable[int],
     bots: dict[int, str],
     deadlines: dict[int, int],
+    engine: Game[Any] | None = None,
+    state: Any = None,
 ) -> list[ppb.OutboxEntry]:
-    """Work for the bots among the seats to act."""
+    """Work for the bots among the seats to act (with each seat's view and legal actions when the
+    `engine` and `state` are given)."""
     entries = []
     for seat in sorted(to_act):
         if seat not in bots:
             continue
-        event = epb.MatchEvent(
-            match_id=match_id,
-            version=version,
-            game=game,
-            turn_to_act=epb.TurnToAct(seat=seat, difficulty=bots[seat], deadline_unix_ms=deadlines.get(seat, 0)),
-        )
+        turn = epb.TurnToAct(seat=seat, difficulty=bots[seat], deadline_unix_ms=deadlines.get(seat, 0))
+        if engine is not None:
+            work = bot_turn(engine, state, seat, bots[seat], deadlines.get(seat, 0))
+            turn.view_json = work.view_json
+            turn.legal.extend(work.legal)
+        event = epb.MatchEvent(match_id=match_id, version=version, game=game, turn_to_act=turn)
         entries.append(_entry(turn_subject(game), f"{match_id}:{version}:turn_to_act:{seat}", event))
     return entries
 

@@ -27,7 +27,7 @@ def _play_out(live: LiveMatch, rng: random.Random) -> list[LogEntry]:
     while live.outcome() is None and live.version < 400:
         seat = rng.choice(live.to_act)
         step = live.play(seat, rng.choice(live.legal(seat)), f"r{live.version}", now_ms=1_000 + live.version)
-        entries.append(entry_for_step(live.facts, step, 1_000 + live.version))
+        entries.append(entry_for_step(live.game, live.facts, step, 1_000 + live.version))
         live.commit(step)
     return entries
 
@@ -43,6 +43,25 @@ def test_entries_after_which_a_bot_acts_are_tagged_for_the_ai_and_the_last_for_t
     last = entries[-1]
     assert (entry_tag(last), last.status, last.bot_turns) == (END, "finished", [])
     assert json.loads(last.outcome_json)["ranks"] == list(live.outcome().ranks)  # type: ignore[union-attr]
+
+
+def test_a_bot_turn_carries_exactly_its_seats_view_and_legal_actions() -> None:
+    """The ai decides from the entry alone, so the turn holds what the seat's player would read through the
+    API at that version: the seat's own view (never the human's hand) and its legal actions."""
+    live = _match("grimmoir", (SeatFacts(0, "human", "alice"), SeatFacts(1, "bot", bot_difficulty="easy")))
+    rng, checked = random.Random(3), 0
+    while live.outcome() is None and live.version < 400:
+        seat = rng.choice(live.to_act)
+        step = live.play(seat, rng.choice(live.legal(seat)), f"r{live.version}", now_ms=1_000 + live.version)
+        entry = entry_for_step(live.game, live.facts, step, 1_000)
+        live.commit(step)
+        for turn in entry.bot_turns:
+            assert json.loads(turn.view_json) == json.loads(json.dumps(live.view(turn.seat)))
+            assert json.loads(turn.view_json) != json.loads(json.dumps(live.view(0)))
+            assert [c.id for c in turn.legal] == [live.describe(a)[0] for a in live.legal(turn.seat)]
+            assert [live.game.parse_action(json.loads(c.action_json)) for c in turn.legal] == live.legal(turn.seat)
+            checked += 1
+    assert checked > 3
 
 
 def test_snapshots_ride_every_few_dozen_entries_and_the_last() -> None:

@@ -50,11 +50,23 @@ class LogEntry(_message.Message):
     def __init__(self, match_id: _Optional[str] = ..., game: _Optional[str] = ..., version: _Optional[int] = ..., kind: _Optional[_Union[LogEntry.Kind, str]] = ..., seat: _Optional[int] = ..., action_json: _Optional[str] = ..., request_id: _Optional[str] = ..., state_digest: _Optional[bytes] = ..., unix_ms: _Optional[int] = ..., clock_state_json: _Optional[str] = ..., to_act: _Optional[_Iterable[int]] = ..., status: _Optional[str] = ..., outcome_json: _Optional[str] = ..., snapshot: _Optional[bytes] = ..., bot_turns: _Optional[_Iterable[_Union[BotTurn, _Mapping]]] = ...) -> None: ...
 
 class BotTurn(_message.Message):
-    __slots__ = ("seat", "difficulty", "deadline_unix_ms")
+    __slots__ = ("seat", "difficulty", "deadline_unix_ms", "view_json", "legal")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     DIFFICULTY_FIELD_NUMBER: _ClassVar[int]
     DEADLINE_UNIX_MS_FIELD_NUMBER: _ClassVar[int]
+    VIEW_JSON_FIELD_NUMBER: _ClassVar[int]
+    LEGAL_FIELD_NUMBER: _ClassVar[int]
     seat: int
     difficulty: str
     deadline_unix_ms: int
-    def __init__(self, seat: _Optional[int] = ..., difficulty: _Optional[str] = ..., deadline_unix_ms: _Optional[int] = ...) -> None: ...
+    view_json: str
+    legal: _containers.RepeatedCompositeFieldContainer[BotChoice]
+    def __init__(self, seat: _Optional[int] = ..., difficulty: _Optional[str] = ..., deadline_unix_ms: _Optional[int] = ..., view_json: _Optional[str] = ..., legal: _Optional[_Iterable[_Union[BotChoice, _Mapping]]] = ...) -> None: ...
+
+class BotChoice(_message.Message):
+    __slots__ = ("id", "action_json")
+    ID_FIELD_NUMBER: _ClassVar[int]
+    ACTION_JSON_FIELD_NUMBER: _ClassVar[int]
+    id: str
+    action_json: str
+    def __init__(self, id: _Optional[str] = ..., action_json: _Optional[str] = ...) -> None: ...

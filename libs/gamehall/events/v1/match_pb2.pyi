@@ -1,3 +1,4 @@
+from gamehall.events.v1 import log_pb2 as _log_pb2
 from gamehall.v1 import common_pb2 as _common_pb2
 from google.protobuf.internal import containers as _containers
 from google.protobuf import descriptor as _descriptor
@@ -58,14 +59,18 @@ class ActionApplied(_message.Message):
     def __init__(self, seat: _Optional[int] = ..., public_events: _Optional[_Iterable[_Union[_common_pb2.GameEvent, _Mapping]]] = ..., to_act: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class TurnToAct(_message.Message):
-    __slots__ = ("seat", "difficulty", "deadline_unix_ms")
+    __slots__ = ("seat", "difficulty", "deadline_unix_ms", "view_json", "legal")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     DIFFICULTY_FIELD_NUMBER: _ClassVar[int]
     DEADLINE_UNIX_MS_FIELD_NUMBER: _ClassVar[int]
+    VIEW_JSON_FIELD_NUMBER: _ClassVar[int]
+    LEGAL_FIELD_NUMBER: _ClassVar[int]
     seat: int
     difficulty: str
     deadline_unix_ms: int
-    def __init__(self, seat: _Optional[int] = ..., difficulty: _Optional[str] = ..., deadline_unix_ms: _Optional[int] = ...) -> None: ...
+    view_json: str
+    legal: _containers.RepeatedCompositeFieldContainer[_log_pb2.BotChoice]
+    def __init__(self, seat: _Optional[int] = ..., difficulty: _Optional[str] = ..., deadline_unix_ms: _Optional[int] = ..., view_json: _Optional[str] = ..., legal: _Optional[_Iterable[_Union[_log_pb2.BotChoice, _Mapping]]] = ...) -> None: ...
 
 class MatchFinished(_message.Message):
     __slots__ = ("outcome", "seed")
