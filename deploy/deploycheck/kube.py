@@ -9,7 +9,8 @@ from kubernetes_validate import utils as kubernetes_validate
 from deploycheck.chart import Manifest
 
 # Custom resources of the Prometheus Operator: no schema in kubernetes-validate; deploycheck.crds checks them.
-CRD_KINDS = frozenset({"ServiceMonitor", "PrometheusRule"})
+# cert-manager's Certificate and Issuer (tls.mode=cert-manager) have no offline schema either.
+CRD_KINDS = frozenset({"ServiceMonitor", "PrometheusRule", "Certificate", "Issuer"})
 
 
 def validate_manifests(manifests: Iterable[Manifest], kube_version: str) -> tuple[list[str], int]:

@@ -114,10 +114,12 @@ def check_workload(deployment: Manifest, name: str, spec: Mapping[str, str], val
     games = {g for g, e in (values["rules"]["games"] or {}).items() if _enabled(e)}
     if set(rules_addrs) != games:
         problems.append(f"GAMEHALL_RULES_ADDRS covers {sorted(rules_addrs)}, enabled games are {sorted(games)}")
+    # Under TLS the kubelet (no client certificate) asks the plaintext health-only port (GAMEHALL_HEALTH_PORT).
+    probe_port = int(env["GAMEHALL_HEALTH_PORT"]) if env.get("GAMEHALL_HEALTH_PORT") else ports.get("grpc")
     for probe in PROBES:
         grpc_probe = (container.get(probe) or {}).get("grpc") or {}
-        if grpc_probe.get("port") != ports.get("grpc"):
-            problems.append(f"{probe} is not a gRPC health probe on the grpc port")
+        if grpc_probe.get("port") != probe_port:
+            problems.append(f"{probe} is not a gRPC health probe on the grpc port (the health port under TLS)")
     problems.extend(_security_problems(pod, container))
     if not (container.get("resources") or {}).get("requests"):
         problems.append("no resource requests")

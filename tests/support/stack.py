@@ -140,6 +140,8 @@ def _docker_stack(  # pragma: no cover - needs a Docker engine
             "GAMEHALL_RULES_ADDRS": json.dumps(rules),
             "GAMEHALL_OPERATOR_PASSWORD": "operator-test-password",
             "GAMEHALL_TOKEN_KEY": secrets.token_urlsafe(48),  # containers are not embedded: a key must be given
+            # ... and TLS, unless declared plaintext (a private network; TLS: tests/integration/test_tls_platform.py)
+            "GAMEHALL_ALLOW_PLAINTEXT": "true",
             # The fixture game lives in tests/: mounted read-only and loaded by reference.
             "PYTHONPATH": "/opt/gamehall-tests",
             "GAMEHALL_GAME_MODULES": repo_env()["GAMEHALL_GAME_MODULES"],

@@ -213,6 +213,18 @@ Plain settings first (config.extraEnv, then the component's env, override them),
 {{- if $c.game -}}
 {{- $_ := set $vars "GAMEHALL_GAME" $c.game -}}
 {{- end -}}
+{{- if eq $root.Values.tls.mode "off" -}}
+{{- $_ := set $vars "GAMEHALL_ALLOW_PLAINTEXT" "true" -}}
+{{- else -}}
+{{- $_ := set $vars "GAMEHALL_TLS_CERT_FILE" "/etc/gamehall/tls/tls.crt" -}}
+{{- $_ := set $vars "GAMEHALL_TLS_KEY_FILE" "/etc/gamehall/tls/tls.key" -}}
+{{- $_ := set $vars "GAMEHALL_TLS_CA_FILE" "/etc/gamehall/tls/ca.crt" -}}
+{{- $_ := set $vars "GAMEHALL_HEALTH_PORT" (toString $root.Values.tls.healthPort) -}}
+{{- if eq $c.name "gateway" -}}
+{{- $_ := set $vars "GAMEHALL_PUBLIC_TLS_CERT_FILE" "/etc/gamehall/public-tls/tls.crt" -}}
+{{- $_ := set $vars "GAMEHALL_PUBLIC_TLS_KEY_FILE" "/etc/gamehall/public-tls/tls.key" -}}
+{{- end -}}
+{{- end -}}
 {{- range $name, $value := $root.Values.config.extraEnv -}}
 {{- $_ := set $vars $name (toString $value) -}}
 {{- end -}}
@@ -258,6 +270,27 @@ Plain settings first (config.extraEnv, then the component's env, override them),
 - name: data
   emptyDir:
     sizeLimit: {{ .c.dataVolume.sizeLimit }}
+{{- if ne .root.Values.tls.mode "off" }}
+- name: tls
+  secret:
+    secretName: {{ include "gamehall.tlsSecretName" (dict "root" .root "component" .c.name) }}
+    defaultMode: 0440
+{{- if eq .c.name "gateway" }}
+- name: public-tls
+  secret:
+    secretName: {{ include "gamehall.publicTlsSecretName" .root }}
+    defaultMode: 0440
+{{- end }}
+{{- end }}
+{{- end -}}
+
+{{/* The Secret holding a component's mTLS certificate (tls.crt, tls.key, ca.crt). */}}
+{{- define "gamehall.tlsSecretName" -}}
+{{- printf "%s-tls" (include "gamehall.componentName" .) -}}
+{{- end -}}
+
+{{- define "gamehall.publicTlsSecretName" -}}
+{{- .Values.tls.public.secretName | default (printf "%s-public-tls" (include "gamehall.componentName" (dict "root" . "component" "gateway"))) -}}
 {{- end -}}
 
 {{- define "gamehall.volumeMounts" -}}
@@ -265,6 +298,16 @@ Plain settings first (config.extraEnv, then the component's env, override them),
   mountPath: /tmp
 - name: data
   mountPath: {{ .root.Values.config.dataDir }}
+{{- if ne .root.Values.tls.mode "off" }}
+- name: tls
+  mountPath: /etc/gamehall/tls
+  readOnly: true
+{{- if eq .c.name "gateway" }}
+- name: public-tls
+  mountPath: /etc/gamehall/public-tls
+  readOnly: true
+{{- end }}
+{{- end }}
 {{- end -}}
 
 {{/* Pod-level scheduling keys shared by Deployments and the migration Job. */}}
@@ -286,7 +329,8 @@ affinity:
 {{/* One gRPC health probe; call with (dict "root" $ "c" component "probe" settings). */}}
 {{- define "gamehall.grpcProbe" -}}
 grpc:
-  port: {{ .root.Values.ports.grpc }}
+  {{- /* With TLS the kubelet (which cannot present a certificate) asks the plaintext health-only port. */}}
+  port: {{ eq .root.Values.tls.mode "off" | ternary .root.Values.ports.grpc .root.Values.tls.healthPort }}
   service: {{ .c.probes.service | quote }}
 {{ toYaml .probe }}
 {{- end -}}
