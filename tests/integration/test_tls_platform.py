@@ -22,6 +22,7 @@ import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from nats.errors import TimeoutError as NatsTimeout
 
+from gamehall.cli import play_cmd
 from gamehall.internal.v1 import persistence_pb2, persistence_pb2_grpc, rules_pb2, rules_pb2_grpc
 from gamehall.launcher.platform import Platform
 from gamehall.launcher.security import LAUNCHER_IDENTITY
@@ -197,5 +198,23 @@ def test_nats_refuses_a_wrong_password_and_plaintext(secure: Platform) -> None:
         plaintext = secure.nats_url.replace("tls://", "nats://")
         with pytest.raises(Exception):  # noqa: B017 - nats-py raises its own or a TLS-required error
             await nats.connect(plaintext, allow_reconnect=False, connect_timeout=2, max_reconnect_attempts=0)
+
+    asyncio.run(scenario())
+
+
+def test_gamehall_play_connects_with_the_printed_certificate(secure: Platform) -> None:
+    """`gamehall play --gateway ... --ca-file <data dir>/tls/gateway-public.crt` against a TLS gateway."""
+    assert secure.security is not None and secure.security.public is not None
+    address, certificate = secure.service("gateway").address, secure.security.public.cert
+
+    async def scenario() -> None:
+        hall = await play_cmd.connect(address, 10.0, certificate)
+        try:
+            await hall.register(f"tls-play-{time.monotonic_ns() % 10**9}", "a long passphrase 42")
+            assert hall.account is not None
+        finally:
+            await hall.close()
+        with pytest.raises(play_cmd.PlayError, match="cannot reach"):
+            await play_cmd.connect(address, 1.0)  # plaintext to a TLS port never gets ready
 
     asyncio.run(scenario())

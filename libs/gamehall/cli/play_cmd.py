@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Literal
 
+import grpc
 import typer
 from rich.console import Console
 
@@ -89,9 +90,11 @@ class Seating:
     seat: int | None = None
 
 
-async def connect(target: str, connect_timeout: float) -> Gamehall:
-    """A session on the gateway at `target`, once its channel is ready (PlayError if it never is)."""
-    hall = Gamehall.connect(target)
+async def connect(target: str, connect_timeout: float, ca_file: Path | None = None) -> Gamehall:
+    """A session on the gateway at `target`, once its channel is ready (PlayError if it never is); over TLS
+    trusting `ca_file` (the gateway's certificate or its CA) when given."""
+    credentials = grpc.ssl_channel_credentials(ca_file.read_bytes()) if ca_file is not None else None
+    hall = Gamehall.connect(target, credentials=credentials)
     try:
         await asyncio.wait_for(hall.channel.channel_ready(), connect_timeout)
     except TimeoutError as exc:
@@ -258,9 +261,10 @@ async def session(
     register: bool,
     connect_timeout: float,
     compact: bool,
+    ca_file: Path | None = None,
 ) -> gateway_pb2.Match:
     """Connect, sign in, take a seat and play it; the final match record."""
-    hall = await connect(target, connect_timeout)
+    hall = await connect(target, connect_timeout, ca_file)
     try:
         name = await sign_in(hall, username, password, register)
         match, seat = await take_seat(hall, seating)
@@ -306,6 +310,10 @@ def play(
     compact: Annotated[bool, typer.Option("--compact", help="Show views as key=value lines.")] = False,
     connect_timeout: Annotated[float, typer.Option(help="Seconds to wait for the gateway.")] = 5.0,
     keep: Annotated[Path | None, typer.Option(help="With --local, keep the platform's data in this folder.")] = None,
+    ca_file: Annotated[
+        Path | None,
+        typer.Option(help="TLS: trust this certificate for the gateway (`make run`: var/tls/gateway-public.crt)."),
+    ] = None,
 ) -> None:
     """Play a match from the terminal against bots or other people, through the public gateway."""
     out = Console(highlight=False)
@@ -328,6 +336,7 @@ def play(
                     register=register,
                     connect_timeout=connect_timeout,
                     compact=compact,
+                    ca_file=ca_file,
                 )
             )
     except PlayError as exc:
