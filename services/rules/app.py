@@ -59,7 +59,6 @@ def build_app(settings: Settings) -> ServiceApp:
 
     @app.on_start
     async def connect() -> None:
-        rules.warm_up()  # the catalog's view schema, ready before the first ListGames asks
         channel = internal_channel(settings.persistence_addr)
         held["channel"] = channel
         held["persistence"] = persistence_pb2_grpc.PersistenceServiceStub(channel)

@@ -6,14 +6,12 @@ response, so any replica of `rules-<game>` serves any request.
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 import grpc
 
 from gamehall.engine import Game
 from gamehall.engine.lookup import action_from_json, legal_by_id
-from gamehall.engine.schema import infer_view_schema
 from gamehall.internal.v1 import rules_pb2, rules_pb2_grpc
 from gamehall.runtime import metrics
 from gamehall.runtime.errors import ClientError
@@ -34,7 +32,7 @@ class RulesServicer(rules_pb2_grpc.RulesServiceServicer):
     def __init__(self, game: Game[Any]) -> None:
         self.game = game
         self.descriptor = game_to_proto(game)
-        self._schema: asyncio.Task[None] | None = None
+        self.descriptor.view_schema_json = dumps(game.view_schema())  # generated from the view types: no warm-up
 
     # -- helpers ------------------------------------------------------------------
     def _decode(self, data: bytes) -> Any:
@@ -60,17 +58,6 @@ class RulesServicer(rules_pb2_grpc.RulesServiceServicer):
         return summary
 
     # -- RPCs ---------------------------------------------------------------------
-    def warm_up(self) -> asyncio.Task[None]:
-        """Start deriving the view schema (it plays sample matches) once, off the event loop; every
-        DescribeGame waits on the same task, so a cancelled call never throws the work away."""
-        if self._schema is None:
-            self._schema = asyncio.create_task(self._derive_schema())
-        return self._schema
-
-    async def _derive_schema(self) -> None:
-        schema = await asyncio.to_thread(infer_view_schema, self.game)
-        self.descriptor.view_schema_json = dumps(schema)
-
     async def DescribeGame(
         self, request: rules_pb2.DescribeGameRequest, context: Any
     ) -> rules_pb2.DescribeGameResponse:
@@ -79,7 +66,6 @@ class RulesServicer(rules_pb2_grpc.RulesServiceServicer):
             bare.CopyFrom(self.descriptor)
             bare.view_schema_json = ""
             return rules_pb2.DescribeGameResponse(game=bare)
-        await asyncio.shield(self.warm_up())
         return rules_pb2.DescribeGameResponse(game=self.descriptor)
 
     async def NewMatch(self, request: rules_pb2.NewMatchRequest, context: Any) -> rules_pb2.NewMatchResponse:
@@ -127,9 +113,7 @@ class RulesServicer(rules_pb2_grpc.RulesServiceServicer):
         state = self._decode(request.state)
         seat = self._seat(state, request.seat) if request.HasField("seat") else None
         view = self.game.view(state, seat)
-        return rules_pb2.ViewResponse(
-            view_json=dumps(view), summary=self._summary(state)
-        )
+        return rules_pb2.ViewResponse(view_json=dumps(view), summary=self._summary(state))
 
     async def DefaultAction(
         self, request: rules_pb2.DefaultActionRequest, context: Any

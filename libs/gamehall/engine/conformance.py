@@ -182,8 +182,6 @@ class _Match:
                 raise self.fail(step, f"determinize for seat {observer} changes its legal actions")
 
     def check_view_type(self, step: int, view: Any, observer: int | None) -> None:
-        if self.game.view_type is None:
-            return  # only a game still in VIEW_TYPE_PENDING gets here (check_game refuses the others)
         try:
             msgspec.convert(view, self.game.view_type)
         except msgspec.ValidationError as exc:

@@ -48,6 +48,7 @@ from __future__ import annotations
 
 import copy
 import functools
+import json
 import random
 import struct
 from abc import ABC, abstractmethod
@@ -470,8 +471,16 @@ class Game(ABC, Generic[S]):
 
 @functools.cache
 def _view_schema_of(view_type: Any, title: str) -> JsonDict:
+    """msgspec's schema, with a single Struct's definition lifted to the top (its `properties` first)."""
     schema: JsonDict = msgspec.json.schema(view_type)
-    return {"$schema": "https://json-schema.org/draft/2020-12/schema", "title": f"{title} view", **schema}
+    ref = schema.pop("$ref", None)
+    if ref is not None:
+        defs = schema.pop("$defs")
+        top = defs[ref.rsplit("/", 1)[1]]
+        if ref not in json.dumps(defs):
+            del defs[ref.rsplit("/", 1)[1]]
+        schema = {**top, **({"$defs": defs} if defs else {})}
+    return {"$schema": "https://json-schema.org/draft/2020-12/schema", **schema, "title": f"{title} view"}
 
 
 class StructGame(Game[S]):

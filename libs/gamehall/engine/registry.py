@@ -19,17 +19,10 @@ from gamehall.engine.protocol import Game
 
 ENTRY_POINT_GROUP = "gamehall.games"
 
-VIEW_TYPE_PENDING: frozenset[str] = frozenset(
-    {"grimmoir", "tiny-epic-quest", "grimm-world", "grimslingers", "high-card", "dice-nim"}
-)
-"""Games still converting to typed views (issue 17): the ONE place that lets a registered game lack a
-`view_type`. The registry, the conformance kit and the view schema test read it; an id leaves this set
-in the commit that gives its game a `view_type`, and the set (with this exemption) goes once empty."""
-
 
 def check_view_type(game: Game[Any]) -> None:
-    """Raise MissingViewType unless `game` declares the type of its views (or is still pending)."""
-    if game.view_type is None and game.id not in VIEW_TYPE_PENDING:
+    """Raise MissingViewType unless `game` declares the type of its views (issue 17: every game does)."""
+    if game.view_type is None:
         raise MissingViewType(f"{game.id} declares no view_type (a msgspec Struct type of what view() returns)")
 
 

@@ -9,8 +9,10 @@ the platform: hidden hands, hidden commitments, a hidden deck, chance and an out
 from __future__ import annotations
 
 import random
+from typing import Annotated
 
 import msgspec
+from msgspec import UNSET, Meta, UnsetType
 
 from gamehall.engine import (
     Action,
@@ -49,6 +51,23 @@ class State(msgspec.Struct):
     ties_score: bool = False
 
 
+class HighCardView(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    """What one observer (a seat, or null: a spectator) sees of a High Card match."""
+
+    scores: list[int]
+    revealed: Annotated[list[list[int]], Meta(description="Per seat, the cards it revealed, round by round.")]
+    hand_sizes: list[int]
+    committed: Annotated[list[bool], Meta(description="Per seat, whether it has committed this round's card.")]
+    deck_size: int
+    resigned: Annotated[int | None, Meta(description="The seat that resigned, if any.")]
+    ties_score: Annotated[bool, Meta(description="Rule flag: a tied round scores for both seats.")]
+    seat: Annotated[int | None, Meta(description="The observer's seat; null for a spectator.")]
+    hand: Annotated[list[int] | UnsetType, Meta(description="The observer's cards (seats only).")] = UNSET
+    my_commitment: Annotated[
+        int | UnsetType | None, Meta(description="The card the observer committed this round (seats only).")
+    ] = UNSET
+
+
 class HighCard(StructGame[State]):
     id = "high-card"
     name = "High Card"
@@ -57,6 +76,7 @@ class HighCard(StructGame[State]):
     flags = (Option("ties_score", False, "a tied round scores a point for both seats"),)
     action_types = (Play, Resign)
     state_type = State
+    view_type = HighCardView
 
     def new_match(self, config: MatchConfig, seed: int) -> State:
         config = self.validate_config(config)
@@ -127,20 +147,20 @@ class HighCard(StructGame[State]):
         return Play(min(hand)) if hand and seat in self.to_act(state) else None
 
     def view(self, state: State, seat: int | None) -> JsonDict:
-        view: JsonDict = {
-            "scores": list(state.scores),
-            "revealed": [list(r) for r in state.revealed],
-            "hand_sizes": [len(h) for h in state.hands],
-            "committed": [c is not None for c in state.committed],
-            "deck_size": len(state.deck),
-            "resigned": state.resigned,
-            "ties_score": state.ties_score,
-            "seat": seat,
-        }
+        view = HighCardView(
+            scores=list(state.scores),
+            revealed=[list(r) for r in state.revealed],
+            hand_sizes=[len(h) for h in state.hands],
+            committed=[c is not None for c in state.committed],
+            deck_size=len(state.deck),
+            resigned=state.resigned,
+            ties_score=state.ties_score,
+            seat=seat,
+        )
         if seat is not None:
-            view["hand"] = list(state.hands[seat])
-            view["my_commitment"] = state.committed[seat]
-        return view
+            view.hand = list(state.hands[seat])
+            view.my_commitment = state.committed[seat]
+        return msgspec.to_builtins(view)  # type: ignore[no-any-return]
 
     def _unseen(self, state: State, seat: int | None) -> list[int]:
         """Cards `seat` cannot place: the deck, other seats' hands and commitments."""

@@ -24,7 +24,16 @@ def test_flag_changes_play() -> None:
 
 
 class LeakyView(HighCard):
-    """Shows the opponent's hand: the kit must notice."""
+    """Shows seat 0's hand to everyone, within the view type: the kit must notice the leak itself."""
+
+    def view(self, state: State, seat: int | None) -> dict:
+        view = super().view(state, seat)
+        view["hand"] = list(state.hands[0])
+        return view
+
+
+class StrayView(HighCard):
+    """Adds a key its view type does not declare: the kit must notice."""
 
     def view(self, state: State, seat: int | None) -> dict:
         view = super().view(state, seat)
@@ -60,6 +69,7 @@ class AcceptsAnything(HighCard):
     ("broken", "message"),
     [
         (LeakyView(), "leaks a secret"),
+        (StrayView(), "strays from high-card's view_type"),
         (MutatingApply(), "mutated its input"),
         (NonDeterministic(), "not deterministic"),
         (AcceptsAnything(), "apply accepted"),

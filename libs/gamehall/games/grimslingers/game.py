@@ -12,6 +12,7 @@ from gamehall.games.grimslingers.bots import default_action
 from gamehall.games.grimslingers.rules import FLAGS, MODES, OPTIONS, team_count
 from gamehall.games.grimslingers.setup import new_state
 from gamehall.games.grimslingers.state import State
+from gamehall.games.grimslingers.view_types import GrimslingersView
 
 
 class Grimslingers(StructGame[State]):
@@ -25,6 +26,7 @@ class Grimslingers(StructGame[State]):
     action_types = ACTION_TYPES
     state_type = State
     max_steps = 20_000
+    view_type = GrimslingersView
 
     def teams(self, config: MatchConfig) -> tuple[tuple[int, ...], ...]:
         """Seats by team, derived from the mode's declared `team_size` (teammates sit alternately)."""

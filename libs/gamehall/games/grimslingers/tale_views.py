@@ -11,11 +11,11 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from gamehall.engine.protocol import JsonDict
 from gamehall.games.grimslingers import catalog as cat
+from gamehall.games.grimslingers import view_types as vt
 from gamehall.games.grimslingers.state import State
 from gamehall.games.grimslingers.tale_content import EVENTS, LINKS, NODE_ID, NODES, TALE
-from gamehall.games.grimslingers.tale_effects import hand_limit
+from gamehall.games.grimslingers.tale_effects import hand_limit, tale_of
 from gamehall.games.grimslingers.tale_state import Activity, Decision, DecisionKind, DuelKind, Member, Step, Tale
 from gamehall.games.grimslingers.tale_story import objective
 
@@ -31,71 +31,70 @@ def _keys(cards: list[int]) -> list[str]:
     return [cat.KEYS[c] for c in cards]
 
 
-def tale_json(s: State) -> JsonDict | None:
-    t = s.tale
-    if t is None:
-        return None
+def tale_view(s: State) -> vt.TaleView:
+    """The tale part of the view of a Tall Tale match (`s.tale` is set)."""
+    t = tale_of(s)
     d = t.decision
-    return {
-        "difficulty": t.difficulty,
-        "chapter": TALE.chapters[t.chapter].key,
-        "chapter_index": t.chapter,
-        "part": t.part,
-        "objective": objective(s),
-        "node": _node(t.node),
-        "node_type": NODES[t.node].type,
-        "links": [NODES[j].key for j in LINKS[t.node]],
-        "turn_start": _node(t.turn_start),
-        "last_start": _node(t.last_start),
-        "turn": t.turn,
-        "step": t.step.name.lower(),
-        "stage": t.stage,
-        "defeats_left": t.defeats_left,
-        "members": [
-            {
-                "stash": _keys(m.stash),
-                "level": m.level,
-                "hand_bonus": m.hand_bonus,
-                "hand_limit": hand_limit(s, i),
-                "perks_due": list(m.perks_due),
-                "down": m.down,
-                "counted": m.counted,
-            }
+    return vt.TaleView(
+        difficulty=t.difficulty,
+        chapter=TALE.chapters[t.chapter].key,
+        chapter_index=t.chapter,
+        part=t.part,
+        objective=objective(s),
+        node=NODES[t.node].key,
+        node_type=NODES[t.node].type,
+        links=[NODES[j].key for j in LINKS[t.node]],
+        turn_start=_node(t.turn_start),
+        last_start=_node(t.last_start),
+        turn=t.turn,
+        step=t.step.name.lower(),  # type: ignore[arg-type]
+        stage=t.stage,
+        defeats_left=t.defeats_left,
+        members=[
+            vt.MemberView(
+                stash=_keys(m.stash),
+                level=m.level,
+                hand_bonus=m.hand_bonus,
+                hand_limit=hand_limit(s, i),
+                perks_due=list(m.perks_due),
+                down=m.down,
+                counted=m.counted,
+            )
             for i, m in enumerate(t.members)
         ],
-        "decision": None
+        decision=None
         if d is None
-        else {
-            "kind": d.kind.name.lower(),
-            "options": list(d.options),
-            "proposer": d.proposer,
-            "proposal": d.proposal,
-            "accepted": list(d.accepted),
-            "decider": d.decider,
-            "ref": d.ref,
-        },
-        "activity": t.activity.name.lower(),
-        "queue": list(t.queue),
-        "used": t.used,
-        "moves": t.moves,
-        "event_deck_size": len(t.event_deck),
-        "event_discard": [EVENTS[e].key for e in t.event_discard],
-        "event": EVENTS[t.event].key if t.event >= 0 else None,
-        "numbers_size": len(t.numbers),
-        "numbers_seen": list(t.numbers_seen),
-        "sneaking": t.sneaking,
-        "loot": _keys(t.loot),
-        "behemoth": t.behemoth,
-        "award": _keys(t.award),
-        "duel": t.duel.name.lower(),
-        "duel_part": t.duel_part,
-        "duel_creature": t.duel_creature,
-        "duel_modifiers": [cat.MODIFIERS[m].key for m in t.duel_mods],
-        "duel_outcome": t.duel_outcome,
-        "fled": list(t.fled),
-        "duels_won": t.duels_won,
-        "result": t.result,
-    }
+        else vt.DecisionView(
+            kind=d.kind.name.lower(),  # type: ignore[arg-type]
+            options=list(d.options),
+            proposer=d.proposer,
+            proposal=d.proposal,
+            accepted=list(d.accepted),
+            decider=d.decider,
+            ref=d.ref,
+        ),
+        activity=t.activity.name.lower(),  # type: ignore[arg-type]
+        queue=list(t.queue),
+        used=t.used,
+        moves=t.moves,
+        event_deck_size=len(t.event_deck),
+        event_discard=[EVENTS[e].key for e in t.event_discard],
+        event=EVENTS[t.event].key if t.event >= 0 else None,
+        numbers_size=len(t.numbers),
+        numbers_seen=list(t.numbers_seen),
+        sneaking=t.sneaking,
+        loot=_keys(t.loot),
+        behemoth=t.behemoth,
+        award=_keys(t.award),
+        duel=t.duel.name.lower(),  # type: ignore[arg-type]
+        duel_part=t.duel_part,
+        duel_creature=t.duel_creature,
+        duel_modifiers=[cat.MODIFIERS[m].key for m in t.duel_mods],
+        duel_outcome=t.duel_outcome,
+        fled=list(t.fled),
+        duels_won=t.duels_won,
+        result=t.result,
+    )
 
 
 def _ids(keys: list[str]) -> list[int]:

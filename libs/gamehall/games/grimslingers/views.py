@@ -10,12 +10,14 @@ serves `determinize` (bots) and `resample_hidden` (the game's declaration of its
 from __future__ import annotations
 
 import random
-from enum import IntEnum, IntFlag
 from typing import Any
+
+import msgspec
 
 from gamehall.engine.protocol import Action, JsonDict
 from gamehall.games.grimslingers import catalog as cat
 from gamehall.games.grimslingers import tale_views
+from gamehall.games.grimslingers import view_types as vt
 from gamehall.games.grimslingers.actions import Choose
 from gamehall.games.grimslingers.state import (
     COMMIT_NAMES,
@@ -63,12 +65,7 @@ _SEAT_PUBLIC = {
     "zeroed": "zeroed",
     "out_step": "out_step",
 }
-"""Public seat fields: view key -> Seat attribute (the view keeps its established names)."""
-
-
-def _plain(value: Any) -> Any:
-    """Enum members as the plain ints a view carries (JSON types only)."""
-    return int(value) if isinstance(value, IntEnum | IntFlag) else value
+"""Public seat fields: view key -> Seat attribute (`rebuild` reads them back from a view)."""
 
 
 def _keys(cards: list[int]) -> list[str]:
@@ -102,117 +99,148 @@ def _hand_size(s: State, i: int, x: Seat) -> int:
 
 
 def view(s: State, seat: int | None) -> JsonDict:
-    players = []
-    for i, x in enumerate(s.seats):
-        p: dict[str, Any] = {k: _plain(getattr(x, attr)) for k, attr in _SEAT_PUBLIC.items()}
-        p["archetype"] = cat.ARCHETYPES[x.archetype].key if x.archetype >= 0 else None
-        p["hand_size"] = _hand_size(s, i, x)
-        p["commit_cards"] = (
-            _keys(x.commit.cards) if x.commit is not None and _face_up(s, i) and _commit_hidden(s) else None
-        )
-        p["deactivated_size"] = len(x.deact)
-        p["discard"] = _keys(x.discard)
-        p["discard_top"] = cat.KEYS[x.discard[-1]] if x.discard else None
-        p["signatures_revealed"] = _keys(x.sigs_seen)
-        p["items_held"] = _keys(_held_items(s, x))
-        p["offer_size"] = len(x.offer)
-        p["dealt"] = list(x.dealt)
-        p["decided"] = _decided(s, x)
-        p["aim"] = x.aim if (s.phase != Phase.AIM or i == seat) else None
-        if x.commit is None or (s.phase == Phase.FIRE and i != seat and not draw_in_order(s)):
-            p["commit"] = None
-        else:
-            p["commit"] = COMMIT_NAMES[x.commit.kind]
-        players.append(p)
-    out: JsonDict = {
-        "game": "grimslingers",
-        "mode": s.mode,
-        "seat": seat,
-        "seats": s.n,
-        "options": {
-            "items": s.items,
-            "archetypes": s.archetypes,
-            "draft": s.draft,
-            "light_and_dark": s.light_dark,
-            "creature": s.config_creature,
-            "modifiers": s.config_modifiers,
-            "difficulty": s.difficulty,
-        },
-        "creature": _creature_json(s),
-        "flags": {k: getattr(s.flags, k) for k in Flags.__struct_fields__},
-        "phase": PHASE_NAMES[s.phase],
-        "turn": s.turn,
-        "first_player": s.first_player,
-        "current": s.current,
-        "order": list(s.order),
-        "draft_round": s.draft_round,
-        "standoff_open": s.standoff_open,
-        "players": players,
-        "plays": [_play_json(p) for p in s.plays],
-        "cur_play": s.current_play,
-        "stage": int(s.stage),
-        "pending": [list(a) for a in s.pending],
-        "prompts": [
-            {"seat": p.seat, "kind": PROMPT_NAMES[p.kind], "options": list(p.options), "ref": p.ref} for p in s.prompts
-        ],
-        "picking": None
-        if s.picking is None
-        else {
-            "seat": s.picking.seat,
-            "kind": PICK_NAMES[s.picking.kind],
-            "left": s.picking.left,
-            "minimum": s.picking.minimum,
-            "taken": s.picking.taken,
-            "card": cat.KEYS[s.picking.card] if s.picking.card >= 0 else None,
-        },
-        "field": [cat.KEYS[c] if c >= 0 else None for c in s.field],
-        "item_deck_size": len(s.item_deck),
-        "item_discard": _keys(s.item_discard),
-        "defused": _keys(s.defused),
-        "scourge": None
-        if s.scourge_on < 0
-        else {
-            "on": s.scourge_on,
-            "owner": s.scourge_owner,
-            "loss": s.scourge_loss,
-            "card": cat.KEYS[s.scourge_card] if s.scourge_card >= 0 else None,
-        },
-        "box_size": len(s.box),
-        "instant": list(s.instant),
-        "low_hp": s.low_hp,
-        "calm": s.calm,
-        "evert": s.evert,
-        "out_steps": s.out_steps,
-        "outcome": None if s.ranks is None else {"ranks": list(s.ranks), "reason": s.reason},
-    }
-    if s.tale is not None:
-        out["tale"] = tale_views.tale_json(s)
+    """What `seat` (None: a spectator) sees, built as the mode's `view_types` Struct."""
+    return msgspec.to_builtins(build(s, seat))  # type: ignore[no-any-return]
+
+
+def build(s: State, seat: int | None) -> vt.VersusView | vt.CreatureDuelView | vt.TallTaleView:
+    players = [_player(s, i, x, seat) for i, x in enumerate(s.seats)]
+    mine: dict[str, Any] = {}
     if seat is not None:
         x = s.seats[seat]
-        out["hand"] = _keys(x.hand)
-        out["deactivated"] = _keys(x.deact)
-        out["offer"] = _keys(x.offer)
-        out["draft_seen"] = _keys(x.draft_seen)
-        out["my_commit"] = (
-            None if x.commit is None else {"kind": COMMIT_NAMES[x.commit.kind], "cards": _keys(x.commit.cards)}
-        )
-    return out
+        mine = {
+            "hand": _keys(x.hand),
+            "deactivated": _keys(x.deact),
+            "offer": _keys(x.offer),
+            "draft_seen": _keys(x.draft_seen),
+            "my_commit": None
+            if x.commit is None
+            else vt.MyCommitView(kind=COMMIT_NAMES[x.commit.kind], cards=_keys(x.commit.cards)),  # type: ignore[arg-type]
+        }
+    if s.tale is not None:
+        mine["tale"] = tale_views.tale_view(s)
+    f = s.flags
+    return vt.BY_MODE[s.mode](
+        game="grimslingers",
+        seat=seat,
+        seats=s.n,
+        options=vt.OptionsView(
+            items=s.items,
+            archetypes=s.archetypes,
+            draft=s.draft,
+            light_and_dark=s.light_dark,
+            creature=s.config_creature,
+            modifiers=s.config_modifiers,
+            difficulty=s.difficulty,
+        ),
+        creature=_creature(s),  # type: ignore[arg-type]
+        flags=vt.FlagsView(**{k: getattr(f, k) for k in Flags.__struct_fields__}),
+        phase=PHASE_NAMES[s.phase],  # type: ignore[arg-type]
+        turn=s.turn,
+        first_player=s.first_player,
+        current=s.current,
+        order=list(s.order),
+        draft_round=s.draft_round,
+        standoff_open=s.standoff_open,
+        players=players,
+        plays=[_play(p) for p in s.plays],
+        cur_play=s.current_play,
+        stage=int(s.stage),
+        pending=[list(a) for a in s.pending],
+        prompts=[
+            vt.PromptView(seat=p.seat, kind=PROMPT_NAMES[p.kind], options=list(p.options), ref=p.ref)  # type: ignore[arg-type]
+            for p in s.prompts
+        ],
+        picking=None
+        if s.picking is None
+        else vt.PickingView(
+            seat=s.picking.seat,
+            kind=PICK_NAMES[s.picking.kind],  # type: ignore[arg-type]
+            left=s.picking.left,
+            minimum=s.picking.minimum,
+            taken=s.picking.taken,
+            card=cat.KEYS[s.picking.card] if s.picking.card >= 0 else None,
+        ),
+        field=[cat.KEYS[c] if c >= 0 else None for c in s.field],
+        item_deck_size=len(s.item_deck),
+        item_discard=_keys(s.item_discard),
+        defused=_keys(s.defused),
+        scourge=None
+        if s.scourge_on < 0
+        else vt.ScourgeView(
+            on=s.scourge_on,
+            owner=s.scourge_owner,
+            loss=s.scourge_loss,
+            card=cat.KEYS[s.scourge_card] if s.scourge_card >= 0 else None,
+        ),
+        box_size=len(s.box),
+        instant=list(s.instant),
+        low_hp=s.low_hp,
+        calm=s.calm,
+        evert=s.evert,
+        out_steps=s.out_steps,
+        outcome=None if s.ranks is None else vt.OutcomeView(ranks=list(s.ranks), reason=s.reason),
+        **mine,
+    )
 
 
-def _creature_json(s: State) -> dict[str, Any] | None:
+def _player(s: State, i: int, x: Seat, seat: int | None) -> vt.PlayerView:
+    if x.commit is None or (s.phase == Phase.FIRE and i != seat and not draw_in_order(s)):
+        commit = None
+    else:
+        commit = COMMIT_NAMES[x.commit.kind]
+    return vt.PlayerView(
+        hp=x.hp,
+        ep=x.ep,
+        max_hp=x.max_hp,
+        max_ep=x.max_ep,
+        alive=x.alive,
+        acted=x.acted,
+        used=int(x.standoff_used),
+        anima=x.anima,
+        surged=x.surged,
+        flare=x.flare,
+        bl_bonus=x.bloodlust_bonus,
+        bl_on=x.bloodlust_active,
+        bl_tally=x.bloodlust_tally,
+        dark=x.dark,
+        barrier=x.barrier,
+        exalt=x.exalt,
+        transmute=x.transmute,
+        transmute_phase=x.transmute_phase,
+        specter_turn=x.specter_turn,
+        zeroed=x.zeroed,
+        out_step=x.out_step,
+        archetype=cat.ARCHETYPES[x.archetype].key if x.archetype >= 0 else None,
+        hand_size=_hand_size(s, i, x),
+        commit_cards=_keys(x.commit.cards) if x.commit is not None and _face_up(s, i) and _commit_hidden(s) else None,
+        deactivated_size=len(x.deact),
+        discard=_keys(x.discard),
+        discard_top=cat.KEYS[x.discard[-1]] if x.discard else None,
+        signatures_revealed=_keys(x.sigs_seen),
+        items_held=_keys(_held_items(s, x)),
+        offer_size=len(x.offer),
+        dealt=list(x.dealt),
+        decided=_decided(s, x),
+        aim=x.aim if (s.phase != Phase.AIM or i == seat) else None,
+        commit=commit,  # type: ignore[arg-type]
+    )
+
+
+def _creature(s: State) -> vt.CreatureView | None:
     """The creature: which one, its modifiers, its whole deck (public: every duel uses the same
     cards) and the back of its face-down card (R-120: Bandit-specific or general, or a telegraph)."""
     if s.creature < 0:
         return None
     c = s.seats[s.creature]
     hidden = c.commit is not None and c.commit.cards and _commit_hidden(s)
-    return {
-        "seat": s.creature,
-        "key": s.creature_key,
-        "modifiers": [cat.MODIFIERS[m].key for m in s.modifiers],
-        "deck": _keys(s.creature_deck),
-        "back": cat.CARDS[c.commit.cards[0]].back if hidden and c.commit is not None else None,
-    }
+    return vt.CreatureView(
+        seat=s.creature,
+        key=s.creature_key,
+        modifiers=[cat.MODIFIERS[m].key for m in s.modifiers],
+        deck=_keys(s.creature_deck),
+        back=cat.CARDS[c.commit.cards[0]].back if hidden and c.commit is not None else None,
+    )
 
 
 def _decided(s: State, x: Seat) -> bool:
@@ -225,19 +253,19 @@ def _decided(s: State, x: Seat) -> bool:
     return False
 
 
-def _play_json(p: Play) -> dict[str, Any]:
-    return {
-        "owner": p.owner,
-        "card": cat.KEYS[p.card],
-        "combine": cat.KEYS[p.combine] if p.combine >= 0 else None,
-        "target": p.target,
-        "rn": p.resolution_number,
-        "nv": p.nv_boost,
-        "bonus": p.bonus,
-        "as": cat.KEYS[p.as_card] if p.as_card >= 0 else None,
-        "status": int(p.status),
-        "consumed": p.consumed,
-    }
+def _play(p: Play) -> vt.PlayView:
+    return vt.PlayView(
+        owner=p.owner,
+        card=cat.KEYS[p.card],
+        combine=cat.KEYS[p.combine] if p.combine >= 0 else None,
+        target=p.target,
+        rn=p.resolution_number,
+        nv=p.nv_boost,
+        bonus=p.bonus,
+        as_card=cat.KEYS[p.as_card] if p.as_card >= 0 else None,
+        status=int(p.status),
+        consumed=p.consumed,
+    )
 
 
 def _play_from(d: dict[str, Any]) -> Play:
