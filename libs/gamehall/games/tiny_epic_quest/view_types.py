@@ -56,15 +56,22 @@ class TinyEpicQuestView(msgspec.Struct, forbid_unknown_fields=True):
     ]
     goal: Annotated[int, _doc("The solo victory-point goal of the difficulty; 0 outside solo.")]
     rules: TeqRules
-    side: Annotated[int, _doc("Which side of the land cards is up: 0 Bright (standard, solo), 1 Gloom (GloomFall).")]
+    side: Annotated[
+        Literal[0, 1], _doc("Which side of the land cards is up: 0 Bright (standard, solo), 1 Gloom (GloomFall).")
+    ]
     cards: Annotated[PerSlot, _doc("The land card (content index) on each map slot; -1 for an empty slot.")]
-    goblin: Annotated[PerSlot, _doc("The goblin on each slot's portal: 0 none, 1 passive, 2 aggressive.")]
+    goblin: Annotated[
+        list[Literal[0, 1, 2]], _doc("The goblin on each slot's portal: 0 none, 1 passive, 2 aggressive.")
+    ]
     gdmg: Annotated[PerSlot, _doc("Hits dealt this Night to each slot's goblin.")]
     gclaim: Annotated[PerSlot, _doc("The seat fighting each slot's goblin this Night, or -1.")]
     supply: Annotated[int, _doc("Goblin tokens left in the supply.")]
     hslot: Annotated[PerHero, _doc("Per hero: the map slot it stands on.")]
-    hreg: Annotated[PerHero, _doc("Per hero: the region of that slot's card, 0 left or 1 right.")]
-    hprog: Annotated[PerHero, _doc("Per hero in a temple: 0 the entrance, 1..4 the track spaces (4 the last).")]
+    hreg: Annotated[list[Literal[0, 1]], _doc("Per hero: the region of that slot's card, 0 left or 1 right.")]
+    hprog: Annotated[
+        list[Annotated[int, msgspec.Meta(ge=0, le=4)]],
+        _doc("Per hero in a temple: 0 the entrance, 1..4 the track spaces (4 the last)."),
+    ]
     hitems: Annotated[list[list[int]], _doc("Per hero: the items (content indices) it carries.")]
     health: Annotated[PerSeat, _doc("Health per seat.")]
     power: Annotated[PerSeat, _doc("Power per seat.")]
@@ -73,42 +80,48 @@ class TinyEpicQuestView(msgspec.Struct, forbid_unknown_fields=True):
     quests_done: Annotated[list[list[int]], _doc("Per seat: the quests (content indices) it completed, in order.")]
     kept: Annotated[list[list[int]], _doc("Per seat: items kept by its player card, carried by no hero.")]
     legend: Annotated[
-        list[list[int]],
+        list[Annotated[list[Literal[0, 1, 2, 3]], msgspec.Meta(min_length=3, max_length=3)]],
         _doc(
             "Per seat, for its Sword, Shield and Staff: 0 no temple done, 1 the first temple done, 2 the item "
             "earned, 3 the second temple done first (only without legendary_strict_order)."
         ),
     ]
-    status: Annotated[PerSeat, _doc("Per seat at Night: 0 adventuring, 1 rested, 2 exhausted.")]
+    status: Annotated[list[Literal[0, 1, 2]], _doc("Per seat at Night: 0 adventuring, 1 rested, 2 exhausted.")]
     home: Annotated[PerSeat, _doc("Per seat: the map slot of its castle.")]
-    home_reg: Annotated[PerSeat, _doc("Per seat: the region (0 left, 1 right) of its castle on that card.")]
+    home_reg: Annotated[list[Literal[0, 1]], _doc("Per seat: the region (0 left, 1 right) of its castle on that card.")]
     quest_deck: Annotated[int, _doc("Quests left in the face-down quest deck (their order is secret).")]
     row: Annotated[list[int], _doc("The face-up quest row (content indices), left to right.")]
     discard: Annotated[list[int], _doc("The quest discard pile (content indices).")]
     color: Annotated[PerSeat, _doc("Per seat: its player card's colour (index into the pack's players).")]
-    round: Annotated[int, _doc("The round, 1..5.")]
-    phase: Annotated[int, _doc("0 Day, 1 Night, 2 the match is over.")]
+    round: Annotated[int, msgspec.Meta(ge=1, le=5, description="The round, 1..5.")]
+    phase: Annotated[Literal[0, 1, 2], _doc("0 Day, 1 Night, 2 the match is over.")]
     magic: Annotated[int, _doc("The magic token's position on the Night's magic track.")]
     first: Annotated[int, _doc("The seat holding the first-player token this round.")]
     token_q: Annotated[
         bool, _doc("No quest was completed by Day this round (the rightmost row quest is then discarded).")
     ]
-    used: Annotated[list[bool], _doc("Per Power card (0..4): already played this Day.")]
+    used: Annotated[
+        list[bool], msgspec.Meta(min_length=5, max_length=5), _doc("Per Power card (0..4): already played this Day.")
+    ]
     solo_deck: Annotated[int, _doc("Solo: Power cards left in the face-down solo deck (their order is secret).")]
     options: Annotated[list[int], _doc("Solo: the Power cards (0..4) on offer this Day turn.")]
-    turn: Annotated[int, _doc("The Day turn, 0..3.")]
-    card: Annotated[int, _doc("The Power card chosen this Day turn (0..4), or -1 before the choice.")]
+    turn: Annotated[int, msgspec.Meta(ge=0, le=4, description="The Day turn, 0..3 (4 once the Day is over).")]
+    card: Annotated[
+        int, msgspec.Meta(ge=-1, le=4), _doc("The Power card chosen this Day turn (0..4), or -1 before the choice.")
+    ]
     actor: Annotated[int, _doc("The seat now acting on this Day turn's Power card.")]
     acted: Annotated[int, _doc("Seats that have acted on this Day turn's Power card.")]
     moved: Annotated[bool, _doc("The acting seat has taken its action on the card.")]
     stage: Annotated[
-        int, _doc("Night stage: 0 choose (adventure or rest), 1 hand out symbols, 2 use the roll, 3 provoke (solo).")
+        Literal[0, 1, 2, 3],
+        _doc("Night stage: 0 choose (adventure or rest), 1 hand out symbols, 2 use the roll, 3 provoke (solo)."),
     ]
     in_roll: Annotated[list[bool], _doc("Per seat: takes part in the current Adventure roll.")]
     qturn: Annotated[list[bool], _doc("Per seat: completed a quest this Day turn (at most one per turn).")]
     holder: Annotated[int, _doc("The seat holding the Adventure dice (to adventure or rest), or -1.")]
     roll: Annotated[
-        list[int], _doc("The last Adventure roll's faces: 0 damage, 1 power, 2 magic, 3 torch, 4 scroll, 5 attack.")
+        list[Literal[0, 1, 2, 3, 4, 5]],
+        _doc("The last Adventure roll's faces: 0 damage, 1 power, 2 magic, 3 torch, 4 scroll, 5 attack."),
     ]
     dq: Annotated[list[int], _doc("Damage, power and magic symbols of the roll still to hand out (face codes).")]
     dq_cur: Annotated[int, _doc("The seat next in line for the symbols being handed out, or -1.")]
