@@ -16,9 +16,13 @@ import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 
-def check(addr: str, service: str = "", timeout: float = 3.0) -> tuple[bool, str]:
-    """Ask `addr` for the health of `service` ("" = the whole server); returns (serving, a one-line message)."""
-    with grpc.insecure_channel(addr) as channel:
+def check(
+    addr: str, service: str = "", timeout: float = 3.0, credentials: grpc.ChannelCredentials | None = None
+) -> tuple[bool, str]:
+    """Ask `addr` for the health of `service` ("" = the whole server); returns (serving, a one-line message).
+    Over TLS with `credentials` (a TLS gateway), else plaintext."""
+    channel = grpc.insecure_channel(addr) if credentials is None else grpc.secure_channel(addr, credentials)
+    with channel:
         try:
             response = health_pb2_grpc.HealthStub(channel).Check(
                 health_pb2.HealthCheckRequest(service=service), timeout=timeout
@@ -34,8 +38,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--addr", default=f"127.0.0.1:{os.environ.get('GAMEHALL_GRPC_PORT', '50051')}")
     parser.add_argument("--service", default="", help="service name to ask about; empty: the whole server")
     parser.add_argument("--timeout", type=float, default=3.0, help="seconds")
+    parser.add_argument("--tls", action="store_true", help="TLS, verifying the server with the system's roots")
+    parser.add_argument("--ca-file", help="TLS, verifying the server with this CA bundle (PEM)")
     args = parser.parse_args(argv)
-    serving, message = check(args.addr, args.service, args.timeout)
+    credentials = None
+    if args.ca_file:
+        with open(args.ca_file, "rb") as handle:
+            credentials = grpc.ssl_channel_credentials(handle.read())
+    elif args.tls:
+        credentials = grpc.ssl_channel_credentials()
+    serving, message = check(args.addr, args.service, args.timeout, credentials)
     print(message)
     return 0 if serving else 1
 

@@ -47,7 +47,12 @@ may call it. What is not here is refused to every caller (e.g. RulesService's st
 only tests and tools use in-process)."""
 
 OPEN_TO_PEERS: Final = frozenset(
-    {"grpc.health.v1.Health", "grpc.reflection.v1alpha.ServerReflection", "gamehall.internal.v1.DiagnosticsService"}
+    {
+        "grpc.health.v1.Health",
+        "grpc.reflection.v1alpha.ServerReflection",
+        "grpc.reflection.v1.ServerReflection",
+        "gamehall.internal.v1.DiagnosticsService",
+    }
 )
 """Services any verified platform certificate may call (probes, the launcher's readiness check, tools)."""
 

@@ -151,3 +151,29 @@ def test_an_mtls_server_checks_each_callers_certificate(tmp_path: Path) -> None:
         "no certificate": grpc.StatusCode.UNAVAILABLE,
         "plaintext": grpc.StatusCode.UNAVAILABLE,
     }
+
+
+def test_the_health_port_answers_probes_in_plaintext_beside_the_mtls_port(tmp_path: Path) -> None:
+    """The kubelet cannot present a certificate: GAMEHALL_HEALTH_PORT serves only gRPC health, in plaintext."""
+    from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+    from gamehall.launcher.processes import free_port
+
+    async def scenario() -> tuple[int, grpc.StatusCode]:
+        app = ServiceApp(_mtls(_ca(tmp_path), "persistence", health_port=free_port()))
+        app.add_servicer(
+            persistence_pb2_grpc.add_PersistenceServiceServicer_to_server,
+            _Accounts(),
+            "gamehall.internal.v1.PersistenceService",
+        )
+        await app.start(metrics=False)
+        try:
+            async with grpc.aio.insecure_channel(f"127.0.0.1:{app.health_port}") as channel:
+                reply = await health_pb2_grpc.HealthStub(channel).Check(health_pb2.HealthCheckRequest(), timeout=5)
+            return reply.status, await _account(f"127.0.0.1:{app.health_port}", None)
+        finally:
+            await app.stop()
+
+    status, other = asyncio.run(scenario())
+    assert status == health_pb2.HealthCheckResponse.SERVING
+    assert other == grpc.StatusCode.UNIMPLEMENTED  # nothing but health there
