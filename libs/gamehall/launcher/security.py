@@ -54,7 +54,6 @@ class PlatformSecurity:
             "GAMEHALL_TLS_CERT_FILE": str(pair.cert),
             "GAMEHALL_TLS_KEY_FILE": str(pair.key),
             "GAMEHALL_TLS_CA_FILE": str(self.ca.pair.cert),
-            "GAMEHALL_GATEWAY_CA_FILE": str(public.cert),
             "GAMEHALL_NATS_USER": name,
             "GAMEHALL_NATS_PASSWORD": self.nats_logins[name],
         }

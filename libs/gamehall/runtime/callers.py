@@ -23,7 +23,7 @@ ROLES: Final = frozenset({GATEWAY, PERSISTENCE, MATCHMAKING, AI, RULES})
 
 PUBLIC_SERVERS: Final = frozenset({GATEWAY})
 """Roles whose gRPC port is the public door: TLS with the public certificate, no client certificate asked for
-(callers are authenticated by their bearer tokens, gamehall.auth). The ai reaches the gateway there too."""
+(callers are authenticated by their bearer tokens, gamehall.auth)."""
 
 LIVE, RULES_SERVICE = "gamehall.internal.v1.LiveMatchService", "gamehall.internal.v1.RulesService"
 ALLOWED_CALLERS: Final[dict[str, frozenset[str]]] = {

@@ -40,22 +40,17 @@ class DefaultDeadline(grpc.aio.UnaryUnaryClientInterceptor):
         return await continuation(client_call_details, request)
 
 
-def internal_channel(
-    address: str, *, deadline: float = DEFAULT_DEADLINE_SECONDS, public: bool = False
-) -> grpc.aio.Channel:
+def internal_channel(address: str, *, deadline: float = DEFAULT_DEADLINE_SECONDS) -> grpc.aio.Channel:
     """A channel to another platform service with a default deadline on every unary call.
 
     Under mTLS (gamehall.runtime.tls.configure ran with certificates) it presents this service's certificate
-    and verifies the server's; `public` is the gateway's public port (verified with gateway_ca_file)."""
+    and verifies the server's."""
     interceptors = [DefaultDeadline(deadline)]
     transport = tls.current()
-    credentials = transport.channel_credentials(public=public) if transport is not None else None
+    credentials = transport.channel_credentials() if transport is not None else None
     if credentials is None:
         return grpc.aio.insecure_channel(address, options=CHANNEL_OPTIONS, interceptors=interceptors)
-    options: list[tuple[str, Any]] = list(CHANNEL_OPTIONS)
-    if public and transport is not None and transport.gateway_server_name:
-        options.append(("grpc.ssl_target_name_override", transport.gateway_server_name))
-    return grpc.aio.secure_channel(address, credentials, options=options, interceptors=interceptors)
+    return grpc.aio.secure_channel(address, credentials, options=CHANNEL_OPTIONS, interceptors=interceptors)
 
 
 __all__ = ["CHANNEL_OPTIONS", "DEFAULT_DEADLINE_SECONDS", "DefaultDeadline", "internal_channel"]

@@ -136,12 +136,6 @@ class Settings(BaseSettings):
     )
     public_tls_cert_file: Path | None = Field(None, description="gateway: the public port's certificate chain (PEM).")
     public_tls_key_file: Path | None = Field(None, description="gateway: the public certificate's private key.")
-    gateway_ca_file: Path | None = Field(
-        None, description="ai: trust roots of the gateway's public certificate (the ai plays through the gateway)."
-    )
-    gateway_tls_server_name: str = Field(
-        "", description="ai: the name the gateway's public certificate is checked against, if not gateway_addr's host."
-    )
     allow_plaintext: bool = Field(
         False,
         description=(

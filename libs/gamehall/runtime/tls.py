@@ -36,8 +36,6 @@ class Transport:
     key: bytes | None = None
     public_cert: bytes | None = None
     public_key: bytes | None = None
-    gateway_ca: bytes | None = None
-    gateway_server_name: str = ""
     nats_user: str = ""
     nats_password: str = ""
 
@@ -61,12 +59,8 @@ class Transport:
         assert self.key is not None and self.cert is not None
         return grpc.ssl_server_credentials([(self.key, self.cert)], root_certificates=self.ca, require_client_auth=True)
 
-    def channel_credentials(self, *, public: bool = False) -> grpc.ChannelCredentials | None:
-        """Credentials of a channel to an internal server (or, `public`, to the gateway's port); None: plaintext."""
-        if public:
-            if self.gateway_ca is None:
-                return None
-            return grpc.ssl_channel_credentials(self.gateway_ca)
+    def channel_credentials(self) -> grpc.ChannelCredentials | None:
+        """Credentials of a channel to an internal server; None: plaintext."""
         if not self.mutual:
             return None
         return grpc.ssl_channel_credentials(self.ca, private_key=self.key, certificate_chain=self.cert)
@@ -107,8 +101,6 @@ def transport(settings: Settings) -> Transport:
         key=_read(settings.tls_key_file, "GAMEHALL_TLS_KEY_FILE"),
         public_cert=_read(settings.public_tls_cert_file, "GAMEHALL_PUBLIC_TLS_CERT_FILE"),
         public_key=_read(settings.public_tls_key_file, "GAMEHALL_PUBLIC_TLS_KEY_FILE"),
-        gateway_ca=_read(settings.gateway_ca_file, "GAMEHALL_GATEWAY_CA_FILE"),
-        gateway_server_name=settings.gateway_tls_server_name,
         nats_user=settings.nats_user,
         nats_password=settings.nats_password.get_secret_value(),
     )
