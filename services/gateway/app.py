@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 
 import structlog
@@ -40,6 +41,7 @@ def build_app(settings: Settings) -> ServiceApp:
     operator = embedded_secrets.operator_password(settings)
     passwords = Passwords()
     watcher = Watcher(upstream)
+    renewing: list[asyncio.Task[None]] = []
     catalog = CatalogServicer(upstream, auth)
     slots = WatchSlots()
     matches = MatchServicer(upstream, auth, RateLimiter(), watcher, slots)
@@ -75,10 +77,14 @@ def build_app(settings: Settings) -> ServiceApp:
             watcher.bus = await Bus.connect(settings.nats_url, settings.service)
         except Exception as exc:  # watching falls back to polling persistence
             log.warning("no NATS connection; watch streams will poll", error=str(exc))
+        else:
+            renewing.append(asyncio.create_task(watcher.interest.renew_forever()))
         sweeper.start()
 
     @app.on_stop
     async def disconnect() -> None:
+        for task in renewing:
+            task.cancel()
         await sweeper.stop()
         if watcher.bus is not None:
             await watcher.bus.close()

@@ -1,10 +1,11 @@
 """WatchMatch: the views a match's owner pushes after each step, forwarded to one watcher in order.
 
-The owner publishes each audience's message (every seat's view, the spectators') on a core-NATS
-subject of its own; this stream subscribes to the caller's audience and forwards what arrives,
-version by version. Nothing is replayed per watcher: a version that did not arrive (a start, a
-resume with `from_version`, a lost push) is asked of the owner once (`GetView` at that version),
-and a delayed spectator's feed is the pushed feed held back `delay_actions` versions in a buffer.
+The owner publishes each watched audience's message (a seat's view, the spectators') on a core-NATS
+subject of its own; this stream subscribes to the caller's audience, holds a lease on it so the owner
+pushes there (interest.py), and forwards what arrives, version by version. Nothing is replayed per
+watcher: a version that did not arrive (a start, a resume with `from_version`, a lost push, a push
+before the owner heard the lease) is asked of the owner once (`GetView` at that version), and a
+delayed spectator's feed is the pushed feed held back `delay_actions` versions in a buffer.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from gamehall.matches import require_watch, seat_of
 from gamehall.runtime.bus import Bus, view_subject
 from gamehall.runtime.errors import ClientError
 from gamehall.v1 import common_pb2, gateway_pb2
+from gamehall_services.gateway.interest import Interest
 from gamehall_services.gateway.upstream import Upstream, call
 
 log = structlog.get_logger("gamehall.gateway.watch")
@@ -38,6 +40,11 @@ class Watcher:
     def __init__(self, upstream: Upstream, bus: Bus | None = None) -> None:
         self.upstream = upstream
         self.bus = bus
+        self.interest = Interest(self._publish)
+
+    async def _publish(self, subject: str, payload: bytes) -> None:
+        if self.bus is not None:
+            await self.bus.nc.publish(subject, payload)
 
     async def watch(
         self, request: gateway_pb2.WatchMatchRequest, claims: Claims, context: grpc.aio.ServicerContext
@@ -52,9 +59,11 @@ class Watcher:
         follow = _Follow(self.upstream, record, claims, seat, int(request.delay_actions) if seat is None else 0)
         pushed: asyncio.Queue[gateway_pb2.WatchMatchResponse] = asyncio.Queue()
         subscription = await self._subscribe(record.id, seat, pushed)
+        lease = self.interest.hold(record.game, record.id, seat) if subscription is not None else _no_lease()
         try:
-            async for message in follow.run(pushed, int(request.from_version), subscribed=subscription is not None):
-                yield message
+            async with lease:
+                async for message in follow.run(pushed, int(request.from_version), subscribed=subscription is not None):
+                    yield message
         finally:
             if subscription is not None:
                 with contextlib.suppress(Exception):
@@ -73,6 +82,11 @@ class Watcher:
         except Exception as exc:  # NATS away: the stream asks the owner instead
             log.warning("watch subscription failed; polling the owner", error=str(exc))
             return None
+
+
+@contextlib.asynccontextmanager
+async def _no_lease() -> AsyncIterator[None]:
+    yield
 
 
 class _Follow:

@@ -12,7 +12,7 @@ import structlog
 
 from gamehall.engine import get_game
 from gamehall.internal.v1 import live_pb2, live_pb2_grpc, persistence_pb2_grpc, rules_pb2, rules_pb2_grpc
-from gamehall.runtime.bus import Bus, view_subject
+from gamehall.runtime.bus import Bus, view_subject, watching_subject
 from gamehall.runtime.channels import internal_channel
 from gamehall.runtime.matchlog import MatchLog
 from gamehall.runtime.service import ServiceApp
@@ -21,6 +21,7 @@ from gamehall_services.rules.live import LiveMatches
 from gamehall_services.rules.live_servicer import LiveMatchServicer
 from gamehall_services.rules.lobby import Lobby
 from gamehall_services.rules.servicer import RulesServicer
+from gamehall_services.rules.watched import Watched
 
 SERVICE_NAME = rules_pb2.DESCRIPTOR.services_by_name["RulesService"].full_name
 LIVE_SERVICE_NAME = live_pb2.DESCRIPTOR.services_by_name["LiveMatchService"].full_name
@@ -51,7 +52,10 @@ def build_app(settings: Settings) -> ServiceApp:
         if bus is not None:
             await bus.nc.publish(view_subject(match_id, seat), payload)
 
-    live = LiveMatches(game, lambda: held["persistence"], publish, log=lambda: held.get("log"))
+    watched = Watched()
+    live = LiveMatches(
+        game, lambda: held["persistence"], publish, log=lambda: held.get("log"), watched=watched.audiences
+    )
     lobby = Lobby(game, lambda: held["persistence"])
     app.add_servicer(
         live_pb2_grpc.add_LiveMatchServiceServicer_to_server, LiveMatchServicer(live, lobby), LIVE_SERVICE_NAME
@@ -71,6 +75,11 @@ def build_app(settings: Settings) -> ServiceApp:
                 bus = await asyncio.wait_for(Bus.connect(settings.nats_url, settings.service), 10)
                 await bus.ensure_streams(replicas=settings.jetstream_replicas)
                 held["bus"], held["log"] = bus, MatchLog(bus.js)
+
+                async def on_lease(msg: Any) -> None:
+                    watched.note(msg.data)
+
+                await bus.nc.subscribe(watching_subject(game.id), cb=on_lease)
                 return
             except Exception as exc:
                 log.warning("no NATS connection yet; moves wait for the match log", error=str(exc) or repr(exc))

@@ -75,11 +75,14 @@ class LiveMatches:
         capacity: int = 10_000,
         timeout: float = 10.0,
         log: Callable[[], MatchLog | None] = lambda: None,
+        watched: Callable[[str], list[int | None]] | None = None,
     ) -> None:
         self.game = game
         self._persistence = persistence
         self._log = log
         self.publish = publish
+        self.watched = watched
+        """The audiences of a match someone watches (`services.rules.watched`); None pushes to every audience."""
         self.capacity = capacity
         self.timeout = timeout
         self._held: OrderedDict[str, Held] = OrderedDict()
@@ -332,13 +335,18 @@ class LiveMatches:
         return response
 
     async def _push(self, live: LiveMatch, step: Step | None) -> None:
-        """One message per audience: each seat's view and the spectators', with the events each may see."""
+        """One message per watched audience (a seat's view, the spectators'), with the events each may see; a
+        match nobody watches builds and sends nothing."""
         if self.publish is None:
             return
+        audiences = self.watched(live.facts.id) if self.watched is not None else None
+        if audiences is not None and not audiences:
+            return
         try:
-            for view in live.views(step):
+            for view in live.views(step, audiences):
                 message = self._message(live, view, live.version)
                 await self.publish(live.facts.id, view.seat, message.SerializeToString())
+                metrics.VIEWS_PUSHED.labels(self.game.id, "spectators" if view.seat is None else "seat").inc()
         except Exception as exc:  # watchers fill gaps from GetView: a lost push costs latency, not data
             log.warning("view push failed", match_id=live.facts.id, error=str(exc))
 

@@ -48,10 +48,14 @@ def _play_one(
 
 
 def _rpc_count(metrics_port: int, method: str) -> float:
+    return _metric(metrics_port, "gamehall_rpc_requests_total", f'method="{method}"')
+
+
+def _metric(metrics_port: int, name: str, label: str) -> float:
     text = urllib.request.urlopen(f"http://127.0.0.1:{metrics_port}/metrics", timeout=10).read().decode()
     total = 0.0
     for line in text.splitlines():
-        if line.startswith("gamehall_rpc_requests_total{") and f'method="{method}"' in line:
+        if line.startswith(name + "{") and label in line:
             total += float(line.rsplit(" ", 1)[1])
     return total
 
@@ -61,6 +65,8 @@ def test_watchers_see_every_version_once_in_order_with_no_replay_calls(platform:
     rules = platform.platform.service(f"rules-{GAME}")
     applies_before = _rpc_count(rules.metrics_port, "/gamehall.internal.v1.RulesService/Apply")
     views_before = _rpc_count(rules.metrics_port, "/gamehall.internal.v1.RulesService/View")
+    asked_before = _rpc_count(rules.metrics_port, "/gamehall.internal.v1.LiveMatchService/GetView")
+    pushed_before = _metric(rules.metrics_port, "gamehall_views_pushed_total", f'game="{GAME}"')
     watchers = [platform.player() for _ in range(SPECTATORS)] + [alice, bob]
     seen: dict[int, list[int]] = {i: [] for i in range(len(watchers))}
     outcomes: dict[int, bool] = {}
@@ -95,6 +101,12 @@ def test_watchers_see_every_version_once_in_order_with_no_replay_calls(platform:
     # Views came from the owner's pushes: the stateless replay RPCs were not used at all.
     assert _rpc_count(rules.metrics_port, "/gamehall.internal.v1.RulesService/Apply") == applies_before
     assert _rpc_count(rules.metrics_port, "/gamehall.internal.v1.RulesService/View") == views_before
+    # Each watched audience (both seats, the spectators) got a push per version: the watch leases reached the
+    # owner, and a watcher asked the owner itself only to open its stream (plus the odd gap), not per version.
+    pushed = _metric(rules.metrics_port, "gamehall_views_pushed_total", f'game="{GAME}"') - pushed_before
+    assert pushed >= 3 * final.version
+    asked = _rpc_count(rules.metrics_port, "/gamehall.internal.v1.LiveMatchService/GetView") - asked_before
+    assert asked <= 2 * len(watchers) + 2 * final.version, asked
 
 
 def test_a_delayed_spectator_trails_by_the_delay_and_catches_up_at_the_end(platform: Running) -> None:

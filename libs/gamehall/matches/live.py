@@ -248,11 +248,13 @@ class LiveMatch:
         return self.game.default_action(self.state, seat)
 
     # ----------------------------------------------------------------- fan-out
-    def views(self, step: Step | None = None) -> list[StepView]:
-        """What each seat and the spectators see at `step` (or now): the plan of one push per audience."""
+    def views(self, step: Step | None = None, audiences: Iterable[int | None] | None = None) -> list[StepView]:
+        """What each seat and the spectators (None) see at `step` (or now): the plan of one push per audience;
+        `audiences` limits it to those (the ones someone watches)."""
         state = step.state if step is not None else self.state
         events = step.events if step is not None else ()
-        audiences: Iterable[int | None] = [*range(len(self.facts.seats)), None]
+        if audiences is None:
+            audiences = [*range(len(self.facts.seats)), None]
         return [
             StepView(seat, self.game.view(state, seat), tuple(e for e in events if e.visible_to(seat)))
             for seat in audiences

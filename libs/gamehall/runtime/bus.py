@@ -107,6 +107,12 @@ def view_subject(match_id: str, seat: int | None) -> str:
     return f"{SUBJECT_ROOT}.view.{match_id}.{'spectator' if seat is None else f'seat-{seat}'}"
 
 
+def watching_subject(game: str) -> str:
+    """Core NATS: the gateways' leases on the audiences of `game`'s matches that someone watches (JSON
+    `[[match_id, seat or null], ...]`, renewed while the streams are open); owners push views only to these."""
+    return f"{SUBJECT_ROOT}.watching.{game}"
+
+
 @dataclass(frozen=True)
 class StreamSpec:
     name: str

@@ -24,6 +24,11 @@ RPC_IN_FLIGHT = Gauge("gamehall_rpc_in_flight", "gRPC calls being handled now.",
 ACTIONS_APPLIED = Counter("gamehall_actions_applied", "Actions applied by the rules engines.", ["game"])
 ACTIONS_REJECTED = Counter("gamehall_actions_rejected", "Actions rejected as illegal.", ["game"])
 ACTIVE_MATCHES = Gauge("gamehall_active_matches", "Matches running now.", ["game"])
+VIEWS_PUSHED = Counter(
+    "gamehall_views_pushed",
+    "Views a match's owner pushed to watched audiences after a step (audience: seat or spectators).",
+    ["game", "audience"],
+)
 LIVE_MATCHES_HELD = Gauge(
     "gamehall_live_matches_held", "Live matches a rules replica holds in memory (its warm cache).", ["game"]
 )
@@ -75,6 +80,7 @@ CATALOG: dict[str, MetricWrapperBase] = {
         ACTIONS_APPLIED,
         ACTIONS_REJECTED,
         ACTIVE_MATCHES,
+        VIEWS_PUSHED,
         MATCHES_FINISHED,
         QUEUE_DEPTH,
         QUEUE_WAIT,

@@ -81,9 +81,11 @@ def permissions(service: str, games: Iterable[str]) -> Permissions:
         game = next((g for g in sorted(games, key=len, reverse=True) if game == g or game.startswith(g + "-")), game)
         # The owner of a live match appends to its game's log and pushes views to watchers.
         p.publish += [f"{SUBJECT_ROOT}.log.{game}.>", f"{SUBJECT_ROOT}.view.>"]
+        p.subscribe.append(f"{SUBJECT_ROOT}.watching.{game}")  # the gateways' watch leases on its matches
         p.reader(LOG_STREAM)
     elif role == GATEWAY:
         p.subscribe.append(f"{SUBJECT_ROOT}.view.>")  # WatchMatch streams
+        p.publish.append(f"{SUBJECT_ROOT}.watching.>")  # their leases, so owners push to them
     elif role == AI:
         for game in games:
             p.consumer(TURNS_STREAM, bot_durable(game))
