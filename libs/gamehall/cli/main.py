@@ -4,7 +4,19 @@ from __future__ import annotations
 
 import typer
 
-from gamehall.cli import arena_cmd, games_cmd, play_cmd, replay_cmd, run_cmd, simulate_cmd, tournament_cmd, verify_cmd
+from gamehall.cli import (
+    archive_cmd,
+    arena_cmd,
+    audit_cmd,
+    backup_cmd,
+    games_cmd,
+    play_cmd,
+    replay_cmd,
+    run_cmd,
+    simulate_cmd,
+    tournament_cmd,
+    verify_cmd,
+)
 
 app = typer.Typer(
     name="gamehall",
@@ -21,6 +33,10 @@ app.command("replay")(replay_cmd.replay)
 app.command("verify")(verify_cmd.verify)
 app.command("tournament")(tournament_cmd.tournament)
 app.command("play")(play_cmd.play)
+app.command("audit")(audit_cmd.audit)
+app.command("backup")(backup_cmd.backup)
+app.command("restore")(backup_cmd.restore)
+app.add_typer(archive_cmd.app, name="archive")
 
 if __name__ == "__main__":
     app()
