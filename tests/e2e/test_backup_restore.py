@@ -1,0 +1,114 @@
+"""Operator safety end to end (issue 20): a running platform's store is backed up with `gamehall backup`,
+restored with `gamehall restore` into a fresh data dir, and a platform started there serves the matches:
+the finished one replays and verifies, the running one plays on to its end. The operator's tournament
+creation on the first platform is in the audit log the restored store carries."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import grpc
+import pytest
+
+from gamehall.v1 import gateway_pb2, matchmaking_pb2
+from tests.e2e.client import Client
+from tests.e2e.conftest import AUTH_UNLIMITED, OPERATOR_PASSWORD, TOKEN_KEY
+from tests.e2e.helpers import projected
+from tests.e2e.mm_helpers import tournaments
+from tests.support.processes import repo_env
+from tests.support.stack import Stack, running_stack
+
+GAME = "high-card"
+ENV = {
+    "GAMEHALL_TOKEN_KEY": TOKEN_KEY,
+    "GAMEHALL_OPERATOR_PASSWORD": OPERATOR_PASSWORD,
+    "GAMEHALL_LOG_LEVEL": "warning",
+    **AUTH_UNLIMITED,
+}
+
+
+def _cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "gamehall.cli.main", *args],
+        capture_output=True,
+        text=True,
+        env={**os.environ, **repo_env()},
+        timeout=180,
+        check=False,
+    )
+
+
+def _client(stack: Stack) -> Client:
+    return Client(grpc.insecure_channel(stack.gateway))
+
+
+def _move(players: tuple[Client, Client], match_id: str) -> bool:
+    """One move by whoever is to act; False when nobody is (the match is over)."""
+    for client in players:
+        legal = client.legal(match_id)
+        if legal.actions:
+            client.submit(match_id, next(a for a in legal.actions if a.id != "resign").id)
+            return True
+    return False
+
+
+def _signed_in(stack: Stack, token: str) -> Client:
+    client = _client(stack)
+    client.token = token
+    return client
+
+
+@pytest.mark.slow
+def test_backup_of_a_running_platform_restores_into_a_fresh_data_dir(tmp_path: Path) -> None:
+    first, fresh, folder = tmp_path / "first", tmp_path / "fresh", tmp_path / "backup"
+    with running_stack(first, [GAME], "sqlite", ENV) as stack:
+        if stack.platform is None:
+            pytest.skip("needs the local-process backend (it backs up the SQLite file)")
+        alice, bob = _client(stack).register(), _client(stack).register()
+        done_match = alice.create(GAME, join_seat=0, public=True).id
+        bob.join(done_match)
+        while _move((alice, bob), done_match):
+            pass
+        live_match = alice.create(GAME, join_seat=0, public=True).id
+        bob.join(live_match)
+        assert _move((alice, bob), live_match) and _move((alice, bob), live_match)
+        boss = _client(stack)
+        login = boss.auth.Login(gateway_pb2.LoginRequest(username="operator", password=OPERATOR_PASSWORD))
+        boss.token = login.token
+        cup = tournaments(boss).CreateTournament(
+            matchmaking_pb2.CreateTournamentRequest(name="Backup Cup", game=GAME, mode="duel"),
+            metadata=boss.metadata,
+        )
+        projected(stack.nats_url)
+        backed = _cli("backup", str(folder), "--data-dir", str(first), "--nats-url", stack.nats_url)
+        assert backed.returncode == 0, backed.stdout + backed.stderr
+        tokens = (alice.token, bob.token)
+        live_version = alice.match(live_match).version
+    assert json.loads((folder / "manifest.json").read_text())["matchlog"] == "projected"
+
+    restored = _cli("restore", str(folder), "--data-dir", str(fresh))
+    assert restored.returncode == 0, restored.stdout + restored.stderr
+    audit = _cli("audit", "--database-url", f"sqlite:///{fresh / 'gamehall.db'}", "--json")
+    events = json.loads(audit.stdout)["events"]
+    created = [e for e in events if e["action"] == "TournamentService.CreateTournament"]
+    assert created and created[0]["outcome"] == "OK" and created[0]["actor_name"] == "operator"
+    assert created[0]["target"] == f"tournament:{cup.tournament.id}"
+
+    with running_stack(fresh, [GAME], "sqlite", ENV) as stack:
+        alice, bob = (_signed_in(stack, t) for t in tokens)
+        finished = alice.match(done_match)
+        assert finished.status == gateway_pb2.MATCH_STATUS_FINISHED
+        replay = alice.replay(done_match)
+        assert replay.complete and len(replay.steps) == finished.version
+        assert alice.match(live_match).version == live_version
+        while _move((alice, bob), live_match):
+            pass
+        assert alice.match(live_match).status == gateway_pb2.MATCH_STATUS_FINISHED
+        projected(stack.nats_url)
+        for match_id in (done_match, live_match):
+            verified = _cli("verify", match_id, "--database-url", f"sqlite:///{fresh / 'gamehall.db'}", "--json")
+            assert verified.returncode == 0 and json.loads(verified.stdout)["ok"], verified.stdout + verified.stderr
