@@ -1,23 +1,42 @@
-"""Campaign balance report: whole campaigns played by a bot level, with the outcome distribution, chapters
-reached and lost, fights won and lost, the main-quest stage reached and the steps taken (kept out of the tests).
+"""Campaign balance report: whole campaigns played by bot levels, and the outcome distribution per level
+(campaigns won and lost, median steps, fights won and lost, chapters lost, main-quest stage reached, CPU seconds
+per campaign). Heavy, so it is kept out of the test suite:
 
-    python -m gamehall.games.grimm_world.balance_campaign --level hard --campaigns 6 --seed 0
+    python -m gamehall.games.grimm_world.balance_campaign --levels random,easy,normal,hard --campaigns 10
 
-Hard bots need several minutes a campaign on a busy 2-core machine; the note of issue 16 records the tables.
+`--max-seconds` bounds each level's run (CPU time; the campaign under way is finished). Seeds are 0..N-1 plus
+`--seed`, the same for every level. The note of issue 16 records the tables.
 """
 
 from __future__ import annotations
 
 import argparse
 import random
+import statistics
 import time
 from collections import Counter
+from dataclasses import dataclass
 
 from gamehall.ai.levels import make_bot
 from gamehall.games.grimm_world.game import GAME
 from gamehall.games.grimm_world.state import State
 
 STAGE_FLAGS = ("told", "water", "curse")
+
+
+@dataclass
+class Campaign:
+    """One finished campaign: its result and the numbers the table sums up."""
+
+    result: str
+    steps: int
+    won: int
+    beaten: int
+    lost: int
+    stage: int
+    chapter: int
+    score: float
+    cpu: float
 
 
 def play(level: str, seed: int) -> tuple[State, int]:
@@ -34,29 +53,55 @@ def play(level: str, seed: int) -> tuple[State, int]:
     return state, steps
 
 
-def row(state: State, steps: int) -> dict[str, object]:
+def campaign(level: str, seed: int) -> Campaign:
+    started = time.process_time()
+    state, steps = play(level, seed)
     j = state.journey
     assert j is not None
     outcome = GAME.outcome(state)
     assert outcome is not None and outcome.scores is not None
-    return {"result": j.result, "score": outcome.scores[0], "stage": sum(f in j.flags for f in STAGE_FLAGS),
-            "chapter": state.chapter, "lost": j.lost, "won": j.won, "beaten": j.beaten, "rounds": j.round,
-            "steps": steps}
+    return Campaign(j.result, steps, j.won, j.beaten, j.lost, sum(f in j.flags for f in STAGE_FLAGS), state.chapter,
+                    outcome.scores[0], time.process_time() - started)
+
+
+def summary(level: str, rows: list[Campaign]) -> str:
+    """One table row: | level | played | won | lost | median steps | fights won/lost | chapters lost | stage | CPU |."""
+    won = sum(r.result == "victory" for r in rows)
+    lost_chapters = Counter(r.lost for r in rows)
+    stages = Counter(r.stage for r in rows)
+    return (f"| {level} | {len(rows)} | {won} ({won / len(rows):.0%}) | {len(rows) - won} | "
+            f"{statistics.median(r.steps for r in rows):.0f} | {sum(r.won for r in rows)} / "
+            f"{sum(r.beaten for r in rows)} | {dict(sorted(lost_chapters.items()))} | {dict(sorted(stages.items()))} | "
+            f"{statistics.mean(r.cpu for r in rows):.1f} |")
+
+
+HEADER = ("| bots | campaigns | won | lost | median steps | fights won / lost | chapters lost: campaigns | "
+          "main-quest stage reached: campaigns | CPU s per campaign |\n|---|---|---|---|---|---|---|---|---|")
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--level", default="hard")
-    parser.add_argument("--campaigns", type=int, default=6)
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--levels", default="hard", help="comma-separated bot levels")
+    parser.add_argument("--campaigns", type=int, default=6, help="campaigns per level")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--max-seconds", type=float, default=None, help="CPU seconds per level (bounds the run)")
+    parser.add_argument("--quiet", action="store_true", help="only the table")
     args = parser.parse_args()
-    results: Counter[str] = Counter()
-    for k in range(args.campaigns):
-        started = time.perf_counter()
-        data = row(*play(args.level, args.seed + k))
-        results[str(data["result"])] += 1
-        print({**data, "seconds": round(time.perf_counter() - started)}, flush=True)
-    print(f"{args.level}: {dict(results)} over {args.campaigns} campaigns")
+    lines = []
+    for level in args.levels.split(","):
+        rows: list[Campaign] = []
+        started = time.process_time()
+        for k in range(args.campaigns):
+            if rows and args.max_seconds is not None and time.process_time() - started > args.max_seconds:
+                break
+            rows.append(campaign(level, args.seed + k))
+            if not args.quiet:
+                print(level, args.seed + k, rows[-1], flush=True)
+        lines.append(summary(level, rows))
+        if not args.quiet:
+            print(lines[-1], flush=True)
+    print(HEADER)
+    print("\n".join(lines))
 
 
 if __name__ == "__main__":
