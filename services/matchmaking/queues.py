@@ -39,6 +39,9 @@ from gamehall_services.matchmaking.store_client import MatchmakingStore
 
 log = structlog.get_logger("gamehall.matchmaking.queues")
 
+IDLE_SWEEP_SECONDS = 30.0
+"""How often a replica looks at the queues nobody enqueued to through it (tickets another replica took, or
+left behind when it died); queues with waiting tickets are passed every `interval` instead."""
 CREATE_CONCURRENCY = 16
 """Matches of one pass created at once through the gateway."""
 BOT_DIFFICULTY = "normal"
@@ -102,6 +105,10 @@ class Queues:
         self.clock = clock
         self.changed = asyncio.Event()
         """Set after an enqueue or cancel through this replica: the loop passes at once."""
+        self.woken: set[str] = set()
+        """Games with an enqueue or cancel through this replica since the last pass."""
+        self.active: set[str] = set()
+        """Games whose last pass found tickets waiting or matches pending: passed every `interval`."""
         self.ticket_news = asyncio.Condition()
         """Notified whenever this replica learns that tickets changed (watch streams wait on it)."""
 
@@ -127,6 +134,7 @@ class Queues:
         )
         shapes[mode].check(ticket)
         entry = await self.store.enqueue(TicketEntry(ticket, submitted_by))
+        self.woken.add(game_id)
         await self._news()
         return entry
 
@@ -170,29 +178,49 @@ class Queues:
         return sorted(g.id for g in all_games())
 
     # ----------------------------------------------------------------- the matching loop
-    async def run(self, interval: float = 0.5) -> None:
-        """Pass over every game's queue every `interval` seconds (sooner after an enqueue) until cancelled."""
+    async def run(self, interval: float = 0.5, idle_sweep: float = IDLE_SWEEP_SECONDS) -> None:
+        """Match until cancelled, driven by events rather than a sweep of every queue: a game is passed at once
+        after an enqueue through this replica, then every `interval` seconds while tickets wait in it (skill
+        windows widen and bots fill with waiting time); every game is looked at once per `idle_sweep`."""
+        swept = -idle_sweep
         while True:
-            for game_id in self.games():
+            now = time.monotonic()
+            sweep = now - swept >= idle_sweep
+            games = self.games() if sweep else sorted(self.active | self.woken)
+            self.woken.clear()
+            self.changed.clear()
+            for game_id in games:
                 try:
-                    await self.pass_once(game_id)
+                    _, busy = await self._pass(game_id)
                 except asyncio.CancelledError:
                     raise
-                except Exception:  # one game's trouble (or the gateway starting) never stalls the others
+                except Exception:  # one game's trouble (or the rules service starting) never stalls the others
                     log.exception("matching pass failed; retrying", game=game_id)
-            self.changed.clear()
+                    busy = True
+                (self.active.add if busy else self.active.discard)(game_id)
+            if sweep:
+                swept = now
+            wait = interval if self.active else max(0.0, swept + idle_sweep - time.monotonic())
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self.changed.wait(), interval)
+                await asyncio.wait_for(self.changed.wait(), wait)
 
     async def pass_once(self, game_id: str) -> int:
-        """One pass over a game: propose matches per mode, claim them, create every pending match, settle."""
+        """One pass over a game: propose matches per mode, claim them, create every pending match, settle;
+        returns how many matches it claimed."""
+        made, _ = await self._pass(game_id)
+        return made
+
+    async def _pass(self, game_id: str) -> tuple[int, bool]:
+        """(matches claimed, whether tickets were waiting or matches pending: the game is passed again soon)."""
         now = self.clock()
         made = 0
+        busy = False
         for mode, shape in sorted(shapes_of(get_game(game_id)).items()):
             waiting = await self.store.queued(game_id, mode)
             metrics.QUEUE_DEPTH.labels(game_id, mode).set(len(waiting))
             if not waiting:
                 continue
+            busy = True
             proposals = [
                 PendingMatch(request_id_of(m), mode, m, now)
                 for m in match_pass(waiting, shape, now, self.policy).matches
@@ -200,8 +228,9 @@ class Queues:
             made += len(await self.store.claim(game_id, proposals))
         pending = await self.store.pending(game_id)
         if pending:
+            busy = True
             await self._create_all(game_id, pending)
-        return made
+        return made, busy
 
     async def _create_all(self, game_id: str, pending: list[PendingMatch]) -> None:
         """Create the pending matches (a few at a time) and settle each once created (or refused)."""

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import hashlib
 import json
 import time
@@ -48,6 +49,9 @@ log = structlog.get_logger("gamehall.matchmaking.tournaments")
 BOT_LEVELS = ("random", "easy", "normal", "hard", "expert")
 CLOCK_FORFEIT = "ran out of time"
 LIVE = ("running", "paused")
+IDLE_SWEEP_SECONDS = 30.0
+"""With no tournament running, how often the driver looks for one another replica started."""
+_DRIVING: contextvars.ContextVar[bool] = contextvars.ContextVar("driving", default=False)
 SAFETY_CHECK_S = 5.0
 """How often the driver looks at a pairing's match itself (beside the finished-event consumer)."""
 MAX_ATTEMPTS = 32
@@ -90,6 +94,8 @@ class Tournaments:
         self.clock = clock
         self._checked: dict[str, float] = {}
         """Match id → when this replica last looked at it (the safety net's pace)."""
+        self.wake = asyncio.Event()
+        """Set by a change through this replica or a result it recorded: the driver steps at once."""
 
     # ----------------------------------------------------------------- reading
     async def get(self, tournament_id: str) -> tuple[TournamentDoc, int]:
@@ -144,6 +150,8 @@ class Tournaments:
                 )
             except Stale:
                 continue
+            if not _DRIVING.get():  # the driver's own steps need no wake-up: it looks again anyway
+                self.wake.set()
             return doc, revision
         raise Stale(f"tournament {tournament_id}: too many concurrent writers")
 
@@ -218,14 +226,24 @@ class Tournaments:
     # ----------------------------------------------------------------- results
     async def on_match_closed(self, match: ppb.MatchRecord, ranks: Sequence[int], reason: str) -> bool:
         """Put a tournament match's outcome in its inbox (idempotent); False when it plays no pairing."""
-        return await self.store.record_result(match.id, ranks, reason)
+        recorded = await self.store.record_result(match.id, ranks, reason)
+        if recorded:
+            self.wake.set()
+        return recorded
 
     # ----------------------------------------------------------------- the driver
-    async def run(self, interval: float = 0.5) -> None:
+    async def run(self, interval: float = 0.5, idle_sweep: float = IDLE_SWEEP_SECONDS) -> None:
+        """Drive the running tournaments: at once after a change or a result through this replica, every
+        `interval` while one runs (no-show deadlines, results recorded by other replicas), and with none
+        running, once per `idle_sweep` (a tournament another replica started)."""
+        _DRIVING.set(True)  # this task's context only: changes made through RPCs still wake it
         while True:
+            running = True
+            self.wake.clear()
             try:
                 live = await self.store.tournaments(LIVE, with_docs=False)
                 metrics.TOURNAMENTS_ACTIVE.set(len(live))
+                running = any(stored.status == "running" for stored in live)
                 for stored in live:
                     if stored.status == "running":
                         await self.drive(stored.id)
@@ -233,7 +251,8 @@ class Tournaments:
                 raise
             except Exception:
                 log.exception("tournament driver round failed; retrying")
-            await asyncio.sleep(interval)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.wake.wait(), interval if running else idle_sweep)
 
     async def drive(self, tournament_id: str) -> None:
         """One idempotent step: fold results, next round if done, matches for new pairings, no-shows."""
