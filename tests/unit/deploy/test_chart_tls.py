@@ -1,0 +1,54 @@
+"""The chart's transport security (tls.mode): off declares plaintext; cert-manager (ci/all-features.yaml) gives every
+service a Certificate naming it (the identity gamehall.runtime.callers checks) and its Service names, mounts it
+read-only, points the service's settings at the files, and probes the plaintext health-only port."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def _deployments(manifests: list[Any]) -> dict[str, dict[str, Any]]:
+    return {m.labels["app.kubernetes.io/component"]: m.doc for m in manifests if m.kind == "Deployment"}
+
+
+def _env(doc: dict[str, Any]) -> dict[str, str]:
+    return {e["name"]: e.get("value", "") for e in doc["spec"]["template"]["spec"]["containers"][0]["env"]}
+
+
+def test_off_declares_plaintext_and_mounts_nothing(rendered: dict) -> None:
+    for name, doc in _deployments(rendered["default"]).items():
+        env = _env(doc)
+        assert env.get("GAMEHALL_ALLOW_PLAINTEXT") == "true", name
+        assert not any(k.startswith("GAMEHALL_TLS_") for k in env), name
+    assert not {m.kind for m in rendered["default"]} & {"Certificate", "Issuer"}
+
+
+def test_cert_manager_gives_each_service_its_identity(rendered: dict) -> None:
+    manifests = rendered["all-features"]
+    certificates = {m.doc["spec"]["secretName"]: m.doc["spec"] for m in manifests if m.kind == "Certificate"}
+    for name, doc in _deployments(manifests).items():
+        env = _env(doc)
+        assert "GAMEHALL_ALLOW_PLAINTEXT" not in env, name
+        assert env["GAMEHALL_TLS_CERT_FILE"] == "/etc/gamehall/tls/tls.crt"
+        pod = doc["spec"]["template"]["spec"]
+        secret = next(v["secret"]["secretName"] for v in pod["volumes"] if v["name"] == "tls")
+        spec = certificates[secret]
+        assert spec["uris"] == [f"spiffe://gamehall/{name}"] and spec["commonName"] == name
+        assert doc["metadata"]["name"] in spec["dnsNames"]  # the Service shares the Deployment's name
+        assert {"server auth", "client auth"} <= set(spec["usages"])
+        container = pod["containers"][0]
+        assert {"name": "tls", "mountPath": "/etc/gamehall/tls", "readOnly": True} in container["volumeMounts"]
+        for probe in ("startupProbe", "readinessProbe", "livenessProbe"):
+            assert container[probe]["grpc"]["port"] == int(env["GAMEHALL_HEALTH_PORT"])
+        if name.startswith("rules-"):
+            assert f"{doc['metadata']['name']}-replicas" in spec["dnsNames"]  # the gateway dials the headless name
+        if name == "gateway":
+            assert env["GAMEHALL_PUBLIC_TLS_CERT_FILE"] == "/etc/gamehall/public-tls/tls.crt"
+    public = next(s for s in certificates.values() if "play.example.com" in s.get("dnsNames", []))
+    assert public["issuerRef"]["name"] == "letsencrypt" and "client auth" not in public["usages"]
+
+
+def test_the_chart_makes_its_own_ca_without_an_issuer(rendered: dict) -> None:
+    issuers = {m.doc["metadata"]["name"]: m.doc["spec"] for m in rendered["all-features"] if m.kind == "Issuer"}
+    assert any("selfSigned" in spec for spec in issuers.values())
+    assert any("ca" in spec for spec in issuers.values())
