@@ -128,7 +128,8 @@ every ready replica of that game's rules service and spreads live matches over b
 
 {{- define "gamehall.natsUrl" -}}
 {{- if .Values.bundled.enabled -}}
-{{- printf "nats://%s:4222" (include "gamehall.componentName" (dict "root" . "component" "nats")) -}}
+{{- /* With TLS the bundled NATS serves the platform CA's certificate; services verify it with GAMEHALL_TLS_CA_FILE. */ -}}
+{{- printf "%s://%s:4222" (eq .Values.tls.mode "off" | ternary "nats" "tls") (include "gamehall.componentName" (dict "root" . "component" "nats")) -}}
 {{- else -}}
 {{- required "nats.url is required (or bundled.enabled)" .Values.nats.url -}}
 {{- end -}}

@@ -52,3 +52,18 @@ def test_the_chart_makes_its_own_ca_without_an_issuer(rendered: dict) -> None:
     issuers = {m.doc["metadata"]["name"]: m.doc["spec"] for m in rendered["all-features"] if m.kind == "Issuer"}
     assert any("selfSigned" in spec for spec in issuers.values())
     assert any("ca" in spec for spec in issuers.values())
+
+
+def test_the_bundled_nats_serves_tls_with_the_platform_ca() -> None:
+    from deploycheck import chart
+
+    manifests = chart.render({"bundled": {"enabled": True}, "tls": {"mode": "cert-manager"}})
+    nats = next(
+        m.doc for m in manifests if m.kind == "StatefulSet" and m.labels["app.kubernetes.io/component"] == "nats"
+    )
+    args = nats["spec"]["template"]["spec"]["containers"][0]["args"]
+    assert args[args.index("--tlscert") + 1] == "/etc/nats/tls/tls.crt"
+    secret = nats["spec"]["template"]["spec"]["volumes"][0]["secret"]["secretName"]
+    assert any(m.kind == "Certificate" and m.doc["spec"]["secretName"] == secret for m in manifests)
+    for name, doc in _deployments(manifests).items():
+        assert _env(doc)["GAMEHALL_NATS_URL"].startswith("tls://"), name
