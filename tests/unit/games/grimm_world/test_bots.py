@@ -47,3 +47,38 @@ def test_heuristic_is_bounded_and_rewards_progress() -> None:
     wounded = GAME.copy(fresh)
     wounded.sheet.damaged.append(wounded.sheet.hand.pop())
     assert evaluate(wounded, 0) < evaluate(fresh, 0)
+
+
+def test_fight_value_counts_a_declared_attack_and_the_round_limit() -> None:
+    """The damage race reads a played attack card with a target in reach as progress, and less time as less hope."""
+    from gamehall.games.grimm_world.actions import Play
+    from gamehall.games.grimm_world.fight_value import fight_value
+
+    from .builders import board, enemy, state
+
+    foe = enemy("T90", dodge=4, constitution=2)
+    fresh = state(board(3, 3), (0, 0), [(foe, (1, 0))], equipped=["spear"], hand=["A04", "A09"])
+    played, _ = GAME.apply(fresh, 0, Play(("A04",)))
+    assert fight_value(played) > fight_value(fresh)
+    late = GAME.copy(fresh)
+    late.fight.round = 10
+    assert fight_value(late) < fight_value(fresh)
+
+
+def test_campaign_progress_never_drops_when_a_main_quest_flag_is_earned() -> None:
+    """Ready at the place of a step reads below having done it (the stages are monotone for the search)."""
+    s = GAME.new_match(GAME.configure("campaign", 1, {}), 5)
+    s.journey.location = 13
+    told = GAME.copy(s)
+    told.journey.flags.append("told")
+    assert evaluate(told, 0) > evaluate(s, 0)
+
+
+def test_balance_campaign_table_smoke() -> None:
+    """The balance command's table over two random-bot campaigns (the heavy runs live in the command itself)."""
+    from gamehall.games.grimm_world.balance_campaign import HEADER, campaign, summary
+
+    rows = [campaign("random", seed) for seed in range(2)]
+    assert all(r.result in ("victory", "defeat") and r.steps > 0 for r in rows)
+    line = summary("random", rows)
+    assert line.startswith("| random | 2 |") and line.count("|") == HEADER.splitlines()[0].count("|")
