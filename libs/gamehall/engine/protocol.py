@@ -471,7 +471,8 @@ class Game(ABC, Generic[S]):
 
 @functools.cache
 def _view_schema_of(view_type: Any, title: str) -> JsonDict:
-    """msgspec's schema, with a single Struct's definition lifted to the top (its `properties` first)."""
+    """msgspec's schema, with a single Struct's definition lifted to the top (its `properties` first), and
+    a union of Structs (each an object) saying `"type": "object"` at the top too."""
     schema: JsonDict = msgspec.json.schema(view_type)
     ref = schema.pop("$ref", None)
     if ref is not None:
@@ -480,6 +481,10 @@ def _view_schema_of(view_type: Any, title: str) -> JsonDict:
         if ref not in json.dumps(defs):
             del defs[ref.rsplit("/", 1)[1]]
         schema = {**top, **({"$defs": defs} if defs else {})}
+    elif "anyOf" in schema:
+        branches = [schema["$defs"][b["$ref"].rsplit("/", 1)[1]] if "$ref" in b else b for b in schema["anyOf"]]
+        if all(b.get("type") == "object" for b in branches):
+            schema = {"type": "object", **schema}
     return {"$schema": "https://json-schema.org/draft/2020-12/schema", **schema, "title": f"{title} view"}
 
 

@@ -41,9 +41,10 @@ class SchemaCheck:
     """Decides like `jsonschema.Draft202012Validator(schema).is_valid`, but each distinct subtree once.
 
     Where a schema node is only an object's `type` / `properties` / `required` / `additionalProperties:
-    bool`, an array's `type` / `items`, or an `anyOf`, validity is the conjunction (or, for anyOf, the
-    disjunction) of the parts' validity, so those nodes are split and each part decided once per distinct
-    JSON value; every other node goes to jsonschema whole. `test_schema_check_agrees_with_jsonschema`
+    bool`, an array's `type` / `items`, or an `anyOf` (with or without a `type`), validity is the
+    conjunction (for anyOf: `type` and the disjunction) of the parts' validity, so those nodes are split
+    and each part decided once per distinct JSON value (an object's own keywords once per key set); every
+    other node goes to jsonschema whole. `test_schema_check_agrees_with_jsonschema`
     proves the two agree, on real views and on views broken on purpose.
     """
 
@@ -55,6 +56,7 @@ class SchemaCheck:
         self.full = jsonschema.Draft202012Validator(schema)
         self._memo: dict[tuple[int, bytes], bool] = {}
         self._shells: dict[tuple[int, tuple[str, ...]], bool] = {}
+        self._types: dict[str, jsonschema.Draft202012Validator] = {}
         self._validators: dict[int, jsonschema.Draft202012Validator] = {}
 
     def is_valid(self, value: Any) -> bool:
@@ -92,6 +94,15 @@ class SchemaCheck:
             known = self._shells[key] = self._validator(node, shell=True).is_valid(value)
         return known
 
+    def _type_valid(self, kind: Any, value: Any) -> bool:
+        """Whether `value` is of JSON type `kind` (None: any), as jsonschema's `type` keyword judges it."""
+        if kind is None:
+            return True
+        key = json.dumps(kind)
+        if key not in self._types:
+            self._types[key] = jsonschema.Draft202012Validator({"type": kind})
+        return bool(self._types[key].is_valid(value))
+
     def _decide(self, node: dict[str, Any], value: Any) -> bool:
         keywords = set(node) - _ANNOTATIONS - {"$defs", "$schema"}
         extra = node.get("additionalProperties", False)
@@ -107,8 +118,8 @@ class SchemaCheck:
             )
         if node.get("type") == "array" and isinstance(value, list) and keywords <= {"type", "items"}:
             return all(self._check(node.get("items", True), item) for item in value)
-        if keywords == {"anyOf"}:
-            return any(self._check(branch, value) for branch in node["anyOf"])
+        if "anyOf" in keywords and keywords <= {"anyOf", "type"}:
+            return self._type_valid(node.get("type"), value) and any(self._check(b, value) for b in node["anyOf"])
         return self._validator(node).is_valid(value)
 
 
