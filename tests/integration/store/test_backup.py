@@ -144,3 +144,23 @@ def test_postgresql_is_pointed_to_pg_dump(tmp_path: Path) -> None:
         app, ["backup", str(tmp_path / "b"), "--database-url", "postgresql://x@localhost/db", "--nats-url", NO_NATS]
     )
     assert done.exit_code == 1 and "pg_dump" in done.output
+
+
+async def test_a_stopped_platforms_backup_carries_its_match_log(tmp_path: Path) -> None:
+    """No NATS answering and nobody holding the JetStream folder: its files are at rest and are copied; the
+    restore puts them back and keeps each match's log position, so unprojected entries project on start."""
+    source, fresh, folder = tmp_path / "live", tmp_path / "fresh", tmp_path / "backup"
+    _, running_id = await _populated(source)
+    (source / "jetstream" / "jetstream" / "GAMEHALL_MATCHLOG").mkdir(parents=True)
+    (source / "jetstream" / "jetstream" / "GAMEHALL_MATCHLOG" / "1.blk").write_bytes(b"entries")
+    done = await _cli("backup", str(folder), "--data-dir", str(source), "--nats-url", NO_NATS)
+    assert done.exit_code == 0, done.output
+    assert json.loads((folder / "manifest.json").read_text())["matchlog"] == "copied"
+    done = await _cli("restore", str(folder), "--data-dir", str(fresh))
+    assert done.exit_code == 0, done.output
+    assert (fresh / "jetstream" / "jetstream" / "GAMEHALL_MATCHLOG" / "1.blk").read_bytes() == b"entries"
+    store = await open_store(f"sqlite://{fresh / 'gamehall.db'}")
+    try:
+        assert await store.log_head(running_id) == 77
+    finally:
+        await store.close()

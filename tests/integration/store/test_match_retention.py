@@ -91,3 +91,19 @@ async def test_keep_changes_nothing(clocked: tuple[Store, Clock]) -> None:
     clock.advance(MONTH.total_seconds() + 1)
     assert await MatchRetention(store, "keep", MONTH, clock=clock).run_once() == 0
     assert len(await _snapshot_versions(store, old.id)) > 1
+
+
+async def test_the_due_query_reads_the_partial_index_not_the_matches(store: Store) -> None:
+    """A round's cost follows its batch: on SQLite the plan searches `matches_retention_due` (PostgreSQL picks
+    its plan by table statistics, so only SQLite's is pinned here)."""
+    if store.dialect.name != "sqlite":
+        pytest.skip("query plans are checked on SQLite")
+    async with store._read() as tx:
+        plan = await tx.fetch(
+            "EXPLAIN QUERY PLAN SELECT id FROM matches WHERE finished_at IS NOT NULL AND retention = 'kept' "
+            "AND finished_at < ? ORDER BY finished_at, id LIMIT ?",
+            "2030-01-01T00:00:00.000000Z",
+            10,
+        )
+    details = " ".join(str(row["detail"]) for row in plan)
+    assert "matches_retention_due" in details, details
