@@ -74,7 +74,7 @@ class RulesReplicas:
     def _replica(self, address: str) -> _Replica:
         replica = self._replicas.get(address)
         if replica is None:
-            channel = internal_channel(address, deadline=self.deadline)
+            channel = internal_channel(address, deadline=None)  # every call below passes its own timeout
             replica = _Replica(
                 channel, rules_pb2_grpc.RulesServiceStub(channel), live_pb2_grpc.LiveMatchServiceStub(channel)
             )
@@ -96,12 +96,13 @@ class RulesReplicas:
 
     async def on_owner(self, match_id: str, method: str, request: Any) -> Any:
         """Call the owner of `match_id`; on a dead or hung owner, its successor (which takes the match over)."""
-        return await self._with_failover(match_id, lambda r: getattr(r.live, method)(request))
+        return await self._with_failover(match_id, lambda r: getattr(r.live, method)(request, timeout=self.deadline))
 
     async def on_any(self, method: str, request: Any, key: str = "", timeout: float | None = None) -> Any:
         """A stateless RulesService call on any replica (spread by `key`)."""
         return await self._with_failover(
-            key or str(time.monotonic_ns()), lambda r: getattr(r.rules, method)(request, timeout=timeout)
+            key or str(time.monotonic_ns()),
+            lambda r: getattr(r.rules, method)(request, timeout=self.deadline if timeout is None else timeout),
         )
 
     async def _with_failover(self, key: str, make: Callable[[_Replica], Awaitable[Any]]) -> Any:
