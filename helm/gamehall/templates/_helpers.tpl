@@ -226,6 +226,9 @@ Plain settings first (config.extraEnv, then the component's env, override them),
 {{- $_ := set $vars "GAMEHALL_PUBLIC_TLS_KEY_FILE" "/etc/gamehall/public-tls/tls.key" -}}
 {{- end -}}
 {{- end -}}
+{{- if $root.Values.bundled.enabled -}}
+{{- $_ := set $vars "GAMEHALL_NATS_USER" $c.name -}}
+{{- end -}}
 {{- range $name, $value := $root.Values.config.extraEnv -}}
 {{- $_ := set $vars $name (toString $value) -}}
 {{- end -}}
@@ -260,6 +263,18 @@ Plain settings first (config.extraEnv, then the component's env, override them),
 {{- fail (printf "%s: unknown secret %q (database, tokenKey or operatorPassword)" $c.name $secret) -}}
 {{- end -}}
 {{- end -}}
+{{- if $root.Values.bundled.enabled }}
+- name: GAMEHALL_NATS_PASSWORD
+  valueFrom:
+    secretKeyRef:
+      name: {{ include "gamehall.natsUsersSecretName" $root }}
+      key: {{ $c.name }}
+{{- end -}}
+{{- end -}}
+
+{{/* The bundled NATS's per-service passwords (templates/bundled-nats-users.yaml). */}}
+{{- define "gamehall.natsUsersSecretName" -}}
+{{- printf "%s-users" (include "gamehall.componentName" (dict "root" . "component" "nats")) -}}
 {{- end -}}
 
 {{/* Scratch volumes of a read-only-root pod; call with (dict "root" $ "c" component). */}}

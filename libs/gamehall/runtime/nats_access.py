@@ -123,4 +123,27 @@ def _quote(text: str) -> str:
     return f'"{text}"'
 
 
-__all__ = ["DEADLETTER_STREAM", "Permissions", "bot_durable", "inbox_prefix", "nats_users", "permissions"]
+def chart_permissions(games: Iterable[str]) -> dict[str, dict[str, list[str]]]:
+    """Every service's permissions for a platform hosting `games`, as the Helm chart reads them
+    (helm/gamehall/files/nats-permissions.json, written by `python -m gamehall.runtime.nats_access GAME...`)."""
+    games = sorted(games)
+    services = ["ai", "gateway", "matchmaking", "persistence", *(f"rules-{g}" for g in games)]
+    return {s: {"publish": (p := permissions(s, games)).publish, "subscribe": p.subscribe} for s in services}
+
+
+if __name__ == "__main__":
+    import json
+    import sys
+
+    print(json.dumps(chart_permissions(sys.argv[1:]), indent=1))
+
+
+__all__ = [
+    "DEADLETTER_STREAM",
+    "Permissions",
+    "bot_durable",
+    "chart_permissions",
+    "inbox_prefix",
+    "nats_users",
+    "permissions",
+]

@@ -63,7 +63,26 @@ def test_the_bundled_nats_serves_tls_with_the_platform_ca() -> None:
     )
     args = nats["spec"]["template"]["spec"]["containers"][0]["args"]
     assert args[args.index("--tlscert") + 1] == "/etc/nats/tls/tls.crt"
-    secret = nats["spec"]["template"]["spec"]["volumes"][0]["secret"]["secretName"]
+    secret = next(v for v in nats["spec"]["template"]["spec"]["volumes"] if v["name"] == "tls")["secret"]["secretName"]
     assert any(m.kind == "Certificate" and m.doc["spec"]["secretName"] == secret for m in manifests)
     for name, doc in _deployments(manifests).items():
         assert _env(doc)["GAMEHALL_NATS_URL"].startswith("tls://"), name
+
+
+def test_the_bundled_nats_has_one_user_per_service_that_nats_server_accepts(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import subprocess
+
+    from deploycheck import chart
+
+    from gamehall.launcher.nats import nats_server_binary
+
+    manifests = chart.render({"bundled": {"enabled": True}})
+    config = next(m.doc for m in manifests if m.kind == "Secret" and m.doc["metadata"]["name"].endswith("users-config"))
+    users = config["stringData"]["users.conf"]
+    for name, doc in _deployments(manifests).items():
+        env = _env(doc)
+        assert env["GAMEHALL_NATS_USER"] == name and f'{{user: "{name}", password: ' in users
+    path = tmp_path / "users.conf"
+    path.write_text(users)
+    checked = subprocess.run([nats_server_binary(), "-c", str(path), "-t"], capture_output=True, text=True, timeout=30)
+    assert checked.returncode == 0, checked.stderr + checked.stdout

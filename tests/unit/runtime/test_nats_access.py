@@ -10,7 +10,7 @@ import pytest
 
 from gamehall.runtime.bus import turn_subject, view_subject
 from gamehall.runtime.matchlog import PROJECTOR, log_subject
-from gamehall.runtime.nats_access import MATCHMAKING_FINISHED, bot_durable, nats_users, permissions
+from gamehall.runtime.nats_access import MATCHMAKING_FINISHED, bot_durable, chart_permissions, nats_users, permissions
 
 ROOT = Path(__file__).resolve().parents[3]
 GAMES = ["grimmoir", "tiny-epic-quest"]
@@ -90,3 +90,15 @@ def test_the_server_config_has_one_user_per_service() -> None:
         permissions("stranger", GAMES)
     with pytest.raises(ValueError):
         nats_users({"gateway": 'quote"inside'}, GAMES)
+
+
+def test_the_charts_permissions_file_is_generated_from_this_module() -> None:
+    """helm/gamehall/files/nats-permissions.json (the bundled NATS's users) must follow the code; when this fails,
+    regenerate it: `python -m gamehall.runtime.nats_access <the chart's rules.games ids> > <that file>`."""
+    import json
+
+    import yaml
+
+    games = sorted(yaml.safe_load((ROOT / "helm/gamehall/values.yaml").read_text())["rules"]["games"])
+    stored = json.loads((ROOT / "helm/gamehall/files/nats-permissions.json").read_text())
+    assert stored == chart_permissions(games)
