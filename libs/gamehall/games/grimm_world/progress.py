@@ -93,7 +93,7 @@ def campaign_value(s: State) -> float:
         return 1.0 if j.result == "victory" else 0.0
     stage = _stage(s)
     gathered, usable = _ready(s)
-    near = (1.0 - min(distance(j.location, STAGES[stage][1]), FAR) / FAR) * usable
+    near = (1.0 - min(distance(j.location, STAGES[stage][1]), FAR) / FAR) * (0.3 + 0.7 * usable)
     growth, ready = _strength(s)
     owned = len(s.sheet.hand) + len(s.sheet.damaged)
     health = len(s.sheet.hand) / owned if owned else 0.0
@@ -102,7 +102,7 @@ def campaign_value(s: State) -> float:
     within = 0.45 * gathered + 0.45 * near
     if GATES.get(stage) in j.resolving:
         within = 0.95
-    value = (0.02 + fights + STAGE_WEIGHT * (stage + within) + 0.06 * time_left
-             + 0.04 * health + 0.05 * growth + 0.02 * ready + 0.01 * min(s.sheet.thalers, 20) / 20
+    value = (0.02 + fights + STAGE_WEIGHT * (stage + within) + 0.15 * time_left
+             + 0.04 * health + 0.05 * growth + 0.06 * ready + 0.01 * min(s.sheet.thalers, 20) / 20
              + 0.005 * (s.sheet.alignment + 4) / 8)
     return min(0.99, max(0.01, value))
