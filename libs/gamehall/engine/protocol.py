@@ -485,7 +485,9 @@ def _view_schema_of(view_type: Any, title: str) -> JsonDict:
         branches = [schema["$defs"][b["$ref"].rsplit("/", 1)[1]] if "$ref" in b else b for b in schema["anyOf"]]
         if all(b.get("type") == "object" for b in branches):
             schema = {"type": "object", **schema}
-    return {"$schema": "https://json-schema.org/draft/2020-12/schema", **schema, "title": f"{title} view"}
+    full = {"$schema": "https://json-schema.org/draft/2020-12/schema", **schema, "title": f"{title} view"}
+    plain: JsonDict = msgspec.json.decode(msgspec.json.encode(full))  # plain JSON (tuple defaults become lists)
+    return plain
 
 
 class StructGame(Game[S]):
