@@ -4,7 +4,13 @@ read-only, points the service's settings at the files, and probes the plaintext 
 
 from __future__ import annotations
 
+import subprocess
+from pathlib import Path
 from typing import Any
+
+import pytest
+
+from gamehall.launcher.nats import nats_server_binary
 
 
 def _deployments(manifests: list[Any]) -> dict[str, dict[str, Any]]:
@@ -54,32 +60,34 @@ def test_the_chart_makes_its_own_ca_without_an_issuer(rendered: dict) -> None:
     assert any("ca" in spec for spec in issuers.values())
 
 
-def test_the_bundled_nats_serves_tls_with_the_platform_ca() -> None:
+@pytest.fixture(scope="module")
+def bundled_tls() -> list[Any]:
+    """One render of the bundled NATS and PostgreSQL with cert-manager TLS (both bundled checks read it)."""
     from deploycheck import chart
 
-    manifests = chart.render({"bundled": {"enabled": True}, "tls": {"mode": "cert-manager"}})
+    return list(chart.render({"bundled": {"enabled": True}, "tls": {"mode": "cert-manager"}}))
+
+
+def test_the_bundled_nats_serves_tls_with_the_platform_ca(bundled_tls: list[Any]) -> None:
     nats = next(
-        m.doc for m in manifests if m.kind == "StatefulSet" and m.labels["app.kubernetes.io/component"] == "nats"
+        m.doc for m in bundled_tls if m.kind == "StatefulSet" and m.labels["app.kubernetes.io/component"] == "nats"
     )
     args = nats["spec"]["template"]["spec"]["containers"][0]["args"]
     assert args[args.index("--tlscert") + 1] == "/etc/nats/tls/tls.crt"
     secret = next(v for v in nats["spec"]["template"]["spec"]["volumes"] if v["name"] == "tls")["secret"]["secretName"]
-    assert any(m.kind == "Certificate" and m.doc["spec"]["secretName"] == secret for m in manifests)
-    for name, doc in _deployments(manifests).items():
+    assert any(m.kind == "Certificate" and m.doc["spec"]["secretName"] == secret for m in bundled_tls)
+    for name, doc in _deployments(bundled_tls).items():
         assert _env(doc)["GAMEHALL_NATS_URL"].startswith("tls://"), name
 
 
-def test_the_bundled_nats_has_one_user_per_service_that_nats_server_accepts(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    import subprocess
-
-    from deploycheck import chart
-
-    from gamehall.launcher.nats import nats_server_binary
-
-    manifests = chart.render({"bundled": {"enabled": True}})
-    config = next(m.doc for m in manifests if m.kind == "Secret" and m.doc["metadata"]["name"].endswith("users-config"))
+def test_the_bundled_nats_has_one_user_per_service_that_nats_server_accepts(
+    bundled_tls: list[Any], tmp_path: Path
+) -> None:
+    config = next(
+        m.doc for m in bundled_tls if m.kind == "Secret" and m.doc["metadata"]["name"].endswith("users-config")
+    )
     users = config["stringData"]["users.conf"]
-    for name, doc in _deployments(manifests).items():
+    for name, doc in _deployments(bundled_tls).items():
         env = _env(doc)
         assert env["GAMEHALL_NATS_USER"] == name and f'{{user: "{name}", password: ' in users
     path = tmp_path / "users.conf"
