@@ -29,6 +29,7 @@ LIVE, RULES_SERVICE = "gamehall.internal.v1.LiveMatchService", "gamehall.interna
 ALLOWED_CALLERS: Final[dict[str, frozenset[str]]] = {
     "gamehall.internal.v1.PersistenceService": frozenset({GATEWAY, MATCHMAKING, RULES, AI}),
     "gamehall.internal.v1.MatchmakingStoreService": frozenset({MATCHMAKING}),
+    "gamehall.internal.v1.AuditService": frozenset({GATEWAY}),  # the audit trail of operator actions
     "gamehall.v1.MatchmakingService": frozenset({GATEWAY}),  # the gateway checks the token and forwards
     "gamehall.v1.TournamentService": frozenset({GATEWAY}),
     f"{RULES_SERVICE}/DescribeGame": frozenset({GATEWAY}),  # the catalog

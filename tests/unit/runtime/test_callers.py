@@ -19,6 +19,7 @@ ROOT = Path(__file__).resolve().parents[3]
 STUBS = {
     "PersistenceServiceStub": "gamehall.internal.v1.PersistenceService",
     "MatchmakingStoreServiceStub": "gamehall.internal.v1.MatchmakingStoreService",
+    "AuditServiceStub": "gamehall.internal.v1.AuditService",
     "MatchmakingServiceStub": "gamehall.v1.MatchmakingService",
     "TournamentServiceStub": "gamehall.v1.TournamentService",
 }
