@@ -218,3 +218,22 @@ def test_gamehall_play_connects_with_the_printed_certificate(secure: Platform) -
             await play_cmd.connect(address, 1.0)  # plaintext to a TLS port never gets ready
 
     asyncio.run(scenario())
+
+
+def test_a_service_on_a_public_address_without_certificates_refuses_to_start(tmp_path: Path) -> None:
+    """Like the signing key check: one clear line and exit status 2, before anything listens."""
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GAMEHALL_")}
+    env.update(repo_env(), GAMEHALL_HOST="0.0.0.0", GAMEHALL_DATA_DIR=str(tmp_path), GAMEHALL_SERVICE="rules-high-card")
+    done = subprocess.run(
+        [sys.executable, "-m", "gamehall_services.rules", "--game", "high-card"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2, done.stderr
+    assert "refusing to start" in done.stderr and "GAMEHALL_TLS_CERT_FILE" in done.stderr
+    assert "GAMEHALL_ALLOW_PLAINTEXT" in done.stderr and "Traceback" not in done.stderr
