@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import shutil
+import socket
+import ssl
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from gamehall.launcher.processes import Child, free_port, tcp_ready
@@ -37,12 +40,14 @@ def nats_child(
     log_path: Path | None = None,
     sync_interval: str = SYNC_INTERVAL,
     security: str = "",
+    ca_file: Path | None = None,
 ) -> tuple[Child, str]:
     """A nats-server child with JetStream storing under `data_dir/jetstream`, and its URL.
 
     Durability is explicit: the server's config file sets the file store's `sync_interval`. `security` is
     more config (gamehall.launcher.security: a `tls` block and one user per service with its permissions);
-    with it the URL is `tls://` and the file is readable by its owner only (it holds the passwords).
+    with it the URL is `tls://` and the file is readable by its owner only (it holds the passwords), and
+    readiness is a TLS handshake verified with `ca_file` (a bare TCP probe would log a handshake error).
     """
     port = port or free_port(host)
     store = data_dir / "jetstream"
@@ -66,4 +71,21 @@ def nats_child(
         f"gamehall-{port}",
     ]
     scheme = "tls" if security else "nats"
-    return Child("nats-server", argv, ready=tcp_ready(host, port), log_path=log_path), f"{scheme}://{host}:{port}"
+    ready = tls_ready(host, port, ca_file) if security and ca_file else tcp_ready(host, port)
+    return Child("nats-server", argv, ready=ready, log_path=log_path), f"{scheme}://{host}:{port}"
+
+
+def tls_ready(host: str, port: int, ca_file: Path) -> Callable[[], bool]:
+    """True once nats-server at host:port completes a TLS handshake (it sends INFO in clear, then upgrades)."""
+
+    def check() -> bool:
+        context = ssl.create_default_context(cafile=str(ca_file))
+        try:
+            with socket.create_connection((host, port), timeout=0.5) as raw:
+                raw.recv(4096)
+                with context.wrap_socket(raw, server_hostname=host):
+                    return True
+        except (OSError, ssl.SSLError):
+            return False
+
+    return check

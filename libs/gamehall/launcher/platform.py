@@ -143,7 +143,11 @@ class Platform:
                 nats_config = self.security.nats_config({*self.hosted_games(), *(g.id for g in all_games())})
             nats_port = 4222 if self.fixed_ports else free_port()
             self.nats, self.nats_url = nats_child(
-                self.data_dir, nats_port, log_path=logs / "nats-server.log", security=nats_config
+                self.data_dir,
+                nats_port,
+                log_path=logs / "nats-server.log",
+                security=nats_config,
+                ca_file=self.security.ca.pair.cert if self.security else None,
             )
             self.nats.start()
             self.nats.wait_ready(ready_timeout)
