@@ -18,13 +18,13 @@ CONFIGS = [GAME.configure("skirmish", 1, {"conflict": c, "chapter": ch})
 
 
 def test_500_random_bot_skirmishes_finish_without_errors() -> None:
-    started = time.perf_counter()
+    started = time.process_time()  # CPU time: the bound is the engine's cost, not the shared machine's load
     outcomes = {"victory": 0, "defeat": 0}
     for seed in range(500):
         result = play_match(GAME, CONFIGS[seed % len(CONFIGS)], [RandomBot()], seed)
         outcomes[result.outcome.reason] += 1
     assert sum(outcomes.values()) == 500 and outcomes["victory"] > 0
-    assert time.perf_counter() - started < 60
+    assert time.process_time() - started < 60
 
 
 def test_search_bot_plays_legally_on_views() -> None:
