@@ -56,7 +56,7 @@ def build_app(settings: Settings) -> ServiceApp:
     live = LiveMatches(
         game, lambda: held["persistence"], publish, log=lambda: held.get("log"), watched=watched.audiences
     )
-    lobby = Lobby(game, lambda: held["persistence"])
+    lobby = Lobby(game, lambda: held["persistence"], idle_ms=int(settings.match_idle_seconds * 1000))
     app.add_servicer(
         live_pb2_grpc.add_LiveMatchServiceServicer_to_server, LiveMatchServicer(live, lobby), LIVE_SERVICE_NAME
     )

@@ -248,6 +248,8 @@ class LiveMatches:
         """Judge and log one move; a stale cache loses the compare-and-swap, reloads and judges again."""
         for attempt in range(MAX_ATTEMPTS):
             held = await self.held(match_id)
+            if held.seq == 0 and held.live.facts.status == "running":
+                held = await self.held(match_id, fresh=True)  # its first entry: make sure no close got there first
             async with held.lock:
                 live = held.live
                 seat = seat_of_caller(live.facts)
@@ -296,12 +298,19 @@ class LiveMatches:
         )
 
     async def _log_moved(self, match_id: str, held: Held) -> bool:
-        """True (and the copy dropped) when the log has entries this copy lacks."""
+        """True (and the copy dropped) when the log has entries this copy lacks. A copy that never saw an entry
+        (seq 0) also asks the store: a match closed (say, abandoned) at version 0 leaves nothing in the log
+        once its close is projected and purged, and an empty log would look unchanged."""
         matchlog = await self._match_log()
-        if await matchlog.last_seq(self.game.id, match_id) == held.seq:
+        unchanged = await matchlog.last_seq(self.game.id, match_id) == held.seq
+        if unchanged and (held.seq or not await self._changed_in_store(match_id, held)):
             return False
         self.drop(match_id)
         return True
+
+    async def _changed_in_store(self, match_id: str, held: Held) -> bool:
+        record = (await self._call("GetMatch", ppb.GetMatchRequest(match_id=match_id))).match
+        return bool(record.status != held.live.facts.status or int(record.version) != held.live.version)
 
     async def _moved_on(self, match_id: str, held: Held) -> bool:
         """`_log_moved`, answering False when the log cannot be asked (a refusal then stands)."""

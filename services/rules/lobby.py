@@ -51,10 +51,13 @@ class Lobby:
         game: Game[Any],
         persistence: Callable[[], persistence_pb2_grpc.PersistenceServiceStub],
         timeout: float = 10.0,
+        idle_ms: int = 0,
     ) -> None:
         self.game = game
         self._persistence = persistence
         self.timeout = timeout
+        self.idle_ms = idle_ms
+        """The platform's inactivity limit, kept in every new match's clock spec (0: none)."""
 
     async def _call(self, method: str, request: Any) -> Any:
         try:
@@ -89,7 +92,9 @@ class Lobby:
         to_act = sorted(self.game.to_act(initial))
         join = int(request.join_seat) if request.HasField("join_seat") else None
         seats = plan_seats(seat_requests(request.seats), config.seats, creator.account_id, join)
-        spec = clocks.ClockSpec.checked(request.clock.per_move_ms, request.clock.bank_ms, request.clock.increment_ms)
+        spec = clocks.ClockSpec.checked(
+            request.clock.per_move_ms, request.clock.bank_ms, request.clock.increment_ms, self.idle_ms
+        )
         match_id, game = request.match_id, self.game.id
         outbox = [events.created(match_id, game, config.mode, config.seats, seed_commitment(seed, match_id))]
         outbox += [
@@ -115,7 +120,7 @@ class Lobby:
                 ppb.SeatRecord(seat=s.seat, kind=s.kind, account_id=s.account_id, bot_difficulty=s.bot_difficulty)
                 for s in seats
             ],
-            clock_json=dumps(spec.to_json()) if spec.active else "",
+            clock_json=dumps(spec.to_json()) if spec.stored else "",
             status="running" if full else "open",
             outbox=outbox,
             clock_state_json=dumps(clock_state) if clock_state is not None else "",

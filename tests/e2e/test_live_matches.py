@@ -25,6 +25,8 @@ from tests.support.stack import Stack
 
 GAME = "high-card"
 SPECTATORS = 50
+IDLE_SECONDS = 12.0
+"""The inactivity limit of the two-replica platform: longer than any pause its other tests make."""
 DEADLINE_BOUND_SECONDS = 25.0
 """A call to a hung owner returns within its deadline (10 s) plus one retry on the successor."""
 
@@ -158,7 +160,12 @@ def two_replicas(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Pla
         games=[GAME],
         fixed_ports=False,
         rules_replicas=2,
-        extra_env={"GAMEHALL_TOKEN_KEY": TOKEN_KEY, "GAMEHALL_LOG_LEVEL": "warning", **AUTH_UNLIMITED},
+        extra_env={
+            "GAMEHALL_TOKEN_KEY": TOKEN_KEY,
+            "GAMEHALL_LOG_LEVEL": "warning",
+            "GAMEHALL_MATCH_IDLE_SECONDS": str(IDLE_SECONDS),
+            **AUTH_UNLIMITED,
+        },
     )
     platform.start()
     try:
@@ -238,3 +245,21 @@ def test_stopping_the_owner_moves_its_match_to_the_other_replica(two_replicas: t
     finally:
         os.kill(owner.child.proc.pid, signal.SIGCONT)
     assert _verify(running, match_id)["ok"]
+
+
+def test_a_match_its_players_walked_away_from_ends_aborted(two_replicas: tuple[Platform, Running]) -> None:
+    """Issue 20, finding 8: an unclocked match left at version 0 used to run forever; past the platform's
+    inactivity limit the sweeper closes it as aborted, through its log, at the version it was left at."""
+    _, running = two_replicas
+    alice, bob, match_id = _duel(running)
+    assert alice.match(match_id).status == gateway_pb2.MATCH_STATUS_RUNNING
+    deadline = time.monotonic() + IDLE_SECONDS + 30
+    match = alice.match(match_id)
+    while match.status == gateway_pb2.MATCH_STATUS_RUNNING and time.monotonic() < deadline:
+        time.sleep(0.5)
+        match = alice.match(match_id)
+    assert match.status == gateway_pb2.MATCH_STATUS_ABORTED
+    assert match.version == 0 and match.outcome.reason.startswith("abandoned")
+    with pytest.raises(grpc.RpcError) as refused:
+        bob.submit(match_id, "play(card=1)")
+    assert refused.value.code() == grpc.StatusCode.FAILED_PRECONDITION

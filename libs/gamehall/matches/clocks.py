@@ -1,8 +1,10 @@
 """Turn clocks as data: who is to act since when, and how much bank each seat has left.
 
 The clock state travels in the match row (written with each action, so it survives any restart):
-``{"to_act": [seats], "since_ms": {"seat": unix_ms}, "remaining_ms": [per seat] | null}``.
-It is kept (with `to_act`) for every running match; the deadlines only when a clock was chosen.
+``{"to_act": [seats], "since_ms": {"seat": unix_ms}, "remaining_ms": [per seat] | null, "moved_ms": unix_ms}``.
+It is kept (with `to_act`) for every running match; the deadlines only when a clock was chosen. A spec's
+`idle_ms` is the platform's inactivity policy (issue 20, finding 8): a running match with no step for that
+long is abandoned (aborted), clock or no clock.
 """
 
 from __future__ import annotations
@@ -21,23 +23,39 @@ class ClockSpec:
     per_move_ms: int = 0
     bank_ms: int = 0
     increment_ms: int = 0
+    idle_ms: int = 0
+    """The match is abandoned (aborted) after this long without a step; 0: never. Set by the platform."""
 
     @property
     def active(self) -> bool:
+        """Whether a turn clock runs (the inactivity limit alone is not a turn clock)."""
         return self.per_move_ms > 0 or self.bank_ms > 0
 
+    @property
+    def stored(self) -> bool:
+        """Whether the match keeps this spec (a turn clock or an inactivity limit)."""
+        return self.active or self.idle_ms > 0
+
     def to_json(self) -> dict[str, int]:
-        return {"per_move_ms": self.per_move_ms, "bank_ms": self.bank_ms, "increment_ms": self.increment_ms}
+        out = {"per_move_ms": self.per_move_ms, "bank_ms": self.bank_ms, "increment_ms": self.increment_ms}
+        if self.idle_ms:
+            out["idle_ms"] = self.idle_ms
+        return out
 
     @classmethod
     def from_json(cls, data: dict[str, Any] | None) -> ClockSpec:
         data = data or {}
-        return cls(int(data.get("per_move_ms", 0)), int(data.get("bank_ms", 0)), int(data.get("increment_ms", 0)))
+        return cls(
+            int(data.get("per_move_ms", 0)),
+            int(data.get("bank_ms", 0)),
+            int(data.get("increment_ms", 0)),
+            int(data.get("idle_ms", 0)),
+        )
 
     @classmethod
-    def checked(cls, per_move_ms: int, bank_ms: int, increment_ms: int) -> ClockSpec:
-        """A spec from a client's numbers; InvalidClock when out of bounds."""
-        spec = cls(int(per_move_ms), int(bank_ms), int(increment_ms))
+    def checked(cls, per_move_ms: int, bank_ms: int, increment_ms: int, idle_ms: int = 0) -> ClockSpec:
+        """A spec from a client's numbers (and the platform's inactivity limit); InvalidClock when out of bounds."""
+        spec = cls(int(per_move_ms), int(bank_ms), int(increment_ms), max(0, int(idle_ms)))
         if min(spec.per_move_ms, spec.bank_ms, spec.increment_ms) < 0:
             raise InvalidClock("clock times cannot be negative")
         if max(spec.per_move_ms, spec.bank_ms, spec.increment_ms) > MAX_CLOCK_MS:
@@ -54,6 +72,7 @@ def initial(spec: ClockSpec, seats: int, to_act: Iterable[int], now_ms: int) -> 
         "to_act": acting,
         "since_ms": {str(s): now_ms for s in acting} if spec.active else {},
         "remaining_ms": [spec.bank_ms] * seats if spec.bank_ms else None,
+        "moved_ms": now_ms,
     }
 
 
@@ -73,7 +92,7 @@ def advance(
         for seat in acting:
             kept = since.get(str(seat))
             new_since[str(seat)] = now_ms if seat == actor or kept is None else kept
-    return {"to_act": acting, "since_ms": new_since, "remaining_ms": remaining}
+    return {"to_act": acting, "since_ms": new_since, "remaining_ms": remaining, "moved_ms": now_ms}
 
 
 def deadline_ms(spec: ClockSpec, state: dict[str, Any] | None, seat: int) -> int:
@@ -97,6 +116,19 @@ def expired(spec: ClockSpec, state: dict[str, Any] | None, now_ms: int) -> list[
     if not spec.active or not state:
         return []
     return [s for s in state.get("to_act", []) if 0 < deadline_ms(spec, state, s) <= now_ms]
+
+
+def abandon_at_ms(spec: ClockSpec, state: dict[str, Any] | None) -> int:
+    """Unix ms at which the match counts as abandoned (0: no inactivity limit, or no step time known)."""
+    if not spec.idle_ms or not state or not state.get("moved_ms"):
+        return 0
+    return int(state["moved_ms"]) + spec.idle_ms
+
+
+def abandoned(spec: ClockSpec, state: dict[str, Any] | None, now_ms: int) -> bool:
+    """True when nothing happened in the match for the spec's inactivity limit."""
+    at = abandon_at_ms(spec, state)
+    return 0 < at <= now_ms
 
 
 def remaining_now(spec: ClockSpec, state: dict[str, Any] | None, seat: int, now_ms: int) -> int:

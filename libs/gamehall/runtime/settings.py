@@ -82,6 +82,12 @@ class Settings(BaseSettings):
     matchmaking_bot_fill_seconds: float = Field(
         10.0, ge=0, description="matchmaking: a ticket that allows bots gets bot seats after waiting this long."
     )
+    match_idle_seconds: float = Field(
+        72 * 3600.0,
+        ge=0,
+        description="rules: a running match with no step for this long is abandoned (ends aborted), clock or no "
+        "clock; 0 keeps such matches forever (issue 20, finding 8).",
+    )
     matchmaking_pass_seconds: float = Field(
         0.5, gt=0, description="matchmaking: how often each queue is matched and each tournament driven."
     )

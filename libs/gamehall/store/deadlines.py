@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from gamehall.matches.clocks import ClockSpec, deadline_ms
+from gamehall.matches.clocks import ClockSpec, abandon_at_ms, deadline_ms
 from gamehall.store.errors import InvalidArgument
 from gamehall.store.rows import load_optional_json
 
@@ -25,17 +25,19 @@ def clock_spec(clock: Mapping[str, Any] | str | None) -> ClockSpec:
 
 
 def next_deadline_ms(clock: Mapping[str, Any] | str | None, clock_state: Mapping[str, Any] | str | None) -> int | None:
-    """The smallest positive deadline (unix ms) over the seats to act, or None when no clock runs.
+    """The smallest positive deadline (unix ms) over the seats to act and the inactivity limit, or None when
+    neither runs.
 
     InvalidArgument when an active clock meets a clock state it cannot read (that clock could never fire).
     """
     spec = clock_spec(clock)
     state = load_optional_json(clock_state) if isinstance(clock_state, str | bytes) else clock_state
-    if not spec.active or not state:
+    if not spec.stored or not state:
         return None
     try:
         plain = dict(state)
         deadlines = [deadline_ms(spec, plain, int(seat)) for seat in plain.get("to_act") or ()]
+        deadlines.append(abandon_at_ms(spec, plain))
         positive = [int(d) for d in deadlines if d > 0]
     except (TypeError, ValueError, IndexError, AttributeError) as exc:
         raise InvalidArgument(f"the clock state does not fit the clock {spec.to_json()}: {exc}") from exc
