@@ -8,6 +8,11 @@
  * already JSON-parsed; the renderer must show only what is in it. Register it in `renderers` below.
  */
 
+import { render as renderGrimmWorld } from "./grimm-world";
+import { render as renderGrimmoir } from "./grimmoir";
+import { render as renderGrimslingers } from "./grimslingers";
+import { render as renderTinyEpicQuest } from "./tiny-epic-quest";
+
 export interface RenderInfo {
   /** Game id, e.g. "grimslingers". */
   game: string;
@@ -20,7 +25,12 @@ export interface RenderInfo {
 export type Renderer = (view: unknown, info: RenderInfo) => HTMLElement;
 
 /** Game id -> renderer. Add `import { render as renderX } from "./x";` and an entry per game. */
-const renderers: Record<string, Renderer> = {};
+const renderers: Record<string, Renderer> = {
+  grimslingers: renderGrimslingers,
+  grimmoir: renderGrimmoir,
+  "tiny-epic-quest": renderTinyEpicQuest,
+  "grimm-world": renderGrimmWorld,
+};
 
 /** The renderer for a game id, or the generic fallback when the game has none. */
 export function rendererFor(gameId: string): Renderer {

@@ -1,0 +1,218 @@
+"""The per-game table renderers in a real headless Chromium: every view fixture (real engine views of every seed
+game and mode, spectator and seat, early/mid/final; web/test/fixtures/views) is drawn by its game's renderer.
+
+Checked per fixture: no exception, the game's own renderer (not the generic fallback) drew it, no raw JSON in the
+picture, the key facts of the view are on it (each seat's HP/score, the board's pieces), every card face shown
+comes from the view, and a spectator picture never names a card of a hand the spectator view does not hold.
+At phone width (380 px) nothing overflows sideways. PNGs go to var/screenshots/renderers/.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[3]
+WEB = ROOT / "web"
+FIXTURES = WEB / "test" / "fixtures" / "views"
+SHOTS = ROOT / "var" / "screenshots" / "renderers"
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+ESBUILD = WEB / "node_modules" / ".bin" / "esbuild"
+GAMES = ("grimslingers", "grimmoir", "tiny-epic-quest", "grimm-world")
+PHONE = 380
+
+sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright for Python (dev extra) drives Chromium")
+
+
+def _fixtures() -> list[dict[str, Any]]:
+    docs = [json.loads(p.read_text()) | {"file": p.name} for p in sorted(FIXTURES.glob("*.json"))]
+    return docs
+
+
+def _strings(value: Any) -> set[str]:
+    """Every string and number anywhere in a view (the ids a card face may legitimately show)."""
+    out: set[str] = set()
+    if isinstance(value, dict):
+        for v in value.values():
+            out |= _strings(v)
+    elif isinstance(value, list):
+        for v in value:
+            out |= _strings(v)
+    elif isinstance(value, str | int | float) and not isinstance(value, bool):
+        out.add(str(value))
+    return out
+
+
+def _humanize(key: str) -> str:
+    """The renderers' card name for a Grimslingers key (dom.ts humanize)."""
+    base = re.sub(r"[_-]+", " ", re.sub(r"\.\d+$", "", key)).strip()
+    words = [w[0] + w[1:].lower() if w.isupper() and len(w) > 1 else w for w in base.split(" ")]
+    return " ".join(w[:1].upper() + w[1:] for w in words)
+
+
+@pytest.fixture(scope="module")
+def page(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    if not Path(CHROMIUM).exists():
+        pytest.skip("Debian's chromium is not installed (make setup installs it)")
+    if not ESBUILD.exists():
+        pytest.skip("web/node_modules is missing (make web installs the toolchain)")
+    out = tmp_path_factory.mktemp("renderers")
+    subprocess.run(
+        [str(ESBUILD), str(WEB / "test" / "renderers" / "harness.ts"), "--bundle", "--format=iife",
+         f"--outfile={out / 'harness.js'}", "--log-level=warning"],
+        check=True, cwd=WEB,
+    )
+    css = (WEB / "src" / "renderers" / "renderers.css").read_text()
+    html = (f"<!doctype html><html lang='en'><head><meta charset='utf-8'><style>body{{margin:0;background:#f6f3ea}}"
+            f"{css}</style></head><body><main id='table'></main></body></html>")
+    with sync_api.sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        pg = browser.new_page(viewport={"width": 960, "height": 800})
+        errors: list[str] = []
+        pg.on("pageerror", lambda e: errors.append(str(e)))
+        pg.set_content(html)
+        pg.add_script_tag(content=(out / "harness.js").read_text())
+        pg.errors = errors
+        yield pg
+        browser.close()
+
+
+def test_content_module_is_fresh() -> None:
+    """content.generated.ts matches the content packs it is generated from."""
+    result = subprocess.run([sys.executable, str(WEB / "test" / "renderers" / "make_content.py"), "--check"],
+                            capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+
+
+def test_fixtures_cover_every_game_and_viewer() -> None:
+    docs = _fixtures()
+    assert {d["game"] for d in docs} == set(GAMES)
+    for game in GAMES:
+        viewers = {d["viewer"] for d in docs if d["game"] == game}
+        assert viewers == {"spectator", "seat0"}, game
+    assert {d["mode"] for d in docs if d["game"] == "grimslingers"} >= {"versus-1v1", "creature-duel", "tall-tale"}
+    assert {d["mode"] for d in docs if d["game"] == "grimm-world"} == {"skirmish", "campaign"}
+
+
+def _draw(page: Any, doc: dict[str, Any]) -> dict[str, Any]:
+    report = page.evaluate("doc => window.draw(doc)", {k: doc[k] for k in ("game", "mode", "seats", "view")})
+    assert report["error"] is None, f"{doc['file']}: {report['error']}"
+    assert not page.errors, f"{doc['file']}: {page.errors}"
+    return report
+
+
+def _check_common(doc: dict[str, Any], report: dict[str, Any]) -> None:
+    name = doc["file"]
+    assert report["renderer"] == doc["game"], f"{name}: drawn by {report['renderer']}, not its own renderer"
+    text = report["text"]
+    assert '{"' not in text and '":' not in text and "[[" not in text, f"{name}: raw JSON in the picture"
+    assert "undefined" not in text and "NaN" not in text and "[object" not in text, f"{name}: a value went missing"
+    known = _strings(doc["view"])
+    for card in report["cards"]:
+        ident = card.split(":", 1)[1] if ":" in card else card
+        assert ident in known, f"{name}: card {card} is not in the view"
+
+
+def _check_grimslingers(doc: dict[str, Any], report: dict[str, Any], spectator_secrets: set[str]) -> None:
+    view, labels = doc["view"], report["labels"]
+    for p in view["players"]:
+        assert f"HP {p['hp']} of {p['max_hp']}" in labels, f"{doc['file']}: HP {p['hp']}/{p['max_hp']} missing"
+        assert f"EP {p['ep']} of {p['max_ep']}" in labels
+    for i, p in enumerate(view["players"]):
+        if view["seat"] == i:
+            for key in view["hand"]:
+                assert key in report["cards"], f"{doc['file']}: own hand card {key} not shown"
+        elif p["hand_size"]:
+            assert any(lab.startswith(f"{p['hand_size']} face-down") for lab in labels), f"{doc['file']}: backs"
+    if view["seat"] is None:
+        for secret in spectator_secrets:
+            assert secret not in report["cardNames"], f"{doc['file']}: hidden card {secret} shown to a spectator"
+    if view.get("tale"):
+        assert "Objective" in report["text"]
+
+
+def _check_grimmoir(doc: dict[str, Any], report: dict[str, Any]) -> None:
+    view = doc["view"]
+    for side in view["board"]:
+        for unit in side:
+            if unit is not None:
+                assert unit["character"] in report["cards"], f"{doc['file']}: {unit['character']} not on the field"
+    for seat, coins in enumerate(view["coins"]):
+        assert f"Player {seat + 1}" in report["text"] and f"Coins {coins}" in report["text"].replace("\n", " ")
+    for seat, hand in enumerate(view["hands"]):
+        if hand is None and view["hand_sizes"][seat]:
+            assert f"{view['hand_sizes'][seat]} face-down unplaced characters" in report["labels"]
+
+
+def _check_teq(doc: dict[str, Any], report: dict[str, Any]) -> None:
+    view, text = doc["view"], report["text"].replace("\n", " ")
+    for seat in range(view["seats"]):
+        assert f"VP {view['victory_points'][seat]}" in text, f"{doc['file']}: VP of seat {seat}"
+        assert f"Health {view['health'][seat]} of {view['max_health'][seat]}" in report["labels"]
+    heroes = [lab for lab in report["labels"] if re.fullmatch(r"\w+ hero \d( , temple space \d)?.*", lab)]
+    assert len(heroes) == 3 * view["seats"], f"{doc['file']}: {len(heroes)} hero tokens"
+    for q in view["row"]:
+        assert f"quest:{q}" in report["cards"]
+
+
+def _check_grimm_world(doc: dict[str, Any], report: dict[str, Any]) -> None:
+    view = doc["view"]
+    for key in view["sheet"]["hand"]:
+        assert key in report["cards"], f"{doc['file']}: action card {key} in hand not shown"
+    if view.get("fight"):
+        assert "Martha" in report["labels"], f"{doc['file']}: Martha not on the grid"
+        for enemy, foe in zip(view["enemies"], view["fight"]["foes"], strict=True):
+            assert f"HP {foe[3]} of {enemy['card']['constitution']}" in report["labels"]
+        cells = [lab for lab in report["labels"] if lab.startswith("space ")]
+        assert len(cells) == view["board"]["width"] * view["board"]["height"]
+    if view.get("journey"):
+        assert view["here"]["name"] in report["text"]
+
+
+def test_every_fixture_renders_as_a_table(page: Any) -> None:
+    docs = _fixtures()
+    seat_views = {(d["game"], d["mode"], d["when"]): d for d in docs if d["viewer"] == "seat0"}
+    for doc in docs:
+        report = _draw(page, doc)
+        _check_common(doc, report)
+        game = doc["game"]
+        if game == "grimslingers":
+            secrets: set[str] = set()
+            mine = seat_views.get((game, doc["mode"], doc["when"]))
+            if doc["viewer"] == "spectator" and mine is not None:
+                public = _strings(doc["view"])
+                secrets = {_humanize(k) for k in mine["view"]["hand"] if k not in public}
+            _check_grimslingers(doc, report, secrets)
+        elif game == "grimmoir":
+            _check_grimmoir(doc, report)
+        elif game == "tiny-epic-quest":
+            _check_teq(doc, report)
+        else:
+            _check_grimm_world(doc, report)
+
+
+def test_phone_width_and_screenshots(page: Any) -> None:
+    """At 380 px nothing overflows; one PNG per game and mode (desktop) plus a phone-width one per game."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    docs = [d for d in _fixtures() if d["when"] == "mid"]
+    phone_done: set[str] = set()
+    for doc in docs:
+        page.set_viewport_size({"width": PHONE, "height": 800})
+        report = _draw(page, doc)
+        assert report["scrollWidth"] <= PHONE, f"{doc['file']}: {report['scrollWidth']} px wide at phone width"
+        if doc["viewer"] == "seat0" and doc["game"] not in phone_done:
+            phone_done.add(doc["game"])
+            page.screenshot(path=str(SHOTS / f"{doc['game']}--{doc['mode']}--phone.png"), full_page=True)
+        if doc["viewer"] == "spectator":
+            page.set_viewport_size({"width": 960, "height": 800})
+            _draw(page, doc)
+            page.screenshot(path=str(SHOTS / f"{doc['game']}--{doc['mode']}.png"), full_page=True)
+    assert phone_done == set(GAMES)

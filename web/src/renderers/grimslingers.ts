@@ -1,0 +1,271 @@
+/**
+ * Grimslingers: the duel table for every mode (versus, teams, advanced duels, creature duels, the Witch King)
+ * and the Tall Tale's trail around it. Each Grimslinger's panel shows HP/EP, statuses, hand (faces only for the
+ * viewing seat, backs for everyone else), deactivated pile, discard, items and signatures revealed; the middle
+ * of the table shows the cards in play, the scavenge field, the creature, pending choices and the result.
+ */
+
+import { CONTENT } from "./content.generated";
+import type { RenderInfo } from "./index";
+import {
+  arr, backs, banner, card, cardRow, chip, h, header, humanize, isObj, line, meter, num, obj, seatName,
+  seatPanel, stat, str, strs, tableRoot, unreadable, zone, type Obj,
+} from "./dom";
+
+const ELEMENTS = new Set(["FIRE", "WATER", "EARTH", "WIND", "ICE", "LIGHTNING", "LIGHT", "DARK"]);
+const PLAY_STATUS = ["pending", "resolved", "removed"];
+const TEAM_MODES = new Set(["versus-teams", "versus-teams-3v3"]);
+
+/** The kind of a card key, for its colour: an element, an item (keys with a copy suffix), or a signature spell. */
+function cardKind(key: string): string {
+  if (ELEMENTS.has(key)) return `gs-element gs-el-${key.toLowerCase()}`;
+  if (/\.\d+$/.test(key) || /^[a-z0-9_]+$/.test(key)) return "gs-item";
+  return "gs-signature";
+}
+
+function gsCard(key: string, extra = ""): HTMLElement {
+  return card(key, humanize(key), `${cardKind(key)} ${extra}`.trim());
+}
+
+function cards(keys: string[], label: string): HTMLElement {
+  return cardRow(label, keys.map((k) => gsCard(k)));
+}
+
+export function render(view: unknown, info: RenderInfo): HTMLElement {
+  if (!isObj(view) || !Array.isArray(view.players)) return unreadable("grimslingers", "it has no players");
+  const v = view;
+  const mode = str(v.mode, info.mode);
+  const me = typeof v.seat === "number" ? v.seat : null;
+  const creature = isObj(v.creature) ? v.creature : null;
+  const creatureSeat = creature ? num(creature.seat, -1) : -1;
+  const players = arr(v.players).map(obj);
+  const phase = str(v.phase);
+  const outcome = isObj(v.outcome) ? v.outcome : null;
+  const current = num(v.current, -1);
+
+  const root = tableRoot("grimslingers", `Grimslingers table, ${humanize(mode)}, ${players.length} seats`);
+  root.append(
+    header(`Grimslingers · ${humanize(mode)}`, [
+      ["Turn", String(num(v.turn))],
+      ["Phase", humanize(phase)],
+      ["First player", seatName(num(v.first_player))],
+      ...(str(obj(v.options).difficulty) ? [["Difficulty", humanize(str(obj(v.options).difficulty))] as [string, string]] : []),
+    ]),
+  );
+  root.append(statusLine(v, players, creatureSeat, outcome));
+
+  if (isObj(v.tale)) root.append(renderTale(v.tale, players));
+
+  const seats = h("div", { class: "gh-seats" });
+  players.forEach((p, i) => {
+    seats.append(i === creatureSeat && creature ? creaturePanel(p, creature, i, current) : playerPanel(v, p, i, me, mode, current));
+  });
+  root.append(seats);
+  root.append(middle(v, players, creatureSeat));
+  const own = me !== null ? ownCards(v, me) : null;
+  if (own) root.append(own);
+  return root;
+}
+
+function seatLabel(i: number, creatureSeat: number, creatureKey = ""): string {
+  return i === creatureSeat ? `Creature${creatureKey ? `: ${humanize(creatureKey)}` : ""}` : `Grimslinger ${i + 1}`;
+}
+
+function statusLine(v: Obj, players: Obj[], creatureSeat: number, outcome: Obj | null): HTMLElement {
+  const creatureKey = str(obj(v.creature).key);
+  if (outcome) {
+    const ranks = arr(outcome.ranks).map((r) => num(r));
+    const best = Math.min(...ranks);
+    const winners = ranks.map((r, i) => (r === best ? seatLabel(i, creatureSeat, creatureKey) : "")).filter(Boolean);
+    const reason = str(outcome.reason);
+    const lead = winners.length === ranks.length ? "Draw" : `Won by ${winners.join(", ")}`;
+    return banner(`Game over. ${lead}${reason ? ` (${humanize(reason)})` : ""}.`, "result");
+  }
+  const picking = isObj(v.picking) ? v.picking : null;
+  const prompts = arr(v.prompts).map(obj);
+  if (prompts.length > 0) {
+    const p = prompts[0];
+    return banner(`${seatLabel(num(p.seat), creatureSeat, creatureKey)} must choose: ${humanize(str(p.kind))}.`);
+  }
+  if (picking) {
+    const what = humanize(str(picking.kind));
+    const cardName = str(picking.card) ? ` (${humanize(str(picking.card))})` : "";
+    return banner(`${seatLabel(num(picking.seat), creatureSeat, creatureKey)} is choosing cards to ${what.toLowerCase()}${cardName}: ${num(picking.left)} left.`);
+  }
+  const waiting = players.map((p, i) => (p.alive && !p.decided ? i : -1)).filter((i) => i >= 0);
+  const phase = str(v.phase);
+  if (["draft", "aim", "fire"].includes(phase)) {
+    const names = waiting.filter((i) => i !== creatureSeat).map((i) => seatLabel(i, creatureSeat, creatureKey));
+    return banner(`${humanize(phase)}: ${names.length ? `waiting for ${names.join(", ")}` : "all have chosen"}.`);
+  }
+  const cur = num(v.current, -1);
+  if (cur >= 0) return banner(`${seatLabel(cur, creatureSeat, creatureKey)} to act (${humanize(phase)}).`);
+  return banner(humanize(phase) || "Waiting", "note");
+}
+
+function statusChips(p: Obj): HTMLElement[] {
+  const out: HTMLElement[] = [];
+  if (p.archetype) out.push(chip(humanize(str(p.archetype)), "gs-archetype"));
+  if (p.anima) out.push(chip("Anima"));
+  if (p.surged) out.push(chip("Surged"));
+  if (p.flare) out.push(chip("Flare"));
+  if (p.dark) out.push(chip("Into Darkness", "gs-dark"));
+  if (num(p.barrier) > 0) out.push(chip(`Barrier ${num(p.barrier)}`));
+  if (p.exalt) out.push(chip("Exalted"));
+  if (p.bl_on) out.push(chip(`Bloodlust +${num(p.bl_bonus)}`, "gs-blood"));
+  if (num(p.transmute, -1) >= 0) out.push(chip("Transmuting"));
+  if (p.zeroed) out.push(chip("At zero"));
+  return out;
+}
+
+function playerPanel(v: Obj, p: Obj, i: number, me: number | null, mode: string, current: number): HTMLElement {
+  const alive = p.alive !== false;
+  const team = TEAM_MODES.has(mode) ? ` · Team ${(i % 2) + 1}` : "";
+  const mine = me === i;
+  const hand = mine ? strs(v.hand) : [];
+  const commitCards = strs(p.commit_cards);
+  const commit = str(p.commit);
+  const aim = typeof p.aim === "number" && p.aim >= 0 ? p.aim : null;
+  return seatPanel(
+    `Grimslinger ${i + 1}${team}`,
+    { active: current === i, you: mine, out: !alive, seat: i, cls: `gs-seat gs-team-${TEAM_MODES.has(mode) ? (i % 2) + 1 : 0}` },
+    h("div", { class: "gh-meters" }, meter("HP", num(p.hp), num(p.max_hp), "hp"), meter("EP", num(p.ep), num(p.max_ep), "ep")),
+    h("div", { class: "gh-chips" }, statusChips(p)),
+    line("Hand", mine ? cards(hand, "your hand") : backs(num(p.hand_size), "cards in hand")),
+    line("Deactivated", mine ? cards(strs(v.deactivated), "your deactivated cards") : backs(num(p.deactivated_size), "deactivated cards")),
+    line("Discard", cards(strs(p.discard).slice(-6), `discard pile, ${strs(p.discard).length} cards (latest last)`)),
+    strs(p.items_held).length ? line("Items", cards(strs(p.items_held), "items held")) : null,
+    strs(p.signatures_revealed).length ? line("Signatures seen", cards(strs(p.signatures_revealed), "signatures revealed")) : null,
+    commit || commitCards.length || p.decided
+      ? line(
+          "Committed",
+          commitCards.length ? cards(commitCards, "committed cards, face up") : chip(commit ? humanize(commit) : "chosen (face down)"),
+        )
+      : null,
+    aim !== null ? line("Aims at", chip(seatName(aim))) : null,
+  );
+}
+
+function creaturePanel(p: Obj, c: Obj, i: number, current: number): HTMLElement {
+  const key = str(c.key);
+  const mods = strs(c.modifiers);
+  const back = str(c.back);
+  return seatPanel(
+    `Creature: ${humanize(key)}`,
+    { active: current === i, out: p.alive === false, seat: i, cls: "gs-creature" },
+    h("div", { class: "gh-meters" }, meter("HP", num(p.hp), num(p.max_hp), "hp"), meter("EP", num(p.ep), num(p.max_ep), "ep")),
+    h("div", { class: "gh-chips" }, mods.map((m) => chip(humanize(m), "gs-mod")), statusChips(p)),
+    line("Hand", backs(num(p.hand_size), "creature cards in hand")),
+    back ? line("Played face down", h("span", { class: "gh-card gh-back gs-telegraph", role: "img", "aria-label": `face-down card, back: ${humanize(back)}` }, humanize(back))) : null,
+    line("Discard", cards(strs(p.discard).slice(-6), "creature discard pile")),
+    line("Deck", h("span", {}, `${strs(c.deck).length} cards (the same every duel)`)),
+  );
+}
+
+function middle(v: Obj, players: Obj[], creatureSeat: number): HTMLElement {
+  const creatureKey = str(obj(v.creature).key);
+  const plays = arr(v.plays).map(obj);
+  const items = h("ul", { class: "gs-plays", "aria-label": "cards in play" });
+  plays.forEach((p, n) => {
+    const status = PLAY_STATUS[num(p.status)] ?? "pending";
+    const target = typeof p.target === "number" && p.target >= 0 ? seatLabel(p.target, creatureSeat, creatureKey) : "";
+    const current = num(v.cur_play, -1) === n;
+    items.append(
+      h(
+        "li",
+        { class: `gs-play gs-play-${status}${current ? " gh-active" : ""}`, "aria-label": `${seatLabel(num(p.owner), creatureSeat, creatureKey)} plays ${humanize(str(p.card))}${target ? ` at ${target}` : ""}, ${status}` },
+        h("span", { class: "gs-play-owner" }, seatLabel(num(p.owner), creatureSeat, creatureKey)),
+        h("ul", { class: "gh-cards" }, gsCard(str(p.card)), str(p.combine) ? gsCard(str(p.combine)) : null),
+        target ? h("span", { class: "gs-play-target" }, `→ ${target}`) : null,
+        num(p.rn) ? chip(`RN ${num(p.rn)}`) : null,
+        chip(status, `gs-status-${status}`),
+      ),
+    );
+  });
+  const field = arr(v.field).map((k) => (typeof k === "string" ? gsCard(k) : h("li", { class: "gh-card gh-slot", "aria-label": "empty field slot" }, "empty")));
+  const scourge = isObj(v.scourge) ? v.scourge : null;
+  const options = obj(v.options);
+  return zone(
+    "On the table",
+    "gs-middle",
+    plays.length ? items : h("p", { class: "gh-empty" }, "No cards in play."),
+    options.items || field.length
+      ? line("Scavenge field", h("ul", { class: "gh-cards", "aria-label": "scavenge field" }, field), stat("Item deck", num(v.item_deck_size)))
+      : null,
+    strs(v.item_discard).length ? line("Item discard", cards(strs(v.item_discard).slice(-4), "item discard pile")) : null,
+    strs(v.defused).length ? line("Defused", cards(strs(v.defused), "defused cards")) : null,
+    scourge ? line("Scourge", chip(`on ${seatName(num(scourge.on))}${str(scourge.card) ? `: ${humanize(str(scourge.card))}` : ""}`)) : null,
+    players.length > 2 && arr(v.order).length ? line("Order", h("span", {}, arr(v.order).map((s) => seatLabel(num(s), creatureSeat, creatureKey)).join(" → "))) : null,
+  );
+}
+
+function ownCards(v: Obj, me: number): HTMLElement | null {
+  const offer = strs(v.offer);
+  const commit = isObj(v.my_commit) ? v.my_commit : null;
+  if (!offer.length && !commit) return null;
+  return zone(
+    `Your choices (Grimslinger ${me + 1})`,
+    "gs-own",
+    offer.length ? line("Draft offer", cards(offer, "draft offer")) : null,
+    commit ? line(`Committed: ${humanize(str(commit.kind))}`, cards(strs(commit.cards), "your committed cards")) : null,
+  );
+}
+
+function renderTale(t: Obj, players: Obj[]): HTMLElement {
+  const here = str(t.node);
+  const links = new Set(strs(t.links));
+  const nodes = CONTENT.grimslingers.nodes;
+  const map = h("ol", { class: "gs-trail", "aria-label": `${CONTENT.grimslingers.map}: nodes of the trail` });
+  for (const [key, name, type] of nodes) {
+    const at = key === here;
+    const next = links.has(key);
+    map.append(
+      h(
+        "li",
+        { class: `gs-node gs-node-${type}${at ? " gs-here" : ""}${next ? " gs-next" : ""}`, "aria-label": `${name}, ${type}${at ? ", the posse is here" : next ? ", a path from here" : ""}`, "aria-current": at ? "location" : null },
+        h("span", { class: "gs-node-name" }, name),
+        h("span", { class: "gs-node-type" }, type),
+      ),
+    );
+  }
+  const members = arr(t.members).map(obj);
+  const posse = h("ul", { class: "gs-posse", "aria-label": "the posse" });
+  members.forEach((m, i) => {
+    const p = players[i] ?? {};
+    posse.append(
+      h(
+        "li",
+        { class: `gs-member${m.down ? " gh-out" : ""}` },
+        h("b", {}, `Grimslinger ${i + 1}`),
+        ` level ${num(m.level)}, hand limit ${num(m.hand_limit)}`,
+        m.down ? chip("down", "gh-chip-out") : null,
+        p.hp !== undefined ? ` · HP ${num(p.hp)}/${num(p.max_hp)}` : null,
+        strs(m.stash).length ? cards(strs(m.stash), `stash of Grimslinger ${i + 1}`) : null,
+      ),
+    );
+  });
+  const duel = str(t.duel);
+  const result = str(t.result);
+  return zone(
+    `Tall Tale · ${humanize(str(t.chapter))}, part ${num(t.part)}`,
+    "gs-tale",
+    str(t.objective) ? h("p", { class: "gs-objective" }, h("b", {}, "Objective: "), str(t.objective)) : null,
+    result ? banner(`The tale ends: ${humanize(result)}.`, "result") : null,
+    h(
+      "div",
+      { class: "gh-chips" },
+      stat("Trail turn", num(t.turn)),
+      stat("Step", humanize(str(t.step))),
+      stat("Duels won", num(t.duels_won)),
+      stat("Defeats left", num(t.defeats_left)),
+      stat("Event deck", num(t.event_deck_size)),
+    ),
+    map,
+    duel && duel !== "none" ? line("Duel", chip(`${humanize(str(t.duel_creature) || duel)}${str(t.duel_outcome) ? ` · ${humanize(str(t.duel_outcome))}` : ""}`)) : null,
+    str(t.event) ? line("Event", chip(humanize(str(t.event)))) : null,
+    strs(t.award).length ? line("Award", cards(strs(t.award), "award on offer")) : null,
+    strs(t.loot).length ? line("Loot", cards(strs(t.loot), "loot")) : null,
+    isObj(t.decision) ? line("Decision", chip(`${humanize(str(t.decision.kind))}: proposed by ${seatName(num(t.decision.proposer))}`)) : null,
+    posse,
+  );
+}
