@@ -178,10 +178,17 @@ def _check_grimm_world(doc: dict[str, Any], report: dict[str, Any]) -> None:
 
 
 def test_every_fixture_renders_as_a_table(page: Any) -> None:
+    """Every fixture drawn at phone width (380 px): the checks above, and nothing overflows sideways."""
     docs = _fixtures()
     seat_views = {(d["game"], d["mode"], d["when"]): d for d in docs if d["viewer"] == "seat0"}
-    for doc in docs:
-        report = _draw(page, doc)
+    page.set_viewport_size({"width": PHONE, "height": 800})
+    sent = [{k: d[k] for k in ("game", "mode", "seats", "view")} for d in docs]
+    reports = page.evaluate("docs => window.drawAll(docs)", sent)
+    assert not page.errors, page.errors
+    hidden_checked = 0
+    for doc, report in zip(docs, reports, strict=True):
+        assert report["error"] is None, f"{doc['file']}: {report['error']}"
+        assert report["scrollWidth"] <= PHONE, f"{doc['file']}: {report['scrollWidth']} px wide at phone width"
         _check_common(doc, report)
         game = doc["game"]
         if game == "grimslingers":
@@ -190,6 +197,7 @@ def test_every_fixture_renders_as_a_table(page: Any) -> None:
             if doc["viewer"] == "spectator" and mine is not None:
                 public = _strings(doc["view"])
                 secrets = {_humanize(k) for k in mine["view"]["hand"] if k not in public}
+                hidden_checked += len(secrets)
             _check_grimslingers(doc, report, secrets)
         elif game == "grimmoir":
             _check_grimmoir(doc, report)
@@ -197,22 +205,31 @@ def test_every_fixture_renders_as_a_table(page: Any) -> None:
             _check_teq(doc, report)
         else:
             _check_grimm_world(doc, report)
+    assert hidden_checked > 0, "no fixture has a hand card the spectator must not see: the hidden-card check is idle"
 
 
-def test_phone_width_and_screenshots(page: Any) -> None:
-    """At 380 px nothing overflows; one PNG per game and mode (desktop) plus a phone-width one per game."""
+SHOWN = {
+    ("grimslingers", "versus-ffa"), ("grimslingers", "creature-duel"), ("grimslingers", "tall-tale"),
+    ("grimmoir", "duel"), ("tiny-epic-quest", "standard"), ("grimm-world", "skirmish"), ("grimm-world", "campaign"),
+}
+"""The modes photographed: every game, and each mode whose picture differs (creature, trail, campaign)."""
+
+
+def test_screenshots(page: Any) -> None:
+    """PNGs under var/screenshots/renderers/: the spectator at 960 px and a seat view at phone width, at the most
+    telling position (cards in play, hands, dice or a fight when the match had one, else mid-game)."""
     SHOTS.mkdir(parents=True, exist_ok=True)
-    docs = [d for d in _fixtures() if d["when"] == "mid"]
-    phone_done: set[str] = set()
-    for doc in docs:
-        page.set_viewport_size({"width": PHONE, "height": 800})
-        report = _draw(page, doc)
-        assert report["scrollWidth"] <= PHONE, f"{doc['file']}: {report['scrollWidth']} px wide at phone width"
-        if doc["viewer"] == "seat0" and doc["game"] not in phone_done:
-            phone_done.add(doc["game"])
-            page.screenshot(path=str(SHOTS / f"{doc['game']}--{doc['mode']}--phone.png"), full_page=True)
-        if doc["viewer"] == "spectator":
-            page.set_viewport_size({"width": 960, "height": 800})
-            _draw(page, doc)
-            page.screenshot(path=str(SHOTS / f"{doc['game']}--{doc['mode']}.png"), full_page=True)
-    assert phone_done == set(GAMES)
+    picks: dict[tuple[str, str, str], dict[str, Any]] = {}
+    for doc in _fixtures():
+        key = (doc["game"], doc["mode"], doc["viewer"])
+        if (doc["game"], doc["mode"]) not in SHOWN:
+            continue
+        if doc["when"] == "feature" or (doc["when"] == "mid" and key not in picks):
+            picks[key] = doc
+    for width, viewer, suffix in ((960, "spectator", ""), (PHONE, "seat0", "--phone")):
+        page.set_viewport_size({"width": width, "height": 800})
+        for (game, mode, who), doc in sorted(picks.items()):
+            if who == viewer:
+                _draw(page, doc)
+                page.screenshot(path=str(SHOTS / f"{game}--{mode}{suffix}.png"), full_page=True)
+    assert {p.name.split("--")[0] for p in SHOTS.glob("*.png")} >= set(GAMES)

@@ -139,6 +139,7 @@ export function card(id: string, name: string, cls = "", ...extra: (Child | Chil
 
 /** `count` face-down cards, drawn as a short fanned stack with the number. */
 export function backs(count: number, what: string): HTMLElement {
+  if (count <= 0) return h("span", { class: "gh-empty", "aria-label": `no ${what}` }, "none");
   const label = `${count} face-down ${what}`;
   const shown = Math.min(count, 5);
   const stack = h("span", { class: "gh-backs-stack", "aria-hidden": "true" });

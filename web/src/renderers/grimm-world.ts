@@ -47,8 +47,7 @@ export function render(view: unknown, info: RenderInfo): HTMLElement {
 }
 
 function chapterName(n: number): string {
-  const name = GW.chapters[String(n)];
-  return name ? `${n}: ${name}` : String(n);
+  return GW.chapters[String(n)] ?? `Chapter ${n}`;
 }
 
 function locationName(v: Obj): string {
@@ -165,8 +164,8 @@ function sheetPanel(v: Obj, fight: Obj | null): HTMLElement {
       : null,
     line("Equipped", h("span", { class: "gh-chips" }, strs(sheet.equipped).map((k) => chip(itemName(k))), strs(sheet.equipped).length ? null : "none")),
     strs(sheet.stored).length ? line("Stored", h("span", { class: "gh-chips" }, strs(sheet.stored).map((k) => chip(itemName(k))))) : null,
-    strs(sheet.upgrades).length ? line("Upgrades", h("span", { class: "gh-chips" }, strs(sheet.upgrades).map((k) => chip(pageName(k))))) : null,
-    strs(sheet.skills).length ? line("Skills", h("span", { class: "gh-chips" }, strs(sheet.skills).map((k) => chip(pageName(k))))) : null,
+    strs(sheet.upgrades).length ? line("Upgrades", h("span", { class: "gh-chips" }, strs(sheet.upgrades).map((k) => chip(GW.upgrades[k] ?? pageName(k))))) : null,
+    strs(sheet.skills).length ? line("Skills", h("span", { class: "gh-chips" }, strs(sheet.skills).map((k) => chip(GW.skills[k] ?? pageName(k))))) : null,
   );
 }
 

@@ -8,13 +8,23 @@
 import { CONTENT } from "./content.generated";
 import type { RenderInfo } from "./index";
 import {
-  arr, backs, banner, card, cardRow, chip, h, header, humanize, isObj, line, meter, num, obj, seatName,
+  arr, backs, banner, card, cardRow, chip, h, header, humanize, isObj, line, meter, num, obj,
   seatPanel, stat, str, strs, tableRoot, unreadable, zone, type Obj,
 } from "./dom";
 
 const ELEMENTS = new Set(["FIRE", "WATER", "EARTH", "WIND", "ICE", "LIGHTNING", "LIGHT", "DARK"]);
 const PLAY_STATUS = ["pending", "resolved", "removed"];
 const TEAM_MODES = new Set(["versus-teams", "versus-teams-3v3"]);
+const MODE_NAMES: Record<string, string> = {
+  "versus-1v1": "Versus 1v1",
+  "versus-ffa": "Versus free-for-all",
+  "versus-teams": "Versus teams 2v2",
+  "versus-teams-3v3": "Versus teams 3v3",
+  "advanced-duels": "Advanced Duels",
+  "creature-duel": "Creature duel",
+  "witch-king": "Witch King challenge",
+  "tall-tale": "Tall Tale",
+};
 
 /** The kind of a card key, for its colour: an element, an item (keys with a copy suffix), or a signature spell. */
 function cardKind(key: string): string {
@@ -41,18 +51,19 @@ export function render(view: unknown, info: RenderInfo): HTMLElement {
   const players = arr(v.players).map(obj);
   const phase = str(v.phase);
   const outcome = isObj(v.outcome) ? v.outcome : null;
-  const current = num(v.current, -1);
+  const current = outcome ? -1 : num(v.current, -1);
+  const modeName = MODE_NAMES[mode] ?? humanize(mode);
 
-  const root = tableRoot("grimslingers", `Grimslingers table, ${humanize(mode)}, ${players.length} seats`);
+  const root = tableRoot("grimslingers", `Grimslingers table, ${modeName}, ${players.length} seats`);
   root.append(
-    header(`Grimslingers · ${humanize(mode)}`, [
+    header(`Grimslingers · ${modeName}`, [
       ["Turn", String(num(v.turn))],
       ["Phase", humanize(phase)],
-      ["First player", seatName(num(v.first_player))],
+      ["First player", seatLabel(num(v.first_player), creatureSeat, str(creature?.key))],
       ...(str(obj(v.options).difficulty) ? [["Difficulty", humanize(str(obj(v.options).difficulty))] as [string, string]] : []),
     ]),
   );
-  root.append(statusLine(v, players, creatureSeat, outcome));
+  root.append(isObj(v.tale) && phase === "adventure" && !outcome ? taleLine(v.tale) : statusLine(v, players, creatureSeat, outcome));
 
   if (isObj(v.tale)) root.append(renderTale(v.tale, players));
 
@@ -67,6 +78,12 @@ export function render(view: unknown, info: RenderInfo): HTMLElement {
   return root;
 }
 
+/** Seat i's name at this table ("Grimslinger 2", or the creature's name). */
+function nameOf(v: Obj, i: number): string {
+  const c = isObj(v.creature) ? v.creature : null;
+  return seatLabel(i, c ? num(c.seat, -1) : -1, c ? str(c.key) : "");
+}
+
 function seatLabel(i: number, creatureSeat: number, creatureKey = ""): string {
   return i === creatureSeat ? `Creature${creatureKey ? `: ${humanize(creatureKey)}` : ""}` : `Grimslinger ${i + 1}`;
 }
@@ -74,12 +91,18 @@ function seatLabel(i: number, creatureSeat: number, creatureKey = ""): string {
 function statusLine(v: Obj, players: Obj[], creatureSeat: number, outcome: Obj | null): HTMLElement {
   const creatureKey = str(obj(v.creature).key);
   if (outcome) {
+    // Ranks are per Grimslinger (a creature has none): rank 1 won.
     const ranks = arr(outcome.ranks).map((r) => num(r));
-    const best = Math.min(...ranks);
-    const winners = ranks.map((r, i) => (r === best ? seatLabel(i, creatureSeat, creatureKey) : "")).filter(Boolean);
+    const winners = ranks.map((r, i) => (r === 1 ? i : -1)).filter((i) => i >= 0);
+    const together = creatureSeat >= 0 || isObj(v.tale);
+    let lead: string;
+    if (winners.length === 0) lead = together ? `The Grimslingers lose${creatureKey ? ` to the ${humanize(creatureKey)}` : ""}` : "No winner";
+    else if (together) lead = "The Grimslingers win";
+    else if (winners.length === ranks.length && ranks.length > 1) lead = "Draw";
+    else if (TEAM_MODES.has(str(v.mode))) lead = `Team ${(winners[0] % 2) + 1} wins (${winners.map((i) => `Grimslinger ${i + 1}`).join(", ")})`;
+    else lead = `${winners.map((i) => `Grimslinger ${i + 1}`).join(", ")} win${winners.length === 1 ? "s" : ""}`;
     const reason = str(outcome.reason);
-    const lead = winners.length === ranks.length ? "Draw" : `Won by ${winners.join(", ")}`;
-    return banner(`Game over. ${lead}${reason ? ` (${humanize(reason)})` : ""}.`, "result");
+    return banner(`Game over: ${lead}${reason ? ` (${reason})` : ""}.`, "result");
   }
   const picking = isObj(v.picking) ? v.picking : null;
   const prompts = arr(v.prompts).map(obj);
@@ -142,7 +165,7 @@ function playerPanel(v: Obj, p: Obj, i: number, me: number | null, mode: string,
           commitCards.length ? cards(commitCards, "committed cards, face up") : chip(commit ? humanize(commit) : "chosen (face down)"),
         )
       : null,
-    aim !== null ? line("Aims at", chip(seatName(aim))) : null,
+    aim !== null ? line("Aims at", chip(nameOf(v, aim))) : null,
   );
 }
 
@@ -157,7 +180,7 @@ function creaturePanel(p: Obj, c: Obj, i: number, current: number): HTMLElement 
     h("div", { class: "gh-chips" }, mods.map((m) => chip(humanize(m), "gs-mod")), statusChips(p)),
     line("Hand", backs(num(p.hand_size), "creature cards in hand")),
     back ? line("Played face down", h("span", { class: "gh-card gh-back gs-telegraph", role: "img", "aria-label": `face-down card, back: ${humanize(back)}` }, humanize(back))) : null,
-    line("Discard", cards(strs(p.discard).slice(-6), "creature discard pile")),
+    line("Discard", cardRow("creature discard pile", strs(p.discard).slice(-6).map((k) => gsCard(k, "gs-ccard")))),
     line("Deck", h("span", {}, `${strs(c.deck).length} cards (the same every duel)`)),
   );
 }
@@ -175,7 +198,7 @@ function middle(v: Obj, players: Obj[], creatureSeat: number): HTMLElement {
         "li",
         { class: `gs-play gs-play-${status}${current ? " gh-active" : ""}`, "aria-label": `${seatLabel(num(p.owner), creatureSeat, creatureKey)} plays ${humanize(str(p.card))}${target ? ` at ${target}` : ""}, ${status}` },
         h("span", { class: "gs-play-owner" }, seatLabel(num(p.owner), creatureSeat, creatureKey)),
-        h("ul", { class: "gh-cards" }, gsCard(str(p.card)), str(p.combine) ? gsCard(str(p.combine)) : null),
+        h("ul", { class: "gh-cards" }, gsCard(str(p.card), num(p.owner) === creatureSeat ? "gs-ccard" : ""), str(p.combine) ? gsCard(str(p.combine)) : null),
         target ? h("span", { class: "gs-play-target" }, `→ ${target}`) : null,
         num(p.rn) ? chip(`RN ${num(p.rn)}`) : null,
         chip(status, `gs-status-${status}`),
@@ -194,7 +217,7 @@ function middle(v: Obj, players: Obj[], creatureSeat: number): HTMLElement {
       : null,
     strs(v.item_discard).length ? line("Item discard", cards(strs(v.item_discard).slice(-4), "item discard pile")) : null,
     strs(v.defused).length ? line("Defused", cards(strs(v.defused), "defused cards")) : null,
-    scourge ? line("Scourge", chip(`on ${seatName(num(scourge.on))}${str(scourge.card) ? `: ${humanize(str(scourge.card))}` : ""}`)) : null,
+    scourge ? line("Scourge", chip(`on ${nameOf(v, num(scourge.on))}${str(scourge.card) ? `: ${humanize(str(scourge.card))}` : ""}`)) : null,
     players.length > 2 && arr(v.order).length ? line("Order", h("span", {}, arr(v.order).map((s) => seatLabel(num(s), creatureSeat, creatureKey)).join(" → "))) : null,
   );
 }
@@ -209,6 +232,14 @@ function ownCards(v: Obj, me: number): HTMLElement | null {
     offer.length ? line("Draft offer", cards(offer, "draft offer")) : null,
     commit ? line(`Committed: ${humanize(str(commit.kind))}`, cards(strs(commit.cards), "your committed cards")) : null,
   );
+}
+
+/** The banner between duels: where the posse is and what the trail waits for. */
+function taleLine(t: Obj): HTMLElement {
+  const node = CONTENT.grimslingers.nodes.find(([key]) => key === str(t.node));
+  const where = node ? `${node[1]} (${node[2]})` : humanize(str(t.node));
+  const decision = isObj(t.decision) ? `: ${humanize(str(t.decision.kind)).toLowerCase()} to decide` : "";
+  return banner(`The posse is at ${where}, ${humanize(str(t.step)).toLowerCase()} step${decision}.`);
 }
 
 function renderTale(t: Obj, players: Obj[]): HTMLElement {
@@ -247,7 +278,7 @@ function renderTale(t: Obj, players: Obj[]): HTMLElement {
   const duel = str(t.duel);
   const result = str(t.result);
   return zone(
-    `Tall Tale · ${humanize(str(t.chapter))}, part ${num(t.part)}`,
+    `Tall Tale · ${CONTENT.grimslingers.chapters[str(t.chapter)] ?? humanize(str(t.chapter))}, part ${num(t.part)}`,
     "gs-tale",
     str(t.objective) ? h("p", { class: "gs-objective" }, h("b", {}, "Objective: "), str(t.objective)) : null,
     result ? banner(`The tale ends: ${humanize(result)}.`, "result") : null,
@@ -265,7 +296,7 @@ function renderTale(t: Obj, players: Obj[]): HTMLElement {
     str(t.event) ? line("Event", chip(humanize(str(t.event)))) : null,
     strs(t.award).length ? line("Award", cards(strs(t.award), "award on offer")) : null,
     strs(t.loot).length ? line("Loot", cards(strs(t.loot), "loot")) : null,
-    isObj(t.decision) ? line("Decision", chip(`${humanize(str(t.decision.kind))}: proposed by ${seatName(num(t.decision.proposer))}`)) : null,
+    isObj(t.decision) ? line("Decision", chip(`${humanize(str(t.decision.kind))}: proposed by Grimslinger ${num(t.decision.proposer) + 1}`)) : null,
     posse,
   );
 }

@@ -115,7 +115,7 @@ function kingdom(v: Obj, seats: number): HTMLElement {
         h(
           "div",
           { class: `teq-region teq-r-${type}${type === "castle" ? ` teq-c-${name}` : ""}`, "aria-label": `${regionName}${gobLabel ? `, ${gobLabel}` : ""}${heroes.length ? `, ${heroes.length} hero${heroes.length > 1 ? "es" : ""}` : ""}`, title: regionName },
-          h("span", { class: "teq-region-name" }, h("span", { "aria-hidden": "true" }, REGION_MARK[type] ?? "·"), " ", type === "portal" ? "Portal" : type === "castle" ? "Castle" : name),
+          h("span", { class: "teq-region-name" }, h("span", { "aria-hidden": "true" }, REGION_MARK[type] ?? "·"), " ", type === "portal" ? "Portal" : type === "castle" ? `${humanize(name)} castle` : name),
           gob ? h("span", { class: `teq-goblin teq-g-${gob === 2 ? "aggr" : "pass"}`, role: "img", "aria-label": gobLabel, title: gobLabel }, gob === 2 ? "G!" : "G") : null,
           heroes.length ? h("span", { class: "teq-heroes" }, heroes) : null,
         ),
