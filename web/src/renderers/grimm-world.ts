@@ -156,6 +156,14 @@ function sheetPanel(v: Obj, fight: Obj | null): HTMLElement {
     Object.keys(stats).length
       ? h("div", { class: "gh-chips gw-stats", role: "group", "aria-label": "Martha's stats" }, Object.entries(stats).map(([k, val]) => stat(humanize(k), num(val))))
       : null,
+    fight && strs(fight.cur).length
+      ? line(
+          "Playing",
+          cardRow("the action cards being played", strs(fight.cur).map((k) => actionCard(k, "gw-current"))),
+          str(fight.active) ? chip(`${humanize(str(fight.active))}: ${num(fight.left)} MP left`) : null,
+          fight.attack ? chip(`attack${num(fight.attack_mod) ? ` ${num(fight.attack_mod) > 0 ? "+" : ""}${num(fight.attack_mod)}` : ""} available`) : null,
+        )
+      : null,
     line("Hand", cardRow("Martha's action cards in hand", hand.map((k) => actionCard(k)))),
     fight ? line("Discard", cardRow("Martha's discard pile", discard.map((k) => actionCard(k, "gw-used")))) : null,
     line("Damage", cardRow("action cards under the Damage Card", damaged.map((k) => actionCard(k, "gw-damaged")))),

@@ -14,6 +14,10 @@ import {
 
 const ELEMENTS = new Set(["FIRE", "WATER", "EARTH", "WIND", "ICE", "LIGHTNING", "LIGHT", "DARK"]);
 const PLAY_STATUS = ["pending", "resolved", "removed"];
+/** Standoff actions as the bits of a seat's `used` field (1, 2, 4, 8, 16). */
+const STANDOFF_USES = ["Sacrifice", "Reload", "Purge", "Surge", "Reactivate"];
+/** What `decided` means in the phases where every seat chooses at once. */
+const DECIDED: Record<string, string> = { draft: "has picked", aim: "has aimed", fire: "committed (face down)" };
 const TEAM_MODES = new Set(["versus-teams", "versus-teams-3v3"]);
 const MODE_NAMES: Record<string, string> = {
   "versus-1v1": "Versus 1v1",
@@ -138,6 +142,8 @@ function statusChips(p: Obj): HTMLElement[] {
   if (p.bl_on) out.push(chip(`Bloodlust +${num(p.bl_bonus)}`, "gs-blood"));
   if (num(p.transmute, -1) >= 0) out.push(chip("Transmuting"));
   if (p.zeroed) out.push(chip("At zero"));
+  const used = STANDOFF_USES.filter((_, bit) => (num(p.used) >> bit) & 1);
+  if (used.length) out.push(chip(`Standoff: ${used.join(", ")}`, "gs-used"));
   return out;
 }
 
@@ -159,10 +165,11 @@ function playerPanel(v: Obj, p: Obj, i: number, me: number | null, mode: string,
     line("Discard", cards(strs(p.discard).slice(-6), `discard pile, ${strs(p.discard).length} cards (latest last)`)),
     strs(p.items_held).length ? line("Items", cards(strs(p.items_held), "items held")) : null,
     strs(p.signatures_revealed).length ? line("Signatures seen", cards(strs(p.signatures_revealed), "signatures revealed")) : null,
-    commit || commitCards.length || p.decided
+    p.decided && DECIDED[str(v.phase)] && !commit && !commitCards.length ? line("Choice", chip(DECIDED[str(v.phase)])) : null,
+    commit || commitCards.length
       ? line(
           "Committed",
-          commitCards.length ? cards(commitCards, "committed cards, face up") : chip(commit ? humanize(commit) : "chosen (face down)"),
+          commitCards.length ? cards(commitCards, "committed cards, face up") : chip(humanize(commit)),
         )
       : null,
     aim !== null ? line("Aims at", chip(nameOf(v, aim))) : null,

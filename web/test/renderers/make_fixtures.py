@@ -32,12 +32,12 @@ CASES: list[tuple[str, str, int, dict[str, object]]] = [
     ("grimm-world", "campaign", 1, {}),
 ]
 FEATURES = {
-    "grimslingers": lambda v: bool(v["plays"]),
-    "grimmoir": lambda v: v["phase"] in ("display", "arrange") and any(v["hands"]),
-    "tiny-epic-quest": lambda v: v["phase"] == 1 and bool(v["roll"]),
-    "grimm-world": lambda v: v.get("fight") is not None and v["fight"]["round"] > 1,
+    "grimslingers": {"feature": lambda v: bool(v["plays"]), "draft": lambda v: v["phase"] == "draft"},
+    "grimmoir": {"feature": lambda v: v["phase"] in ("display", "arrange") and any(v["hands"])},
+    "tiny-epic-quest": {"feature": lambda v: v["phase"] == 1 and bool(v["roll"])},
+    "grimm-world": {"feature": lambda v: v.get("fight") is not None and v["fight"]["round"] > 1},
 }
-"""Per game, a position worth a fixture of its own: cards in play, characters in hand, dice rolled, a fight."""
+"""Per game, positions worth a fixture of their own: cards in play, a draft, characters in hand, dice, a fight."""
 MAX_STEPS = 4000
 MAX_SECONDS = 40.0
 
@@ -70,9 +70,10 @@ def main() -> None:
         done = game.outcome(states[-1]) is not None
         picks = {"early": states[min(3, len(states) - 1)], "mid": states[len(states) // 2]}
         picks["final" if done else "late"] = states[-1]
-        feature = next((st for st in states[4:] if FEATURES[game_id](game.view(st, None))), None)
-        if feature is not None:
-            picks["feature"] = feature
+        for name, wanted in FEATURES[game_id].items():
+            found = next((st for st in states[1:] if wanted(game.view(st, None))), None)
+            if found is not None:
+                picks[name] = found
         for when, state in picks.items():
             for seat, who in ((None, "spectator"), (0, "seat0")):
                 view = game.view(state, seat)
