@@ -113,6 +113,7 @@ def _check_common(doc: dict[str, Any], report: dict[str, Any]) -> None:
     name = doc["file"]
     assert report["renderer"] == doc["game"], f"{name}: drawn by {report['renderer']}, not its own renderer"
     text = report["text"]
+    assert text.strip(), f"{name}: an empty picture"
     assert '{"' not in text and '":' not in text and "[[" not in text, f"{name}: raw JSON in the picture"
     assert "undefined" not in text and "NaN" not in text and "[object" not in text, f"{name}: a value went missing"
     known = _strings(doc["view"])
@@ -182,8 +183,9 @@ def test_every_fixture_renders_as_a_table(page: Any) -> None:
     docs = _fixtures()
     seat_views = {(d["game"], d["mode"], d["when"]): d for d in docs if d["viewer"] == "seat0"}
     page.set_viewport_size({"width": PHONE, "height": 800})
-    sent = [{k: d[k] for k in ("game", "mode", "seats", "view")} for d in docs]
-    reports = page.evaluate("docs => window.drawAll(docs)", sent)
+    sent = json.dumps([{k: d[k] for k in ("game", "mode", "seats", "view")} for d in docs])
+    # JSON text both ways: Playwright's own serialization of large objects is slow.
+    reports = json.loads(page.evaluate("docs => JSON.stringify(window.drawAll(JSON.parse(docs)))", sent))
     assert not page.errors, page.errors
     hidden_checked = 0
     for doc, report in zip(docs, reports, strict=True):

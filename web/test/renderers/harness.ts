@@ -1,6 +1,6 @@
 /**
- * Test page script for the renderer test (tests/e2e/web/test_renderers.py): draws one fixture with the game's
- * registered renderer into #table and reports what the picture shows, for the test to check against the view.
+ * Test page script for the renderer test (tests/e2e/web/test_renderers.py): draws fixtures with their games'
+ * registered renderers into #table and reports what each picture shows, for the test to check against the view.
  */
 
 import { rendererFor } from "../../src/renderers/index";
@@ -19,34 +19,56 @@ interface Report {
   cards: string[];
   cardNames: string[];
   labels: string[];
+  /** How wide the picture's content is (more than the page width: it overflows sideways). */
   scrollWidth: number;
 }
 
-function draw(doc: Fixture): Report {
-  const host = document.getElementById("table");
-  if (!host) throw new Error("no #table");
-  host.replaceChildren();
+function picture(doc: Fixture): HTMLElement | string {
   try {
-    const el = rendererFor(doc.game)(doc.view, { game: doc.game, mode: doc.mode, seats: doc.seats });
-    host.append(el);
+    return rendererFor(doc.game)(doc.view, { game: doc.game, mode: doc.mode, seats: doc.seats });
   } catch (e) {
-    return { error: String(e instanceof Error ? e.stack ?? e.message : e), renderer: null, text: "", cards: [], cardNames: [], labels: [], scrollWidth: 0 };
+    return String(e instanceof Error ? (e.stack ?? e.message) : e);
   }
-  const root = host.firstElementChild;
+}
+
+function report(box: HTMLElement, failure: string | null): Report {
+  const attr = (sel: string, name: string) => [...box.querySelectorAll(sel)].map((n) => n.getAttribute(name) ?? "");
   return {
-    error: null,
-    renderer: root?.getAttribute("data-renderer") ?? null,
-    text: host.innerText,
-    cards: [...host.querySelectorAll("[data-card]")].map((n) => n.getAttribute("data-card") ?? ""),
-    cardNames: [...host.querySelectorAll("[data-card]")].map((n) => n.getAttribute("aria-label") ?? ""),
-    labels: [...host.querySelectorAll("[aria-label]")].map((n) => n.getAttribute("aria-label") ?? ""),
-    scrollWidth: document.documentElement.scrollWidth,
+    error: failure,
+    renderer: box.firstElementChild?.getAttribute("data-renderer") ?? null,
+    text: box.textContent ?? "",
+    cards: attr("[data-card]", "data-card"),
+    cardNames: attr("[data-card]", "aria-label"),
+    labels: attr("[aria-label]", "aria-label"),
+    scrollWidth: box.scrollWidth,
   };
 }
 
-/** Every fixture in one call (one round trip from the test): the reports in order. */
+/** Draw every fixture at once, each in a box of the page's width, then read them all after one layout. */
 function drawAll(docs: Fixture[]): Report[] {
-  return docs.map(draw);
+  const host = document.getElementById("table");
+  if (!host) throw new Error("no #table");
+  host.replaceChildren();
+  const boxes = docs.map((doc) => {
+    const box = document.createElement("div");
+    const drawn = picture(doc);
+    if (typeof drawn !== "string") box.append(drawn);
+    host.append(box);
+    return { box, failure: typeof drawn === "string" ? drawn : null };
+  });
+  const out = boxes.map(({ box, failure }) => report(box, failure));
+  host.replaceChildren();
+  return out;
+}
+
+/** Draw one fixture alone (for a screenshot). */
+function draw(doc: Fixture): Report {
+  const host = document.getElementById("table");
+  if (!host) throw new Error("no #table");
+  const drawn = picture(doc);
+  host.replaceChildren();
+  if (typeof drawn !== "string") host.append(drawn);
+  return report(host, typeof drawn === "string" ? drawn : null);
 }
 
 Object.assign(window, { draw, drawAll });
