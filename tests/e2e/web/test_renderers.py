@@ -9,6 +9,7 @@ At phone width (380 px) nothing overflows sideways. PNGs go to var/screenshots/r
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import re
 import shutil
@@ -100,6 +101,43 @@ def test_fixtures_cover_every_game_and_viewer() -> None:
         assert viewers == {"spectator", "seat0"}, game
     assert {d["mode"] for d in docs if d["game"] == "grimslingers"} >= {"versus-1v1", "creature-duel", "tall-tale"}
     assert {d["mode"] for d in docs if d["game"] == "grimm-world"} == {"skirmish", "campaign"}
+
+
+def _shape(value: Any) -> Any:
+    """A view's field names, nested (lists by their first element): what a renderer reads."""
+    if isinstance(value, dict):
+        return {k: _shape(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_shape(value[0])] if value and isinstance(value[0], dict | list) else []
+    return None
+
+
+def _same_names(fixture: Any, fresh: Any, path: str = "view") -> None:
+    if isinstance(fixture, dict) and isinstance(fresh, dict):
+        assert set(fixture) == set(fresh), f"{path}: fields {sorted(set(fixture) ^ set(fresh))} changed"
+        for k in fixture:
+            _same_names(fixture[k], fresh[k], f"{path}.{k}")
+    elif isinstance(fixture, list) and isinstance(fresh, list) and fixture and fresh:
+        _same_names(fixture[0], fresh[0], f"{path}[]")
+
+
+def test_fixtures_have_the_engines_current_view_fields() -> None:
+    """The fixtures' field names are those the engines' views have now (replaying each early position): a renamed
+    field fails here (regenerate with web/test/renderers/make_fixtures.py, fix the renderer) instead of passing on
+    stale fixtures."""
+    spec = importlib.util.spec_from_file_location("make_fixtures", WEB / "test" / "renderers" / "make_fixtures.py")
+    assert spec is not None and spec.loader is not None
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    from gamehall.engine.registry import get_game
+
+    for doc in _fixtures():
+        if doc["when"] != "early":
+            continue
+        game = get_game(doc["game"])
+        states = tool.play(doc["game"], doc["mode"], doc["seats"], doc["options"], tool.SEED, limit=tool.EARLY + 1)
+        seat = None if doc["viewer"] == "spectator" else 0
+        _same_names(_shape(doc["view"]), _shape(game.view(states[-1], seat)), doc["file"])
 
 
 def _draw(page: Any, doc: dict[str, Any]) -> dict[str, Any]:

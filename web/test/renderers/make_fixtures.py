@@ -39,17 +39,21 @@ FEATURES = {
 }
 """Per game, positions worth a fixture of their own: cards in play, a draft, characters in hand, dice, a fight."""
 MAX_STEPS = 4000
+EARLY = 3
+SEED = 7
 MAX_SECONDS = 40.0
 
 
-def play(game_id: str, mode: str, seats: int, options: dict[str, object], seed: int) -> list[object]:
-    """States along one seeded match (random legal moves, default action 1 time in 3)."""
+def play(
+    game_id: str, mode: str, seats: int, options: dict[str, object], seed: int, limit: int = MAX_STEPS
+) -> list[object]:
+    """States along one seeded match (random legal moves, default action 1 time in 3), at most `limit`."""
     game = get_game(game_id)
     rng = random.Random(seed)
     state = game.new_match(game.configure(mode, seats, options), seed)
     states = [state]
     started = time.monotonic()
-    while game.outcome(state) is None and len(states) < MAX_STEPS and time.monotonic() - started < MAX_SECONDS:
+    while game.outcome(state) is None and len(states) < limit and time.monotonic() - started < MAX_SECONDS:
         seat = min(game.to_act(state))
         legal = list(game.legal_actions(state, seat))
         default = game.default_action(state, seat)
@@ -66,9 +70,9 @@ def main() -> None:
         if only and game_id not in only and f"{game_id}:{mode}" not in only:
             continue
         game = get_game(game_id)
-        states = play(game_id, mode, seats, options, seed=7)
+        states = play(game_id, mode, seats, options, SEED)
         done = game.outcome(states[-1]) is not None
-        picks = {"early": states[min(3, len(states) - 1)], "mid": states[len(states) // 2]}
+        picks = {"early": states[min(EARLY, len(states) - 1)], "mid": states[len(states) // 2]}
         picks["final" if done else "late"] = states[-1]
         for name, wanted in FEATURES[game_id].items():
             found = next((st for st in states[1:] if wanted(game.view(st, None))), None)
@@ -77,7 +81,8 @@ def main() -> None:
         for when, state in picks.items():
             for seat, who in ((None, "spectator"), (0, "seat0")):
                 view = game.view(state, seat)
-                doc = {"game": game_id, "mode": mode, "seats": seats, "when": when, "viewer": who, "view": view}
+                doc = {"game": game_id, "mode": mode, "seats": seats, "options": options, "when": when, "viewer": who,
+                       "view": view}
                 path = OUT / f"{game_id}--{mode}--{when}--{who}.json"
                 path.write_text(json.dumps(doc, separators=(",", ":"), sort_keys=True))
         print(f"{game_id} {mode}: {len(states)} states, finished={done}")
