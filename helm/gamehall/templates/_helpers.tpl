@@ -213,6 +213,9 @@ Plain settings first (config.extraEnv, then the component's env, override them),
 {{- if $c.game -}}
 {{- $_ := set $vars "GAMEHALL_GAME" $c.game -}}
 {{- end -}}
+{{- if $c.http -}}
+{{- $_ := set $vars "GAMEHALL_HTTP_PORT" (toString $root.Values.ports.http) -}}
+{{- end -}}
 {{- range $name, $value := $root.Values.config.extraEnv -}}
 {{- $_ := set $vars $name (toString $value) -}}
 {{- end -}}
