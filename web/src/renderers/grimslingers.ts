@@ -12,7 +12,7 @@ import {
   seatPanel, stat, str, strs, tableRoot, unreadable, zone, type Obj,
 } from "./dom";
 
-const ELEMENTS = new Set(["FIRE", "WATER", "EARTH", "WIND", "ICE", "LIGHTNING", "LIGHT", "DARK"]);
+const GS = CONTENT.grimslingers;
 const PLAY_STATUS = ["pending", "resolved", "removed"];
 /** Standoff actions as the bits of a seat's `used` field (1, 2, 4, 8, 16). */
 const STANDOFF_USES = ["Sacrifice", "Reload", "Purge", "Surge", "Reactivate"];
@@ -30,15 +30,24 @@ const MODE_NAMES: Record<string, string> = {
   "tall-tale": "Tall Tale",
 };
 
-/** The kind of a card key, for its colour: an element, an item (keys with a copy suffix), or a signature spell. */
-function cardKind(key: string): string {
-  if (ELEMENTS.has(key)) return `gs-element gs-el-${key.toLowerCase()}`;
-  if (/\.\d+$/.test(key) || /^[a-z0-9_]+$/.test(key)) return "gs-item";
-  return "gs-signature";
+/** A card by its view key ("FIRE", "Drain", "snake_oil.2"): its printed name, RN and cost, text as a tooltip. */
+function gsCard(key: string, extra = ""): HTMLElement {
+  const info = GS.cards[key.replace(/\.\d+$/, "")];
+  if (!info) return card(key, humanize(key), `gs-unknown ${extra}`.trim());
+  const [name, kind, rn, cost, text] = info;
+  const cls = kind === "element" ? `gs-element gs-el-${key.toLowerCase()}` : `gs-${kind}`;
+  const facts = [rn !== null ? `RN ${rn}` : "", cost ? `${cost} EP` : ""].filter(Boolean).join(" · ");
+  const el = card(key, name, `${cls} ${extra}`.trim(), facts ? h("span", { class: "gh-sub" }, facts) : null);
+  if (text) el.title = `${name}: ${text}`;
+  return el;
 }
 
-function gsCard(key: string, extra = ""): HTMLElement {
-  return card(key, humanize(key), `${cardKind(key)} ${extra}`.trim());
+function cardName(key: string): string {
+  return GS.cards[key.replace(/\.\d+$/, "")]?.[0] ?? humanize(key);
+}
+
+function creatureName(key: string): string {
+  return GS.creatures[key] ?? humanize(key);
 }
 
 function cards(keys: string[], label: string): HTMLElement {
@@ -89,7 +98,7 @@ function nameOf(v: Obj, i: number): string {
 }
 
 function seatLabel(i: number, creatureSeat: number, creatureKey = ""): string {
-  return i === creatureSeat ? `Creature${creatureKey ? `: ${humanize(creatureKey)}` : ""}` : `Grimslinger ${i + 1}`;
+  return i === creatureSeat ? `Creature${creatureKey ? `: ${creatureName(creatureKey)}` : ""}` : `Grimslinger ${i + 1}`;
 }
 
 function statusLine(v: Obj, players: Obj[], creatureSeat: number, outcome: Obj | null): HTMLElement {
@@ -100,7 +109,7 @@ function statusLine(v: Obj, players: Obj[], creatureSeat: number, outcome: Obj |
     const winners = ranks.map((r, i) => (r === 1 ? i : -1)).filter((i) => i >= 0);
     const together = creatureSeat >= 0 || isObj(v.tale);
     let lead: string;
-    if (winners.length === 0) lead = together ? `The Grimslingers lose${creatureKey ? ` to the ${humanize(creatureKey)}` : ""}` : "No winner";
+    if (winners.length === 0) lead = together ? `The Grimslingers lose${creatureKey ? ` to the ${creatureName(creatureKey)}` : ""}` : "No winner";
     else if (together) lead = "The Grimslingers win";
     else if (winners.length === ranks.length && ranks.length > 1) lead = "Draw";
     else if (TEAM_MODES.has(str(v.mode))) lead = `Team ${(winners[0] % 2) + 1} wins (${winners.map((i) => `Grimslinger ${i + 1}`).join(", ")})`;
@@ -116,8 +125,8 @@ function statusLine(v: Obj, players: Obj[], creatureSeat: number, outcome: Obj |
   }
   if (picking) {
     const what = humanize(str(picking.kind));
-    const cardName = str(picking.card) ? ` (${humanize(str(picking.card))})` : "";
-    return banner(`${seatLabel(num(picking.seat), creatureSeat, creatureKey)} is choosing cards to ${what.toLowerCase()}${cardName}: ${num(picking.left)} left.`);
+    const forCard = str(picking.card) ? ` (${cardName(str(picking.card))})` : "";
+    return banner(`${seatLabel(num(picking.seat), creatureSeat, creatureKey)} is choosing cards to ${what.toLowerCase()}${forCard}: ${num(picking.left)} left.`);
   }
   const waiting = players.map((p, i) => (p.alive && !p.decided ? i : -1)).filter((i) => i >= 0);
   const phase = str(v.phase);
@@ -132,7 +141,12 @@ function statusLine(v: Obj, players: Obj[], creatureSeat: number, outcome: Obj |
 
 function statusChips(p: Obj): HTMLElement[] {
   const out: HTMLElement[] = [];
-  if (p.archetype) out.push(chip(humanize(str(p.archetype)), "gs-archetype"));
+  if (p.archetype) {
+    const a = GS.archetypes[str(p.archetype)];
+    const c = chip(a ? a[0] : humanize(str(p.archetype)), "gs-archetype");
+    if (a) c.title = a[1];
+    out.push(c);
+  }
   if (p.anima) out.push(chip("Anima"));
   if (p.surged) out.push(chip("Surged"));
   if (p.flare) out.push(chip("Flare"));
@@ -176,15 +190,22 @@ function playerPanel(v: Obj, p: Obj, i: number, me: number | null, mode: string,
   );
 }
 
+function modifierChip(key: string): HTMLElement {
+  const m = GS.modifiers[key];
+  const c = chip(m ? m[0] : humanize(key), "gs-mod");
+  if (m) c.title = m[1];
+  return c;
+}
+
 function creaturePanel(p: Obj, c: Obj, i: number, current: number): HTMLElement {
   const key = str(c.key);
   const mods = strs(c.modifiers);
   const back = str(c.back);
   return seatPanel(
-    `Creature: ${humanize(key)}`,
+    `Creature: ${creatureName(key)}`,
     { active: current === i, out: p.alive === false, seat: i, cls: "gs-creature" },
     h("div", { class: "gh-meters" }, meter("HP", num(p.hp), num(p.max_hp), "hp"), meter("EP", num(p.ep), num(p.max_ep), "ep")),
-    h("div", { class: "gh-chips" }, mods.map((m) => chip(humanize(m), "gs-mod")), statusChips(p)),
+    h("div", { class: "gh-chips" }, mods.map((m) => modifierChip(m)), statusChips(p)),
     line("Hand", backs(num(p.hand_size), "creature cards in hand")),
     back ? line("Played face down", h("span", { class: "gh-card gh-back gs-telegraph", role: "img", "aria-label": `face-down card, back: ${humanize(back)}` }, humanize(back))) : null,
     line("Discard", cardRow("creature discard pile", strs(p.discard).slice(-6).map((k) => gsCard(k, "gs-ccard")))),
@@ -203,7 +224,7 @@ function middle(v: Obj, players: Obj[], creatureSeat: number): HTMLElement {
     items.append(
       h(
         "li",
-        { class: `gs-play gs-play-${status}${current ? " gh-active" : ""}`, "aria-label": `${seatLabel(num(p.owner), creatureSeat, creatureKey)} plays ${humanize(str(p.card))}${target ? ` at ${target}` : ""}, ${status}` },
+        { class: `gs-play gs-play-${status}${current ? " gh-active" : ""}`, "aria-label": `${seatLabel(num(p.owner), creatureSeat, creatureKey)} plays ${cardName(str(p.card))}${target ? ` at ${target}` : ""}, ${status}` },
         h("span", { class: "gs-play-owner" }, seatLabel(num(p.owner), creatureSeat, creatureKey)),
         h("ul", { class: "gh-cards" }, gsCard(str(p.card), num(p.owner) === creatureSeat ? "gs-ccard" : ""), str(p.combine) ? gsCard(str(p.combine)) : null),
         target ? h("span", { class: "gs-play-target" }, `→ ${target}`) : null,
@@ -224,7 +245,7 @@ function middle(v: Obj, players: Obj[], creatureSeat: number): HTMLElement {
       : null,
     strs(v.item_discard).length ? line("Item discard", cards(strs(v.item_discard).slice(-4), "item discard pile")) : null,
     strs(v.defused).length ? line("Defused", cards(strs(v.defused), "defused cards")) : null,
-    scourge ? line("Scourge", chip(`on ${nameOf(v, num(scourge.on))}${str(scourge.card) ? `: ${humanize(str(scourge.card))}` : ""}`)) : null,
+    scourge ? line("Scourge", chip(`on ${nameOf(v, num(scourge.on))}${str(scourge.card) ? `: ${cardName(str(scourge.card))}` : ""}`)) : null,
     players.length > 2 && arr(v.order).length ? line("Order", h("span", {}, arr(v.order).map((s) => seatLabel(num(s), creatureSeat, creatureKey)).join(" → "))) : null,
   );
 }
@@ -299,7 +320,7 @@ function renderTale(t: Obj, players: Obj[]): HTMLElement {
       stat("Event deck", num(t.event_deck_size)),
     ),
     map,
-    duel && duel !== "none" ? line("Duel", chip(`${humanize(str(t.duel_creature) || duel)}${str(t.duel_outcome) ? ` · ${humanize(str(t.duel_outcome))}` : ""}`)) : null,
+    duel && duel !== "none" ? line("Duel", chip(`${str(t.duel_creature) ? creatureName(str(t.duel_creature)) : humanize(duel)}${str(t.duel_outcome) ? ` · ${humanize(str(t.duel_outcome))}` : ""}`)) : null,
     str(t.event) ? line("Event", chip(humanize(str(t.event)))) : null,
     strs(t.award).length ? line("Award", cards(strs(t.award), "award on offer")) : null,
     strs(t.loot).length ? line("Loot", cards(strs(t.loot), "loot")) : null,

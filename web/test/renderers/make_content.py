@@ -58,7 +58,18 @@ def tiny_epic_quest() -> dict[str, Any]:
 _TYPES = """/** Printed facts per game, by the ids its views carry. */
 export interface Content {
   /** The Tall Tale map: nodes as [key, name, type] in book order, and the map's name. */
-  grimslingers: { nodes: [string, string, string][]; map: string; chapters: Record<string, string> };
+  grimslingers: {
+    /** Card key (without an item's copy suffix) -> [name, kind, RN or null, EP cost, text]. */
+    cards: Record<string, [string, string, number | null, number, string]>;
+    creatures: Record<string, string>;
+    /** Creature modifier key -> [name, text]. */
+    modifiers: Record<string, [string, string]>;
+    /** Archetype key -> [name, ability text]. */
+    archetypes: Record<string, [string, string]>;
+    nodes: [string, string, string][];
+    map: string;
+    chapters: Record<string, string>;
+  };
   /** Character id -> [name, faction, attack, damage type, strength]. */
   grimmoir: { characters: Record<string, [string, string, number, string, number]> };
   "grimm-world": {
@@ -89,9 +100,26 @@ export interface Content {
 }"""
 
 
+def _gs_card(c: dict[str, Any]) -> list[Any]:
+    name = c["name"].title() if c["kind"] == "element" else c["name"]
+    return [name, c["kind"], c.get("rn"), c.get("cost", 0), c.get("text", "")]
+
+
 def grimslingers() -> dict[str, Any]:
     tale = _load("grimslingers", "tall_tale")
+    creatures = _load("grimslingers", "creatures")
+    cards = [
+        *_load("grimslingers", "elements")["cards"],
+        *_load("grimslingers", "signatures")["cards"],
+        *_load("grimslingers", "items")["cards"],
+        *creatures["skills"],
+        *_load("grimslingers", "tale_items")["cards"],
+    ]
     return {
+        "cards": {c["key"]: _gs_card(c) for c in cards},
+        "creatures": {c["key"]: c["name"] for c in [*creatures["creatures"], creatures["witch_king"]]},
+        "modifiers": {m["key"]: [m["name"], m["text"]] for m in creatures["modifiers"]},
+        "archetypes": {a["key"]: [a["name"], a["text"]] for a in _load("grimslingers", "archetypes")["archetypes"]},
         "nodes": [[n["key"], n["name"], n["type"]] for n in tale["map"]["nodes"]],
         "map": tale["map"]["name"],
         "chapters": {c["key"]: c["name"] for c in tale["chapters"]},
