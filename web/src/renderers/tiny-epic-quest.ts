@@ -100,24 +100,44 @@ function kingdom(v: Obj, seats: number): HTMLElement {
     const regions = TEQ.cards[cardIndex]?.[side] ?? [];
     const cell = h("div", { class: "teq-card", style: `grid-row:${row + 1};grid-column:${col + 1}`, role: "group", "aria-label": `map card at row ${row + 1}, column ${col + 1}` });
     regions.forEach(([type, name], reg) => {
-      const heroes: HTMLElement[] = [];
+      const here: { hero: number; seat: number; prog: number }[] = [];
       for (let hero = 0; hero < seats * HEROES; hero++) {
-        if (hslot[hero] !== slot || hreg[hero] !== reg) continue;
-        const seat = Math.floor(hero / HEROES);
-        const prog = type === "temple" && hprog[hero] > 0 ? ` ${hprog[hero]}` : "";
-        const label = `${humanize(colourOf(v, seat))} hero ${(hero % HEROES) + 1}${prog ? `, temple space${prog}` : ""}`;
-        heroes.push(h("span", { class: `teq-hero teq-c-${colourOf(v, seat)}`, role: "img", "aria-label": label, title: label }, `${(hero % HEROES) + 1}${prog ? `·${prog.trim()}` : ""}`));
+        if (hslot[hero] === slot && hreg[hero] === reg) here.push({ hero, seat: Math.floor(hero / HEROES), prog: hprog[hero] ?? 0 });
       }
-      const gob = type === "portal" ? goblin[slot] ?? 0 : 0;
+      const token = (x: { hero: number; seat: number }, where: string) => {
+        const label = `${humanize(colourOf(v, x.seat))} hero ${(x.hero % HEROES) + 1}${where}`;
+        return h("span", { class: `teq-hero teq-c-${colourOf(v, x.seat)}`, role: "img", "aria-label": label, title: label }, `${(x.hero % HEROES) + 1}`);
+      };
+      const gob = type === "portal" ? (goblin[slot] ?? 0) : 0;
       const regionName = type === "castle" ? `${humanize(name)} castle` : type === "obelisk" ? `${humanize(name)} obelisk` : type === "temple" ? `${name} temple` : type === "portal" ? "portal" : name;
       const gobLabel = gob ? `${gob === 2 ? "aggressive" : "passive"} goblin${gdmg[slot] ? `, ${gdmg[slot]} damage` : ""}${gclaim[slot] >= 0 ? `, claimed by ${humanize(colourOf(v, gclaim[slot]))}` : ""}` : "";
+      let pieces: HTMLElement | null = null;
+      if (type === "temple") {
+        // The temple track: its entrance, then four spaces (torch or scroll, some needing two), heroes on theirs.
+        const spaces = TEQ.tracks[name]?.[side] ?? [];
+        const track = h("ol", { class: "teq-track", "aria-label": `${name} temple track` });
+        ["entrance", ...spaces].forEach((space, i) => {
+          const on = here.filter((x) => x.prog === i);
+          const what = i === 0 ? "entrance" : `space ${i}: ${space.replace(/2$/, " ×2")}`;
+          track.append(
+            h(
+              "li",
+              { class: `teq-space teq-s-${space.replace(/2$/, "")}`, title: what, "aria-label": `${what}${on.length ? "" : ", empty"}` },
+              on.length ? on.map((x) => token(x, i === 0 ? ", at the temple entrance" : `, temple space ${i}`)) : h("span", { "aria-hidden": "true" }, i === 0 ? "E" : `${space.startsWith("torch") ? "T" : "S"}${space.endsWith("2") ? "2" : ""}`),
+            ),
+          );
+        });
+        pieces = track;
+      } else if (here.length) {
+        pieces = h("span", { class: "teq-heroes" }, here.map((x) => token(x, "")));
+      }
       cell.append(
         h(
           "div",
-          { class: `teq-region teq-r-${type}${type === "castle" ? ` teq-c-${name}` : ""}`, "aria-label": `${regionName}${gobLabel ? `, ${gobLabel}` : ""}${heroes.length ? `, ${heroes.length} hero${heroes.length > 1 ? "es" : ""}` : ""}`, title: regionName },
+          { class: `teq-region teq-r-${type}${type === "castle" ? ` teq-c-${name}` : ""}`, "aria-label": `${regionName}${gobLabel ? `, ${gobLabel}` : ""}${here.length ? `, ${here.length} hero${here.length > 1 ? "es" : ""}` : ""}`, title: regionName },
           h("span", { class: "teq-region-name" }, h("span", { "aria-hidden": "true" }, REGION_MARK[type] ?? "·"), " ", type === "portal" ? "Portal" : type === "castle" ? `${humanize(name)} castle` : name),
           gob ? h("span", { class: `teq-goblin teq-g-${gob === 2 ? "aggr" : "pass"}`, role: "img", "aria-label": gobLabel, title: gobLabel }, gob === 2 ? "G!" : "G") : null,
-          heroes.length ? h("span", { class: "teq-heroes" }, heroes) : null,
+          pieces,
         ),
       );
     });

@@ -51,6 +51,7 @@ def tiny_epic_quest() -> dict[str, Any]:
         "quests": [[q["title"], q["type"]] for q in _load("tiny_epic_quest", "quests")],
         "items": [[i["name"], i["kind"]] for i in _load("tiny_epic_quest", "items")],
         "temples": [t["name"] for t in _load("tiny_epic_quest", "temples")],
+        "tracks": {t["name"]: [t["bright"], t["gloom"]] for t in _load("tiny_epic_quest", "temples")},
         "colors": [p["color"] for p in _load("tiny_epic_quest", "players")],
     }
 
@@ -94,6 +95,8 @@ export interface Content {
     /** Item index -> [name, kind]. */
     items: [string, string][];
     temples: string[];
+    /** Temple name -> side (0 bright, 1 gloom) -> its 4 track spaces ("torch", "scroll2", ...). */
+    tracks: Record<string, string[][]>;
     /** Player card index -> colour. */
     colors: string[];
   };
