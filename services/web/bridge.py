@@ -53,6 +53,9 @@ class Bridge:
             return _unary_error(grpc.StatusCode.UNIMPLEMENTED, f"no RPC {request.path[:80]}", [])
         try:
             codec = connect.codec_of(request.headers.get("Content-Type", ""), method.server_streaming)
+        except ProtocolError as exc:
+            return _unary_error(exc.code, exc.message, [], status=415)  # the protocol's answer to an unknown codec
+        try:
             timeout = connect.timeout_seconds(request.headers.get("Connect-Timeout-Ms"))
             body = await request.read()
         except ProtocolError as exc:
@@ -113,9 +116,11 @@ def _trailers(exc: grpc.aio.AioRpcError) -> tuple[tuple[str, Any], ...]:
     return tuple(exc.trailing_metadata() or ())
 
 
-def _unary_error(code: grpc.StatusCode, message: str, details: list[dict[str, str]]) -> web.Response:
+def _unary_error(
+    code: grpc.StatusCode, message: str, details: list[dict[str, str]], status: int | None = None
+) -> web.Response:
     return web.json_response(
         connect.error_body(code, message, details),
-        status=connect.http_status(code),
+        status=status or connect.http_status(code),
         headers={"Cache-Control": "no-store"},
     )
