@@ -16,7 +16,7 @@ import pytest
 from playwright.sync_api import Browser, Page, Response, expect
 
 from gamehall.engine import MatchConfig
-from gamehall.v1 import gateway_pb2
+from gamehall.v1 import common_pb2, gateway_pb2
 from gamehall.v1 import matchmaking_pb2 as pb
 from tests.e2e.client import PASSWORD, Client
 from tests.e2e.conftest import OPERATOR_PASSWORD, Running
@@ -300,3 +300,39 @@ def test_operator_console_pauses_and_resumes_and_a_player_is_refused(
     assert _tcall(boss, "GetTournament", pb.GetTournamentRequest(tournament_id=tid)).tournament.status == "running"
     screenshot(page, "console-refused")
     context.close()
+
+
+# ----------------------------------------------------------------------------------------- seed games
+
+
+SEED_GAMES = ("grimslingers", "grimmoir", "tiny-epic-quest", "grimm-world")
+
+
+def test_each_seed_game_is_drawn_by_its_own_renderer_on_the_spectator_page(
+    platform: Running, web: str, browser: Browser
+) -> None:
+    """A bots-only public match of each seed game, watched live: the page draws the game's picture (its own
+    renderer, not the generic outline) from the streamed spectator view, without a script error."""
+    host = platform.player()
+    catalog = {g.id: g for g in host.catalog.ListGames(gateway_pb2.ListGamesRequest(), metadata=host.metadata).games}
+    page = _page(browser, platform.player())
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    for game in SEED_GAMES:
+        mode = catalog[game].modes[0]
+        request = gateway_pb2.CreateMatchRequest(
+            game=game,
+            config=common_pb2.MatchConfig(mode=mode.id, seats=mode.seats[0]),
+            seats=[gateway_pb2.SeatSpec(bot="easy") for _ in range(mode.seats[0])],
+            public=True,
+        )
+        match = host.call("CreateMatch", request).match
+        page.goto(f"{web}#/m/{match.id}?delay=0")
+        table = page.locator("#table")
+        expect(table).not_to_have_attribute("data-version", "", timeout=15_000)
+        expect(table.locator(".table-generic")).to_have_count(0)
+        expect(table.locator(":scope > *")).to_have_count(1)
+        assert not page.locator("#table .notice").count(), f"{game}: the renderer failed on the live view"
+        screenshot(page, f"spectator-{game}", full_page=False)
+    assert errors == []
+    page.context.close()
