@@ -189,7 +189,7 @@ def _check_teq(doc: dict[str, Any], report: dict[str, Any]) -> None:
     for seat in range(view["seats"]):
         assert f"VP {view['victory_points'][seat]}" in text, f"{doc['file']}: VP of seat {seat}"
         assert f"Health {view['health'][seat]} of {view['max_health'][seat]}" in report["labels"]
-    heroes = [lab for lab in report["labels"] if re.fullmatch(r"\w+ hero \d( , temple space \d)?.*", lab)]
+    heroes = [lab for lab in report["labels"] if re.match(r"(Red|Blue|Green|Yellow) hero [123]\b", lab)]
     assert len(heroes) == 3 * view["seats"], f"{doc['file']}: {len(heroes)} hero tokens"
     for q in view["row"]:
         assert f"quest:{q}" in report["cards"]

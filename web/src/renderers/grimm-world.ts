@@ -152,6 +152,7 @@ function sheetPanel(v: Obj, fight: Obj | null): HTMLElement {
       stat("Thalers", num(sheet.thalers)),
       stat("Alignment", alignment > 0 ? `+${alignment}` : String(alignment)),
       stat("Action deck", num(obj(v.decks).action)),
+      num(v.last_fate) ? stat("Last Fate", num(v.last_fate)) : null,
     ),
     Object.keys(stats).length
       ? h("div", { class: "gh-chips gw-stats", role: "group", "aria-label": "Martha's stats" }, Object.entries(stats).map(([k, val]) => stat(humanize(k), num(val))))
@@ -203,6 +204,14 @@ function enemyCards(v: Obj, fight: Obj): HTMLElement {
           foe[4] === true ? chip("spent") : null,
         ),
         str(c.weapon) ? h("p", { class: "gh-sub" }, `${humanize(str(c.type))}, ${str(c.weapon)} · at ${str(e.space)}`) : null,
+        arr(c.lines).length
+          ? h(
+              "ol",
+              { class: "gw-lines", "aria-label": "Action Lines" },
+              arr(c.lines).map((l) => h("li", {}, arr(l).map(obj).map((step) => `${humanize(str(step.kind))}${num(step.value) ? ` ${num(step.value)}` : ""}${str(step.suffix)}`).join(", "))),
+            )
+          : null,
+        isObj(c.reaction) ? h("p", { class: "gh-sub" }, `Reaction: ${str(c.reaction.kind)} on ${str(c.reaction.trigger)}`) : null,
       ),
     );
   });

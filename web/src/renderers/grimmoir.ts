@@ -21,7 +21,9 @@ function faction(id: string): string {
 
 function charCard(id: string): HTMLElement {
   const c = CONTENT.grimmoir.characters[id];
-  return card(id, charName(id), `gm-char gm-f-${faction(id)}`, c ? h("span", { class: "gm-sub" }, `${c[2]} ${c[3]} · str ${c[4]}`) : null);
+  const el = card(id, charName(id), `gm-char gm-f-${faction(id)}`, c ? h("span", { class: "gh-sub" }, `${c[2]} ${c[3]} · str ${c[4]}`) : null);
+  if (c?.[5]) el.title = `${c[0]}: ${c[5]}`;
+  return el;
 }
 
 function player(seat: number): string {
@@ -96,11 +98,12 @@ function unitCard(u: Obj, where: string): HTMLElement {
   if (num(u.pens)) marks.push(chip(`pens ${num(u.pens)}`));
   if (u.exhausted) marks.push(chip("exhausted", "gm-exh"));
   const label = `${charName(id)}, ${where}: ${wounds} wound${wounds === 1 ? "" : "s"}${strength ? ` of strength ${strength}` : ""}${u.exhausted ? ", exhausted" : ""}`;
+  const tip = c?.[5] ? `${label}. ${c[5]}` : label;
   return h(
     "div",
-    { class: `gm-slot gm-unit gm-f-${faction(id)}${u.exhausted ? " gm-exhausted" : ""}`, "data-card": id, role: "img", "aria-label": label, title: label },
+    { class: `gm-slot gm-unit gm-f-${faction(id)}${u.exhausted ? " gm-exhausted" : ""}`, "data-card": id, role: "img", "aria-label": label, title: tip },
     h("span", { class: "gm-unit-name" }, charName(id)),
-    c ? h("span", { class: "gm-sub" }, `⚔ ${c[2]} ${c[3]}`) : null,
+    c ? h("span", { class: "gh-sub" }, `⚔ ${c[2]} ${c[3]}`) : null,
     h("span", { class: "gm-wounds" }, strength ? `♥ ${Math.max(0, strength - wounds)}/${strength}` : `wounds ${wounds}`),
     h("span", { class: "gm-marks" }, marks),
   );

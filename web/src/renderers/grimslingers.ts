@@ -76,6 +76,9 @@ export function render(view: unknown, info: RenderInfo): HTMLElement {
       ...(str(obj(v.options).difficulty) ? [["Difficulty", humanize(str(obj(v.options).difficulty))] as [string, string]] : []),
     ]),
   );
+  const options = obj(v.options);
+  const modules = [options.items ? "Items" : "", options.archetypes ? "Archetypes" : "", options.light_and_dark ? "Light & Dark" : "", str(options.draft) && str(options.draft) !== "hidden" ? `${humanize(str(options.draft))} draft` : ""].filter(Boolean);
+  if (modules.length) root.append(h("p", { class: "gh-chips gs-modules", "aria-label": "modules in play" }, modules.map((m) => chip(m))));
   root.append(isObj(v.tale) && phase === "adventure" && !outcome ? taleLine(v.tale) : statusLine(v, players, creatureSeat, outcome));
 
   if (isObj(v.tale)) root.append(renderTale(v.tale, players));

@@ -23,7 +23,14 @@ def _load(game: str, name: str) -> Any:
 
 def grimmoir() -> dict[str, Any]:
     chars = _load("grimmoir", "characters")["characters"]
-    return {"characters": {c["id"]: [c["name"], c["faction"], c["attack"], c["damage"], c["strength"]] for c in chars}}
+    def skills(c: dict[str, Any]) -> str:
+        return " ".join(s["text"] for s in c.get("skills", []))
+
+    return {
+        "characters": {
+            c["id"]: [c["name"], c["faction"], c["attack"], c["damage"], c["strength"], skills(c)] for c in chars
+        }
+    }
 
 
 def grimm_world() -> dict[str, Any]:
@@ -71,8 +78,8 @@ export interface Content {
     map: string;
     chapters: Record<string, string>;
   };
-  /** Character id -> [name, faction, attack, damage type, strength]. */
-  grimmoir: { characters: Record<string, [string, string, number, string, number]> };
+  /** Character id -> [name, faction, attack, damage type, strength, skill texts]. */
+  grimmoir: { characters: Record<string, [string, string, number, string, number, string]> };
   "grimm-world": {
     /** Action Card key -> name. */
     action: Record<string, string>;
