@@ -128,7 +128,9 @@ def test_fixtures_have_the_engines_current_view_fields() -> None:
         if doc["when"] != "early":
             continue
         game = get_game(doc["game"])
-        states = tool.play(doc["game"], doc["mode"], doc["seats"], doc["options"], tool.SEED, limit=tool.EARLY + 1)
+        states = tool.play(
+            doc["game"], doc["mode"], doc["seats"], doc["options"], tool.SEED, limit=tool.EARLY + 1, flags=doc["flags"]
+        )
         seat = None if doc["viewer"] == "spectator" else 0
         _same_names(_shape(doc["view"]), _shape(game.view(states[-1], seat)), doc["file"])
 
@@ -212,7 +214,7 @@ def _check_grimm_world(doc: dict[str, Any], report: dict[str, Any]) -> None:
 def test_every_fixture_renders_as_a_table(page: Any) -> None:
     """Every fixture drawn at phone width (380 px): the checks above, and nothing overflows sideways."""
     docs = _fixtures()
-    seat_views = {(d["game"], d["mode"], d["when"]): d for d in docs if d["viewer"] == "seat0"}
+    seat_views = {d["file"]: d for d in docs if d["viewer"] == "seat0"}
     page.set_viewport_size({"width": PHONE, "height": 800})
     sent = json.dumps([{k: d[k] for k in ("game", "mode", "seats", "view")} for d in docs])
     # JSON text both ways: Playwright's own serialization of large objects is slow.
@@ -226,7 +228,7 @@ def test_every_fixture_renders_as_a_table(page: Any) -> None:
         game = doc["game"]
         if game == "grimslingers":
             secrets: set[str] = set()
-            mine = seat_views.get((game, doc["mode"], doc["when"]))
+            mine = seat_views.get(doc["file"].replace("--spectator.json", "--seat0.json"))
             if doc["viewer"] == "spectator" and mine is not None:
                 public = _strings(doc["view"])
                 secrets = {k for k in mine["view"]["hand"] if k not in public}
@@ -254,8 +256,8 @@ def test_screenshots(page: Any) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
     picks: dict[tuple[str, str, str], dict[str, Any]] = {}
     for doc in _fixtures():
-        key = (doc["game"], doc["mode"], doc["viewer"])
-        if (doc["game"], doc["mode"]) not in SHOWN:
+        key = (doc["game"], doc["mode"] + (f"+{doc['variant']}" if doc["variant"] else ""), doc["viewer"])
+        if key[:2] not in SHOWN:
             continue
         if doc["when"] == "feature" or (doc["when"] == "mid" and key not in picks):
             picks[key] = doc
