@@ -268,3 +268,14 @@ def test_screenshots(page: Any) -> None:
                 _draw(page, doc)
                 page.screenshot(path=str(SHOTS / f"{game}--{mode}{suffix}.png"), full_page=True)
     assert {p.name.split("--")[0] for p in SHOTS.glob("*.png")} >= set(GAMES)
+
+
+def test_a_view_it_cannot_read_gives_a_note_not_an_exception(page: Any) -> None:
+    """A view without the game's core part (null, empty, the wrong game's) draws a note, never throws."""
+    other = {"grimslingers": {"board": []}, "grimmoir": {"players": []}, "tiny-epic-quest": {"sheet": {}},
+             "grimm-world": {"cards": []}}
+    for game in GAMES:
+        for view in (None, {}, "text", [1, 2], other[game]):
+            report = _draw(page, {"file": f"{game} with {view!r}", "game": game, "mode": "", "seats": 1, "view": view})
+            assert report["renderer"] == game
+            assert "cannot be drawn" in report["text"]
