@@ -87,7 +87,7 @@ export function header(title: string, facts: [string, string][]): HTMLElement {
     h(
       "dl",
       { class: "gh-facts" },
-      facts.flatMap(([k, v]) => [h("dt", {}, k), h("dd", {}, v)]),
+      facts.map(([k, v]) => h("div", { class: "gh-fact" }, h("dt", {}, k), h("dd", {}, v))),
     ),
   );
 }
