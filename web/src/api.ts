@@ -10,7 +10,8 @@
 
 import { Code, ConnectError, createClient, type Interceptor } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-web";
-import { ErrorDetailSchema, type Outcome as PbOutcome } from "./gen/gamehall/v1/common_pb";
+import { BinaryReader, WireType } from "@bufbuild/protobuf/wire";
+import type { Outcome as PbOutcome } from "./gen/gamehall/v1/common_pb";
 import {
   AuthService,
   CatalogService,
@@ -131,15 +132,37 @@ const STATUS_NAMES: Record<number, string> = {
 
 export function apiError(err: unknown): ApiError {
   if (err instanceof ConnectError) {
-    let reason = "";
-    for (const detail of err.findDetails(ErrorDetailSchema)) reason = `ERROR_REASON_${reasonName(detail.reason)}`;
-    return { status: STATUS_NAMES[err.code] ?? "UNKNOWN", message: err.rawMessage, reason };
+    return { status: STATUS_NAMES[err.code] ?? "UNKNOWN", message: err.rawMessage, reason: errorReason(err) };
   }
   return { status: "UNKNOWN", message: err instanceof Error ? err.message : String(err), reason: "" };
 }
 
+/** The machine-readable reason among the error's details: a google.rpc.ErrorInfo's `reason` (field 1), or the
+ * older gamehall.v1.ErrorDetail's enum (field 1) by its name. Read from the wire, so no googleapis protos. */
+function errorReason(err: ConnectError): string {
+  for (const detail of err.details) {
+    if (!("type" in detail) || !(detail.value instanceof Uint8Array)) continue;
+    const reader = new BinaryReader(detail.value);
+    try {
+      while (reader.pos < reader.len) {
+        const [field, wireType] = reader.tag();
+        if (field === 1 && detail.type === "google.rpc.ErrorInfo" && wireType === WireType.LengthDelimited) {
+          return reader.string();
+        }
+        if (field === 1 && detail.type === "gamehall.v1.ErrorDetail" && wireType === WireType.Varint) {
+          return `ERROR_REASON_${reasonName(reader.int32())}`;
+        }
+        reader.skip(wireType);
+      }
+    } catch {
+      continue;
+    }
+  }
+  return "";
+}
+
 function reasonName(reason: number): string {
-  // ErrorReason values as the protos number them (common.proto).
+  // ErrorReason values as common.proto numbered them.
   const names = [
     "UNSPECIFIED", "ILLEGAL_ACTION", "NOT_YOUR_TURN", "MATCH_OVER", "BAD_CONFIG", "UNKNOWN_GAME",
     "CORRUPT_STATE", "VERSION_CONFLICT", "NOT_FOUND", "ALREADY_EXISTS", "UNAUTHENTICATED",
@@ -179,9 +202,12 @@ export function listGames(): Promise<GameInfo[]> {
   return gamesCache;
 }
 
-export async function gameName(id: string): Promise<string> {
+/** A game's display name; its id when the catalog has not answered within `waitMs` (pages never wait on it). */
+export async function gameName(id: string, waitMs = 1500): Promise<string> {
+  const late = new Promise<null>((resolve) => setTimeout(() => resolve(null), waitMs));
   try {
-    return (await listGames()).find((g) => g.id === id)?.name ?? id;
+    const games = await Promise.race([listGames(), late]);
+    return games?.find((g) => g.id === id)?.name ?? id;
   } catch {
     return id;
   }

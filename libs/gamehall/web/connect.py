@@ -10,7 +10,9 @@ stream ends. Both codecs are accepted: `proto` (what the page uses) and `json` (
 from __future__ import annotations
 
 import base64
+import importlib
 import json
+import pkgutil
 import struct
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -21,8 +23,6 @@ from google.protobuf import json_format
 from google.protobuf.descriptor import FileDescriptor
 from google.protobuf.message import DecodeError, Message
 from google.protobuf.message_factory import GetMessageClass
-
-from gamehall.v1 import gateway_pb2, matchmaking_pb2
 
 END_STREAM = 0x02
 """Envelope flag of the last frame of a Connect stream (a JSON object with the error and trailers)."""
@@ -91,12 +91,19 @@ class Method:
         return text.encode()
 
 
-def public_methods(
-    files: Iterable[FileDescriptor] = (gateway_pb2.DESCRIPTOR, matchmaking_pb2.DESCRIPTOR),
-) -> dict[str, Method]:
+def public_files() -> list[FileDescriptor]:
+    """Every generated file of the public API package (`gamehall.v1`), found by name so a new file or a split
+    of one needs no edit here."""
+    import gamehall.v1 as package
+
+    names = sorted(m.name for m in pkgutil.iter_modules(package.__path__) if m.name.endswith("_pb2"))
+    return [importlib.import_module(f"{package.__name__}.{name}").DESCRIPTOR for name in names]
+
+
+def public_methods(files: Iterable[FileDescriptor] | None = None) -> dict[str, Method]:
     """Every RPC of the public API by path; client-streaming RPCs are left out (browsers cannot send them)."""
     methods: dict[str, Method] = {}
-    for file in files:
+    for file in public_files() if files is None else files:
         for service in file.services_by_name.values():
             for rpc in service.methods:
                 if rpc.client_streaming:
@@ -253,6 +260,7 @@ __all__ = [
     "error_body",
     "error_details",
     "http_status",
+    "public_files",
     "public_methods",
     "single_message",
     "timeout_seconds",

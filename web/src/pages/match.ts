@@ -45,7 +45,7 @@ export const matchPage: Page = (main, args, query) => {
   void (async () => {
     try {
       match = await getMatch(id);
-      await renderMeta(meta, match);
+      void renderMeta(meta, match);
     } catch (err) {
       fill(problems, errorNotice(err));
       return;

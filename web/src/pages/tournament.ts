@@ -57,8 +57,8 @@ export const tournamentPage: Page = (main, args) => {
         pending = false;
         try {
           tournament = await getTournament(id);
-          await renderHead(head, tournament);
           renderTables(tablesBox, tournament);
+          await renderHead(head, tournament);
         } catch (err) {
           fill(problems, errorNotice(err));
         }
