@@ -8,7 +8,7 @@
 import { CONTENT } from "./content.generated";
 import type { RenderInfo } from "./index";
 import {
-  arr, banner, card, cardRow, chip, h, header, humanize, isObj, line, num, obj, seatPanel, stat, str, strs,
+  arr, banner, card, cardRow, chip, h, header, humanize, isObj, line, meter, num, obj, seatPanel, stat, str, strs,
   tableRoot, unreadable, zone, type Obj,
 } from "./dom";
 
@@ -95,7 +95,7 @@ function gridZone(v: Obj, fight: Obj): HTMLElement {
   const foes = arr(fight.foes).map(arr);
   const enemies = arr(v.enemies).map(obj);
   const martha = obj(v.martha);
-  const grid = h("div", { class: "gw-grid", role: "grid", "aria-label": `battlefield, ${width} by ${height} spaces`, style: `grid-template-columns:repeat(${width},minmax(0,1fr))` });
+  const grid = h("div", { class: "gw-grid", role: "table", "aria-label": `battlefield, ${width} by ${height} spaces`, style: `grid-template-columns:repeat(${width},minmax(0,1fr))` });
   for (let y = 0; y < height; y++) {
     const row = h("div", { class: "gw-row", role: "row" });
     for (let x = 0; x < width; x++) {
@@ -112,11 +112,12 @@ function gridZone(v: Obj, fight: Obj): HTMLElement {
         const label = `${str(e.name)} (${str(foe[1])}), ${hp} HP`;
         figures.push(h("span", { class: `gw-fig gw-foe gw-col-${str(foe[1])}`, role: "img", "aria-label": label, title: label }, `${str(e.name).charAt(0)}${hp}`));
       });
-      const label = `space ${spaces[cell] || cell}, ${t}`;
+      const who = figures.map((f) => f.getAttribute("aria-label")).join(", ");
+      const label = `space ${spaces[cell] || cell}, ${t}${who ? `: ${who}` : ""}`;
       row.append(
         h(
           "div",
-          { class: `gw-cell gw-t-${t} ${[...(walls.get(cell) ?? [])].join(" ")}`.trim(), role: "gridcell", "aria-label": label, title: label },
+          { class: `gw-cell gw-t-${t} ${[...(walls.get(cell) ?? [])].join(" ")}`.trim(), role: "cell", "aria-label": label, title: label },
           TERRAIN_MARK[t] ? h("span", { class: "gw-terrain", "aria-hidden": "true" }, TERRAIN_MARK[t]) : null,
           figures,
         ),
@@ -191,7 +192,7 @@ function enemyCards(v: Obj, fight: Obj): HTMLElement {
       seatPanel(
         `${str(e.name)} (${colour})`,
         { out: hp <= 0, cls: `gw-enemy gw-col-${colour}` },
-        h("div", { class: "gh-meters" }, h("div", { class: "gh-meter gh-meter-hp", role: "meter", "aria-label": `HP ${hp} of ${max}`, "aria-valuenow": hp, "aria-valuemin": 0, "aria-valuemax": max }, h("span", { class: "gh-meter-label" }, "HP"), h("span", { class: "gh-meter-bar", "aria-hidden": "true" }, h("span", { class: "gh-meter-fill", style: `width:${max ? (100 * Math.max(hp, 0)) / max : 0}%` })), h("span", { class: "gh-meter-value" }, `${hp}/${max}`))),
+        h("div", { class: "gh-meters" }, meter("HP", hp, max, "hp")),
         h(
           "div",
           { class: "gh-chips" },
