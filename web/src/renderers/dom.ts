@@ -161,19 +161,20 @@ export function line(label: string, ...content: (Child | Child[])[]): HTMLElemen
 /** A player's (or creature's) panel; `active` marks whose turn it is, `you` the viewing seat. */
 export function seatPanel(
   title: string,
-  opts: { active?: boolean; you?: boolean; out?: boolean; cls?: string; seat?: number; colour?: string },
+  opts: { active?: boolean; you?: boolean; out?: boolean; won?: boolean; cls?: string; seat?: number; colour?: string },
   ...children: (Child | Child[])[]
 ): HTMLElement {
-  const classes = ["gh-seat", opts.cls ?? "", opts.active ? "gh-active" : "", opts.you ? "gh-you" : "", opts.out ? "gh-out" : ""];
+  const classes = ["gh-seat", opts.cls ?? "", opts.active ? "gh-active" : "", opts.you ? "gh-you" : "", opts.out ? "gh-out" : "", opts.won ? "gh-won" : ""];
   const tags: Child[] = [];
   if (opts.you) tags.push(chip("you", "gh-chip-you"));
   if (opts.active) tags.push(chip("to act", "gh-chip-turn"));
   if (opts.out) tags.push(chip("out", "gh-chip-out"));
+  if (opts.won) tags.push(chip("winner", "gh-chip-won"));
   return h(
     "article",
     {
       class: classes.filter(Boolean).join(" "),
-      "aria-label": `${title}${opts.you ? " (you)" : ""}${opts.active ? ", to act" : ""}${opts.out ? ", out" : ""}`,
+      "aria-label": `${title}${opts.you ? " (you)" : ""}${opts.active ? ", to act" : ""}${opts.out ? ", out" : ""}${opts.won ? ", winner" : ""}`,
       "data-seat": opts.seat,
       style: opts.colour ? `--seat-colour:${opts.colour}` : null,
     },

@@ -121,7 +121,7 @@ function seatInfo(v: Obj, seat: number, me: number | null, toAct: number[]): HTM
   const factions = [str(mains[seat]), str(sups[seat])].filter(Boolean);
   return seatPanel(
     player(seat),
-    { active: toAct.includes(seat), you: mine, seat, cls: "gm-seat" },
+    { active: toAct.includes(seat), you: mine, won: num(v.winner, -1) === seat, seat, cls: "gm-seat" },
     h(
       "div",
       { class: "gh-chips" },

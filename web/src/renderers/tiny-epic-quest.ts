@@ -74,7 +74,8 @@ function statusBanner(v: Obj, phase: number, toAct: number[], seats: number, sol
     }
     const best = Math.max(...vps);
     const leaders = vps.map((x, p) => (x === best ? player(v, p) : "")).filter(Boolean);
-    return banner(`Game over after five rounds. Most VP (${best}): ${leaders.join(", ")}.`, "result");
+    const tie = leaders.length > 1 ? " (ties go to most quests, then goblins, spell level, items)" : "";
+    return banner(`Game over after five rounds. Most VP (${best}): ${leaders.join(", ")}${tie}.`, "result");
   }
   const pending = arr(v.pending).map((p) => nums(p));
   if (pending.length) {
@@ -166,6 +167,12 @@ function middle(v: Obj, phase: number, solo: boolean): HTMLElement {
   );
 }
 
+/** At the end of a solo game: the goal reached (a multiplayer winner can take the engine's tie-breakers, which the
+ * view does not rank, so the banner names the most VP instead). */
+function isWinner(v: Obj, p: number): boolean {
+  return str(v.mode) === "solo" && p === 0 && (nums(v.victory_points)[0] ?? 0) >= num(v.goal);
+}
+
 function playerPanel(v: Obj, p: number, me: number | null, toAct: number[], phase: number): HTMLElement {
   const base = p * HEROES;
   const hitems = arr(v.hitems).map((x) => nums(x));
@@ -175,7 +182,7 @@ function playerPanel(v: Obj, p: number, me: number | null, toAct: number[], phas
   const status = num(arr(v.status)[p]);
   return seatPanel(
     player(v, p),
-    { active: toAct.includes(p), you: me === p, seat: p, cls: `teq-seat teq-c-${colourOf(v, p)}` },
+    { active: toAct.includes(p), you: me === p, won: phase === 2 && isWinner(v, p), seat: p, cls: `teq-seat teq-c-${colourOf(v, p)}` },
     h(
       "div",
       { class: "gh-meters" },
