@@ -171,6 +171,12 @@ def _check_grimslingers(doc: dict[str, Any], report: dict[str, Any], spectator_s
             assert secret not in report["cards"], f"{doc['file']}: hidden card {secret} shown to a spectator"
     if view.get("tale"):
         assert "Objective" in report["text"]
+    if view["outcome"]:
+        ranks = view["outcome"]["ranks"]
+        draw = not (view["creature"] or view.get("tale")) and len(ranks) > 1 and set(ranks) == {1}
+        winners = {f"Grimslinger {i + 1}" for i, r in enumerate(ranks) if r == 1 and not draw}
+        marked = {lab.split(" · ")[0].split(" (")[0].split(",")[0] for lab in labels if lab.endswith(", winner")}
+        assert marked == winners, f"{doc['file']}: winners marked {marked}, ranked {winners}"
 
 
 def _check_grimmoir(doc: dict[str, Any], report: dict[str, Any]) -> None:

@@ -164,6 +164,15 @@ function statusChips(p: Obj): HTMLElement[] {
   return out;
 }
 
+/** Whether the result ranks seat i first: not in a versus draw (every seat first), where nobody won. */
+function wonBy(v: Obj, i: number): boolean {
+  if (!isObj(v.outcome)) return false;
+  const ranks = arr(v.outcome.ranks).map((r) => num(r));
+  const together = isObj(v.creature) || isObj(v.tale);
+  const draw = !together && ranks.length > 1 && ranks.every((r) => r === 1);
+  return !draw && ranks[i] === 1;
+}
+
 function playerPanel(v: Obj, p: Obj, i: number, me: number | null, mode: string, current: number): HTMLElement {
   const alive = p.alive !== false;
   const team = TEAM_MODES.has(mode) ? ` · Team ${(i % 2) + 1}` : "";
@@ -174,7 +183,7 @@ function playerPanel(v: Obj, p: Obj, i: number, me: number | null, mode: string,
   const aim = typeof p.aim === "number" && p.aim >= 0 ? p.aim : null;
   return seatPanel(
     `Grimslinger ${i + 1}${team}`,
-    { active: current === i, you: mine, out: !alive, won: isObj(v.outcome) && num(arr(v.outcome.ranks)[i], 0) === 1, seat: i, cls: `gs-seat gs-team-${TEAM_MODES.has(mode) ? (i % 2) + 1 : 0}` },
+    { active: current === i, you: mine, out: !alive, won: wonBy(v, i), seat: i, cls: `gs-seat gs-team-${TEAM_MODES.has(mode) ? (i % 2) + 1 : 0}` },
     h("div", { class: "gh-meters" }, meter("HP", num(p.hp), num(p.max_hp), "hp"), meter("EP", num(p.ep), num(p.max_ep), "ep")),
     h("div", { class: "gh-chips" }, statusChips(p)),
     line("Hand", mine ? cards(hand, "your hand") : backs(num(p.hand_size), "cards in hand")),
