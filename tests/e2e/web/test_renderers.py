@@ -215,6 +215,7 @@ def _check_grimm_world(doc: dict[str, Any], report: dict[str, Any]) -> None:
         assert len(cells) == view["board"]["width"] * view["board"]["height"]
     if view.get("journey"):
         assert view["here"]["name"] in report["text"]
+        assert f"{view['here']['name']} ({view['here']['number']}), Martha is here" in report["labels"]
 
 
 def test_every_fixture_renders_as_a_table(page: Any) -> None:

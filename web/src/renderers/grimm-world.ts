@@ -219,6 +219,40 @@ function enemyCards(v: Obj, fight: Obj): HTMLElement {
   return zone("Enemies", "gw-zone-enemies", list);
 }
 
+/** The Region Cards in play, each with its locations; Martha's location marked, the ones a path leads to from it. */
+function regionMap(j: Obj): HTMLElement | null {
+  const regions = Object.entries(obj(j.regions)).sort(([a], [b]) => a.localeCompare(b));
+  if (!regions.length) return null;
+  const at = num(j.location, -1);
+  const near = new Set<number>();
+  for (const [, key] of regions) for (const [n, , paths] of GW.regions[str(key)]?.[1] ?? []) if (n === at) paths.forEach((p) => near.add(p));
+  return h(
+    "ul",
+    { class: "gw-regions", "aria-label": "Region Cards in play" },
+    regions.map(([digit, key]) => {
+      const region = GW.regions[str(key)];
+      return h(
+        "li",
+        { class: "gw-region" },
+        h("b", {}, `Region ${digit}: ${region?.[0] ?? str(key)}`),
+        h(
+          "ol",
+          { class: "gw-places" },
+          (region?.[1] ?? []).map(([n, name]) =>
+            h(
+              "li",
+              { class: `gw-place${n === at ? " gw-here" : near.has(n) ? " gw-near" : ""}`, "aria-current": n === at ? "location" : null, "aria-label": `${name} (${n})${n === at ? ", Martha is here" : near.has(n) ? ", a path from here" : ""}` },
+              `${name} `,
+              h("span", { class: "gh-sub gw-num" }, String(n)),
+              n === at ? h("span", { class: "gw-fig gw-martha", "aria-hidden": "true" }, "M") : null,
+            ),
+          ),
+        ),
+      );
+    }),
+  );
+}
+
 function journeyZone(v: Obj, j: Obj): HTMLElement {
   const here = obj(v.here);
   const deck = obj(v.deck);
@@ -240,8 +274,13 @@ function journeyZone(v: Obj, j: Obj): HTMLElement {
       stat("Storage", pageName(str(j.storage))),
     ),
     str(here.name)
-      ? line("Location", h("span", {}, `${str(here.name)} · location ${num(here.number)}`), strs(here.ids).length ? h("span", { class: "gh-chips" }, strs(here.ids).map((id) => chip(`encounter ${id}`))) : null)
+      ? line(
+          "Location",
+          h("span", {}, `${str(here.name)} · location ${num(here.number)}`),
+          strs(here.ids).length ? h("span", { class: "gh-chips", "aria-label": "encounter landscapes here" }, strs(here.ids).map((id) => chip(`${GW.landscapes[id] ?? id} (${id})`))) : null,
+        )
       : null,
+    regionMap(j),
     str(j.title) || menu.length
       ? line(
           str(j.title) || "Choice",
@@ -252,7 +291,7 @@ function journeyZone(v: Obj, j: Obj): HTMLElement {
     line("Goods", goods.length ? h("span", { class: "gh-chips" }, goods.map((g) => chip(`${humanize(str(g[1]))} (${str(g[0])})`))) : h("span", { class: "gh-empty" }, "none")),
     line(
       "Encounter deck",
-      h("span", {}, `${strs(deck.cards).length} cards${str(deck.top_back) ? `, top card's back: landscape ${str(deck.top_back)}` : ""}`),
+      h("span", {}, `${strs(deck.cards).length} cards${str(deck.top_back) ? `, top card's back: ${GW.landscapes[str(deck.top_back)] ?? "landscape"} (${str(deck.top_back)})` : ""}`),
       special.length === 2 ? chip(`${str(special[0]) === "NC" ? "Next Chapter" : "Time Passes"} is ${num(special[1]) + 1} deep`) : null,
     ),
     Object.keys(story).length

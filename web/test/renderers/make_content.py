@@ -41,6 +41,11 @@ def grimm_world() -> dict[str, Any]:
         "conflicts": {c["key"]: c["name"] for c in _load("grimm_world", "conflicts")["conflicts"]},
         "chapters": {str(c["number"]): c["name"] for c in _load("grimm_world", "campaign")["chapters"]},
         "upgrades": {c["key"]: c["name"] for c in _load("grimm_world", "characters")["upgrades"]},
+        "regions": {
+            r["key"]: [r["name"], [[loc["number"], loc["name"], loc.get("paths", [])] for loc in r["locations"]]]
+            for r in _load("grimm_world", "campaign")["regions"]
+        },
+        "landscapes": {x["letter"]: x["name"] for x in _load("grimm_world", "campaign")["landscapes"]},
         "skills": {c["key"]: c["name"] for c in _load("grimm_world", "characters")["skills"]},
     }
 
@@ -90,6 +95,10 @@ export interface Content {
     chapters: Record<string, string>;
     /** Character upgrade (Y-card) key -> name. */
     upgrades: Record<string, string>;
+    /** Region Card key -> [name, its locations as [number, name, numbers reached by a path]]. */
+    regions: Record<string, [string, [number, string, number[]][]]>;
+    /** Landscape letter (an encounter id of a location) -> its name. */
+    landscapes: Record<string, string>;
     skills: Record<string, string>;
   };
   "tiny-epic-quest": {
