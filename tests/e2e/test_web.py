@@ -11,6 +11,7 @@ import re
 import time
 from collections.abc import Iterator
 from typing import Any
+from urllib.parse import quote
 
 import pytest
 from playwright.sync_api import Browser, Page, Response, expect
@@ -67,8 +68,8 @@ def test_swiss_standings_update_live_without_reload(platform: Running, web: str,
     boss = operator(platform)
     request = pb.CreateTournamentRequest(name="Web Swiss", game=GAME, format="swiss", rounds=3)
     tid = _tcall(boss, "CreateTournament", request).tournament.id
-    for k in range(8):
-        _tcall(boss, "RegisterPlayer", pb.RegisterPlayerRequest(tournament_id=tid, bot=("random", "easy")[k % 2]))
+    for _ in range(8):
+        _tcall(boss, "RegisterPlayer", pb.RegisterPlayerRequest(tournament_id=tid, bot="random"))
     viewer = platform.player()
     page = _page(browser, viewer)
     page.goto(f"{web}#/t/{tid}")
@@ -244,17 +245,26 @@ def test_replay_viewer_steps_through_a_finished_match(platform: Running, web: st
 # ----------------------------------------------------------------------------------------- operator console
 
 
-def test_operator_console_pauses_and_resumes_and_a_player_is_refused(
+def _sign_in(browser: Browser, web: str, username: str, password: str, then: str) -> Page:
+    page = signed_in(browser).new_page()
+    page.goto(f"{web}#/login?next={quote(then, safe='')}")
+    page.locator("#login-username").fill(username)
+    page.locator("#login-password").fill(password)
+    page.get_by_role("button", name="Sign in").click()
+    return page
+
+
+def _done(page: Page, label: str) -> None:
+    expect(page.locator("#console-result")).to_contain_text(f"{label}: done", timeout=15_000)
+
+
+def test_operator_console_runs_a_tournament_and_a_player_is_refused(
     platform: Running, web: str, browser: Browser
 ) -> None:
-    context = signed_in(browser)
-    page = context.new_page()
-    page.goto(f"{web}#/login?next=%23%2Fconsole")
-    page.locator("#login-username").fill("operator")
-    page.locator("#login-password").fill(OPERATOR_PASSWORD)
-    page.get_by_role("button", name="Sign in").click()
+    """Create (registration open now), check in, start, pause, resume, drop, repair and adjudicate, all from
+    the console's buttons; a player pressing Pause sees the gateway's PERMISSION_DENIED."""
+    page = _sign_in(browser, web, "operator", OPERATOR_PASSWORD, "#/console")
     expect(page.get_by_role("heading", name="Operator console")).to_be_visible(timeout=15_000)
-
     page.locator("#t-name").fill("Console cup")
     page.locator("#t-game").select_option(GAME)
     page.locator("#t-format").select_option("swiss")
@@ -263,43 +273,60 @@ def test_operator_console_pauses_and_resumes_and_a_player_is_refused(
     expect(page.locator("#manage-status")).to_have_attribute("data-status", "registration", timeout=15_000)
     tid = page.locator("#manage-pick").input_value()
 
-    players = [platform.player(), platform.player()]  # people who never move: the round stays open
+    players = [platform.player() for _ in range(4)]  # people who never move: the rounds stay open
     for player in players:
         _tcall(player, "RegisterPlayer", pb.RegisterPlayerRequest(tournament_id=tid))
     page.reload()
-    expect(page.locator("#manage-panel table tbody tr")).to_have_count(2, timeout=15_000)
+    rows = page.locator("#manage-panel tbody tr")
+    expect(rows).to_have_count(4, timeout=15_000)
+    rows.nth(0).get_by_role("button", name=re.compile("^Check in")).click()
+    _done(page, "Check in")
+    expect(rows.nth(0)).to_contain_text("yes")
     for action, status in (("start", "running"), ("pause", "paused"), ("resume", "running")):
         page.locator(f'button[data-action="{action}"]').click()
         expect(page.locator("#manage-status")).to_have_attribute("data-status", status, timeout=15_000)
         expect(page.locator("#console-result")).to_contain_text(f"The tournament is {status}")
         if action == "pause":
-            boss = operator(platform)
-            now = _tcall(boss, "GetTournament", pb.GetTournamentRequest(tournament_id=tid)).tournament
-            assert now.status == "paused"
+            assert _tournament(platform, tid).status == "paused"
             screenshot(page, "console")
+
+    outsider = players[0]
+    assert outsider.account is not None
+    refused = _sign_in(browser, web, outsider.account.username, PASSWORD, f"#/console/{tid}")
+    expect(refused.locator("#manage-status")).to_have_attribute("data-status", "running", timeout=15_000)
+    refused.locator('button[data-action="pause"]').click()
+    alert = refused.get_by_role("alert")
+    expect(alert).to_contain_text("PERMISSION_DENIED", timeout=15_000)
+    expect(alert).to_contain_text("Permission denied")
+    assert _tournament(platform, tid).status == "running"
+    screenshot(refused, "console-refused")
+    refused.context.close()
+
+    leaving = sorted(_tournament(platform, tid).pairings, key=lambda p: p.table)[1].players[1]
+    page.get_by_role("button", name=f"Drop {leaving[:8]}…").click()
+    _done(page, "Drop")
+    page.locator('button[data-action="repair-round"]').click()  # the drop's forfeit is not a result: re-pair
+    _done(page, "Repair round")
+    table = next(p for p in _tournament(platform, tid).pairings if len(p.players) == 2)
+    assert leaving not in table.players
+    page.locator("#adj-pairing").select_option(table.id)
+    page.locator("#adj-ranks").fill("1,2")
+    page.locator('button[data-action="adjudicate"]').click()
+    _done(page, "Adjudicate")
+    state = _tournament(platform, tid)
+    adjudicated = next(p for p in state.pairings if p.id == table.id)
+    assert adjudicated.adjudicated and list(adjudicated.ranks) == [1, 2]
+    assert next(e for e in state.entrants if e.player == leaving).dropped
+    assert state.status == "running"
 
     page.goto(f"{web}#/")
     expect(page.locator("#home-live-tournaments-section")).to_contain_text("Console cup", timeout=15_000)
     screenshot(page, "home")
-    context.close()
+    page.context.close()
 
-    outsider = players[0]
-    context = signed_in(browser)
-    page = context.new_page()
-    page.goto(f"{web}#/login?next=%23%2Fconsole%2F{tid}")
-    assert outsider.account is not None
-    page.locator("#login-username").fill(outsider.account.username)
-    page.locator("#login-password").fill(PASSWORD)
-    page.get_by_role("button", name="Sign in").click()
-    expect(page.locator("#manage-status")).to_have_attribute("data-status", "running", timeout=15_000)
-    page.locator('button[data-action="pause"]').click()
-    alert = page.get_by_role("alert")
-    expect(alert).to_contain_text("PERMISSION_DENIED", timeout=15_000)
-    expect(alert).to_contain_text("Permission denied")
-    boss = operator(platform)
-    assert _tcall(boss, "GetTournament", pb.GetTournamentRequest(tournament_id=tid)).tournament.status == "running"
-    screenshot(page, "console-refused")
-    context.close()
+
+def _tournament(platform: Running, tid: str) -> Any:
+    return _tcall(operator(platform), "GetTournament", pb.GetTournamentRequest(tournament_id=tid)).tournament
 
 
 # ----------------------------------------------------------------------------------------- seed games

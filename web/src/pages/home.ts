@@ -60,6 +60,8 @@ function section(title: string, list: Tournament[], names: Map<string, string>, 
             String(t.entrants.filter((e) => !e.dropped).length),
             when(t.registrationCloses),
           ]),
+          {},
+          true,
         ),
   );
 }
@@ -86,6 +88,8 @@ function matchesSection(matches: MatchInfo[], names: Map<string, string>): HTMLE
             String(m.version),
             h("a", { href: `#/m/${encodeURIComponent(m.id)}`, "aria-label": `Watch match ${m.id.slice(0, 8)}` }, "Watch"),
           ]),
+          {},
+          true,
         ),
   );
 }

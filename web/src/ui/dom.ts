@@ -29,15 +29,22 @@ export function fill(el: Element, ...children: (Child | Child[])[]): void {
   }
 }
 
-/** A table in a scrolling wrapper (phone width), with a caption. */
-export function table(caption: string, head: string[], rows: Child[][], attrs: Attrs = {}): HTMLElement {
+/** A table in a scrolling wrapper (phone width), with a caption (for screen readers only when a heading
+ * above already says it). */
+export function table(
+  caption: string,
+  head: string[],
+  rows: Child[][],
+  attrs: Attrs = {},
+  captionHidden = false,
+): HTMLElement {
   return h(
     "div",
     { class: "table-wrap", tabindex: 0, role: "region", "aria-label": caption },
     h(
       "table",
       attrs,
-      h("caption", {}, caption),
+      h("caption", captionHidden ? { class: "sr-only" } : {}, caption),
       h("thead", {}, h("tr", {}, head.map((c) => h("th", { scope: "col" }, c)))),
       h("tbody", {}, rows.map((r) => h("tr", {}, r.map((c) => h("td", {}, c))))),
     ),
