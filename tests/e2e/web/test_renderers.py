@@ -1,10 +1,11 @@
 """The per-game table renderers in a real headless Chromium: every view fixture (real engine views of every seed
-game and mode, spectator and seat, early/mid/final; web/test/fixtures/views) is drawn by its game's renderer.
+game and mode, spectator and seat, early/mid/final and telling positions; web/test/fixtures/views) is drawn by
+its game's renderer.
 
 Checked per fixture: no exception, the game's own renderer (not the generic fallback) drew it, no raw JSON in the
 picture, the key facts of the view are on it (each seat's HP/score, the board's pieces), every card face shown
 comes from the view, and a spectator picture never names a card of a hand the spectator view does not hold.
-At phone width (380 px) nothing overflows sideways. PNGs go to var/screenshots/renderers/.
+On a 380 px phone (340 px left to the table) nothing overflows sideways. PNGs go to var/screenshots/renderers/.
 """
 
 from __future__ import annotations
@@ -29,6 +30,8 @@ CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 ESBUILD = WEB / "node_modules" / ".bin" / "esbuild"
 GAMES = ("grimslingers", "grimmoir", "tiny-epic-quest", "grimm-world")
 PHONE = 380
+TABLE_AT_PHONE = 340
+"""The width the match page leaves its table box on a 380 px phone (its main and box paddings)."""
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright for Python (dev extra) drives Chromium")
 
@@ -219,10 +222,10 @@ def _check_grimm_world(doc: dict[str, Any], report: dict[str, Any]) -> None:
 
 
 def test_every_fixture_renders_as_a_table(page: Any) -> None:
-    """Every fixture drawn at phone width (380 px): the checks above, and nothing overflows sideways."""
+    """Every fixture drawn at the width a phone leaves the table: the checks above, and nothing overflows sideways."""
     docs = _fixtures()
     seat_views = {d["file"]: d for d in docs if d["viewer"] == "seat0"}
-    page.set_viewport_size({"width": PHONE, "height": 800})
+    page.set_viewport_size({"width": TABLE_AT_PHONE, "height": 800})
     sent = json.dumps([{k: d[k] for k in ("game", "mode", "seats", "view")} for d in docs])
     # JSON text both ways: Playwright's own serialization of large objects is slow.
     reports = json.loads(page.evaluate("docs => JSON.stringify(window.drawAll(JSON.parse(docs)))", sent))
@@ -230,7 +233,7 @@ def test_every_fixture_renders_as_a_table(page: Any) -> None:
     hidden_checked = 0
     for doc, report in zip(docs, reports, strict=True):
         assert report["error"] is None, f"{doc['file']}: {report['error']}"
-        assert report["scrollWidth"] <= PHONE, f"{doc['file']}: {report['scrollWidth']} px wide at phone width"
+        assert report["scrollWidth"] <= TABLE_AT_PHONE, f"{doc['file']}: {report['scrollWidth']} px wide on a phone"
         _check_common(doc, report)
         game = doc["game"]
         if game == "grimslingers":
