@@ -240,7 +240,10 @@ function middle(v: Obj, players: Obj[], creatureSeat: number): HTMLElement {
         h("span", { class: "gs-play-owner" }, seatLabel(num(p.owner), creatureSeat, creatureKey)),
         h("ul", { class: "gh-cards" }, gsCard(str(p.card), num(p.owner) === creatureSeat ? "gs-ccard" : ""), str(p.combine) ? gsCard(str(p.combine)) : null),
         target ? h("span", { class: "gs-play-target" }, `→ ${target}`) : null,
+        str(p.as) ? chip(`as ${cardName(str(p.as))}`) : null,
         num(p.rn) ? chip(`RN ${num(p.rn)}`) : null,
+        num(p.nv) ? chip(`+${num(p.nv)} NV`) : null,
+        num(p.bonus) ? chip(`bonus +${num(p.bonus)}`) : null,
         chip(status, `gs-status-${status}`),
       ),
     );
