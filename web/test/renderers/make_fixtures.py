@@ -20,6 +20,7 @@ CASES: list[tuple[str, str, int, dict[str, object], dict[str, object], str]] = [
     ("grimslingers", "versus-1v1", 2, {}, {}, ""),
     ("grimslingers", "versus-ffa", 4, {"items": True}, {}, ""),
     ("grimslingers", "versus-teams", 4, {}, {}, ""),
+    ("grimslingers", "versus-teams-3v3", 6, {"archetypes": True}, {}, ""),
     ("grimslingers", "advanced-duels", 2, {}, {}, ""),
     ("grimslingers", "creature-duel", 2, {}, {}, ""),
     ("grimslingers", "witch-king", 1, {}, {}, ""),
