@@ -110,6 +110,8 @@ def test_swiss_standings_update_live_without_reload(platform: Running, web: str,
     ]
     rounds = page.locator("section.round")
     expect(rounds).to_have_count(3, timeout=15_000)
+    expect(page.locator(".tournament-head .badge")).to_have_text("Finished", timeout=15_000)
+    expect(page.locator("#tables td", has_text=re.compile("^Playing$"))).to_have_count(0)
     expect(page.get_by_role("link", name=re.compile(r"Replay table 1 of round 1"))).to_be_visible()
     screenshot(page, "tournament")
     page.set_viewport_size(PHONE)

@@ -190,10 +190,20 @@ export interface GameInfo {
 }
 
 let gamesCache: Promise<GameInfo[]> | null = null;
+const gameNames = new Map<string, string>();
+
+/** A game's display name if the catalog has answered already, else its id (never waits). */
+export function knownGameName(id: string): string {
+  return gameNames.get(id) ?? id;
+}
 
 export function listGames(): Promise<GameInfo[]> {
   gamesCache ??= catalog.listGames({}).then(
-    (r) => r.games.map((g) => ({ id: g.id, name: g.name, modes: g.modes.map((m) => ({ id: m.id, name: m.name, seats: [...m.seats] })) })),
+    (r) => {
+      const games = r.games.map((g) => ({ id: g.id, name: g.name, modes: g.modes.map((m) => ({ id: m.id, name: m.name, seats: [...m.seats] })) }));
+      for (const g of games) gameNames.set(g.id, g.name);
+      return games;
+    },
     (e) => {
       gamesCache = null;
       throw e;

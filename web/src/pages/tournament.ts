@@ -5,8 +5,9 @@
  */
 
 import {
-  gameName,
   getTournament,
+  knownGameName,
+  listGames,
   watchStandings,
   type Pairing,
   type Standings,
@@ -43,6 +44,9 @@ export const tournamentPage: Page = (main, args) => {
   main.append(head, live, problems, standingsBox, tablesBox);
 
   let tournament: Tournament | null = null;
+  void listGames()
+    .then(() => tournament && renderHead(head, tournament))
+    .catch(() => undefined); // the game's name replaces its id once the catalog answers
   let lastRevision = -1;
   let refreshing: Promise<void> | null = null;
   let pending = false;
@@ -58,7 +62,7 @@ export const tournamentPage: Page = (main, args) => {
         try {
           tournament = await getTournament(id);
           renderTables(tablesBox, tournament);
-          await renderHead(head, tournament);
+          renderHead(head, tournament);
         } catch (err) {
           fill(problems, errorNotice(err));
         }
@@ -90,7 +94,7 @@ export const tournamentPage: Page = (main, args) => {
   return () => abort.abort();
 };
 
-async function renderHead(box: HTMLElement, t: Tournament): Promise<void> {
+function renderHead(box: HTMLElement, t: Tournament): void {
   document.title = `${t.name || "Tournament"} · gamehall`;
   const title = box.ownerDocument.querySelector(".page-title");
   if (title) title.textContent = t.name || "Tournament";
@@ -100,7 +104,7 @@ async function renderHead(box: HTMLElement, t: Tournament): Promise<void> {
     h(
       "p",
       { class: "meta" },
-      `${await gameName(t.game)} · ${t.mode} · ${humanize(t.format)} · `,
+      `${knownGameName(t.game)} · ${t.mode} · ${humanize(t.format)} · `,
       statusBadge(t),
       ` · ${active} players`,
     ),
