@@ -261,8 +261,9 @@ SHOWN = {
 
 
 def test_screenshots(page: Any) -> None:
-    """PNGs under var/screenshots/renderers/: the spectator at 960 px and a seat view at phone width, at the most
-    telling position (cards in play, hands, dice or a fight when the match had one, else mid-game)."""
+    """Every text of the pictures photographed meets WCAG AA contrast. PNGs under var/screenshots/renderers/: the
+    spectator at 960 px and a seat view at phone width, at the most telling position (cards in play, hands, dice or a
+    fight when the match had one, else mid-game)."""
     SHOTS.mkdir(parents=True, exist_ok=True)
     picks: dict[tuple[str, str, str], dict[str, Any]] = {}
     for doc in _fixtures():
@@ -276,6 +277,8 @@ def test_screenshots(page: Any) -> None:
         for (game, mode, who), doc in sorted(picks.items()):
             if who == viewer:
                 _draw(page, doc)
+                issues = page.evaluate("() => window.contrastIssues()")
+                assert not issues, f"{doc['file']} at {width} px: text below WCAG AA contrast: {issues[:5]}"
                 page.screenshot(path=str(SHOTS / f"{game}--{mode}{suffix}.png"), full_page=True)
     assert {p.name.split("--")[0] for p in SHOTS.glob("*.png")} >= set(GAMES)
 

@@ -71,4 +71,47 @@ function draw(doc: Fixture): Report {
   return report(host, typeof drawn === "string" ? drawn : null);
 }
 
-Object.assign(window, { draw, drawAll });
+function channel(c: number): number {
+  const v = c / 255;
+  return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+}
+
+function rgba(css: string): number[] {
+  const m = css.match(/rgba?\(([^)]+)\)/);
+  return m ? m[1].split(/[ ,/]+/).filter(Boolean).map(Number) : [0, 0, 0, 0];
+}
+
+function luminance([r, g, b]: number[]): number {
+  return 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b);
+}
+
+/** Text whose colour is below WCAG AA contrast (4.5:1, 3:1 for large text) against the nearest opaque background. */
+function contrastIssues(): string[] {
+  const host = document.getElementById("table");
+  if (!host) return ["no #table"];
+  const issues: string[] = [];
+  for (const el of host.querySelectorAll<HTMLElement>("*")) {
+    const own = [...el.childNodes].some((n) => n.nodeType === Node.TEXT_NODE && (n.textContent ?? "").trim());
+    if (!own) continue;
+    const style = getComputedStyle(el);
+    let bg: HTMLElement | null = el;
+    let back = [255, 255, 255, 1];
+    while (bg) {
+      const c = rgba(getComputedStyle(bg).backgroundColor);
+      if (c[3] === undefined || c[3] > 0.5) {
+        back = c;
+        break;
+      }
+      bg = bg.parentElement;
+    }
+    const fore = luminance(rgba(style.color));
+    const behind = luminance(back);
+    const ratio = (Math.max(fore, behind) + 0.05) / (Math.min(fore, behind) + 0.05);
+    const size = parseFloat(style.fontSize);
+    const large = size >= 24 || (size >= 18.66 && Number(style.fontWeight) >= 700);
+    if (ratio < (large ? 3 : 4.5)) issues.push(`${ratio.toFixed(2)}:1 "${(el.textContent ?? "").trim().slice(0, 30)}" (${el.className})`);
+  }
+  return issues;
+}
+
+Object.assign(window, { draw, drawAll, contrastIssues });
