@@ -170,7 +170,7 @@ def test_spectator_follows_a_match_with_the_delay_and_sees_no_hidden_information
         if live < 10:
             shown = max(0, live - DELAY)
             expect(table).to_have_attribute("data-version", str(shown), timeout=10_000)
-            time.sleep(0.25)  # it must stay there: the delay holds the next versions back
+            time.sleep(0.2)  # it must stay there: the delay holds the next versions back
             assert table.get_attribute("data-version") == str(shown), f"ahead of the delay at live version {live}"
             texts[shown] = table.inner_text()
     expect(page.locator("#outcome")).to_contain_text("Result", timeout=15_000)
@@ -275,12 +275,13 @@ def test_operator_console_runs_a_tournament_and_a_player_is_refused(
     expect(page.locator("#manage-status")).to_have_attribute("data-status", "registration", timeout=15_000)
     tid = page.locator("#manage-pick").input_value()
 
-    players = [platform.player() for _ in range(4)]  # people who never move: the rounds stay open
+    players = [platform.player() for _ in range(3)]  # people who never move: the rounds stay open
+    boss = operator(platform)
     for player in players:
         _tcall(player, "RegisterPlayer", pb.RegisterPlayerRequest(tournament_id=tid))
     page.reload()
     rows = page.locator("#manage-panel tbody tr")
-    expect(rows).to_have_count(4, timeout=15_000)
+    expect(rows).to_have_count(3, timeout=15_000)
     rows.nth(0).get_by_role("button", name=re.compile("^Check in")).click()
     _done(page, "Check in")
     expect(rows.nth(0)).to_contain_text("yes")
@@ -289,7 +290,7 @@ def test_operator_console_runs_a_tournament_and_a_player_is_refused(
         expect(page.locator("#manage-status")).to_have_attribute("data-status", status, timeout=15_000)
         expect(page.locator("#console-result")).to_contain_text(f"The tournament is {status}")
         if action == "pause":
-            assert _tournament(platform, tid).status == "paused"
+            assert _tournament(boss, tid).status == "paused"
             screenshot(page, "console")
 
     outsider = players[0]
@@ -300,35 +301,37 @@ def test_operator_console_runs_a_tournament_and_a_player_is_refused(
     alert = refused.get_by_role("alert")
     expect(alert).to_contain_text("PERMISSION_DENIED", timeout=15_000)
     expect(alert).to_contain_text("Permission denied")
-    assert _tournament(platform, tid).status == "running"
+    assert _tournament(boss, tid).status == "running"
     screenshot(refused, "console-refused")
     refused.context.close()
 
-    leaving = sorted(_tournament(platform, tid).pairings, key=lambda p: p.table)[1].players[1]
+    leaving = next(p for p in _tournament(boss, tid).pairings if len(p.players) == 2).players[1]
     page.get_by_role("button", name=f"Drop {leaving[:8]}…").click()
     _done(page, "Drop")
     page.locator('button[data-action="repair-round"]').click()  # the drop's forfeit is not a result: re-pair
     _done(page, "Repair round")
-    table = next(p for p in _tournament(platform, tid).pairings if len(p.players) == 2)
+    repaired = _tournament(boss, tid)
+    # the current round (round 2 when the drop's forfeit and the bye completed round 1 first) has no bye now
+    (table,) = [p for p in repaired.pairings if p.round == repaired.round and len(p.players) == 2]
     assert leaving not in table.players
     page.locator("#adj-pairing").select_option(table.id)
     page.locator("#adj-ranks").fill("1,2")
     page.locator('button[data-action="adjudicate"]').click()
     _done(page, "Adjudicate")
-    state = _tournament(platform, tid)
+    state = _tournament(boss, tid)
     adjudicated = next(p for p in state.pairings if p.id == table.id)
     assert adjudicated.adjudicated and list(adjudicated.ranks) == [1, 2]
     assert next(e for e in state.entrants if e.player == leaving).dropped
-    assert state.status == "running"
+    assert state.status in ("running", "finished")  # the last round's result may end it
 
     page.goto(f"{web}#/")
-    expect(page.locator("#home-live-tournaments-section")).to_contain_text("Console cup", timeout=15_000)
+    expect(page.locator("main")).to_contain_text("Console cup", timeout=15_000)
     screenshot(page, "home")
     page.context.close()
 
 
-def _tournament(platform: Running, tid: str) -> Any:
-    return _tcall(operator(platform), "GetTournament", pb.GetTournamentRequest(tournament_id=tid)).tournament
+def _tournament(boss: Client, tid: str) -> Any:
+    return _tcall(boss, "GetTournament", pb.GetTournamentRequest(tournament_id=tid)).tournament
 
 
 # ----------------------------------------------------------------------------------------- seed games
