@@ -20,6 +20,7 @@ from gamehall.sdk.client import CHANNEL_OPTIONS, Gamehall
 from gamehall.sdk.errors import (
     AlreadyExists,
     DeadlineExceeded,
+    FailedPrecondition,
     GamehallError,
     IllegalAction,
     InternalError,
@@ -47,6 +48,7 @@ __all__ = [
     "DEFAULT_TIMEOUT",
     "AlreadyExists",
     "DeadlineExceeded",
+    "FailedPrecondition",
     "GameEvent",
     "Gamehall",
     "GamehallError",

@@ -90,7 +90,6 @@ async def play_seat(
             return match
         reconnects += 1
         if reconnects > max_reconnects:
-            raise Unavailable(
-                grpc.StatusCode.UNAVAILABLE, 0, f"the watch of match {match_id} kept ending before the match did"
-            )
+            ended = f"the watch of match {match_id} kept ending before the match did"
+            raise Unavailable(grpc.StatusCode.UNAVAILABLE, "UNAVAILABLE", ended)
         await asyncio.sleep(min(RECONNECT_MAX_DELAY, RECONNECT_DELAY * 2 ** (reconnects - 1)))

@@ -1,8 +1,10 @@
 """Named errors of the SDK: every failed call raises one of these instead of a raw gRPC error.
 
-The server attaches a `gamehall.v1.ErrorDetail` (reason, message, trace id) to failed calls; the
-reason is finer than the status code (FAILED_PRECONDITION may be an illegal action, a turn taken
-out of order or a finished match), so one table maps (status code, reason) to a class.
+The server attaches a `google.rpc.Status` to failed calls in the standard `grpc-status-details-bin`
+trailer (AIP-193): an `ErrorInfo` whose reason (`ILLEGAL_ACTION`, ...; the `gamehall.v1.ErrorReason`
+names without their prefix) is finer than the status code (FAILED_PRECONDITION may be an illegal
+action, a turn taken out of order or a finished match), a `RequestInfo` with the trace id, and a
+`RetryInfo` where waiting helps. One table maps (status code, reason) to a class.
 """
 
 from __future__ import annotations
@@ -10,15 +12,16 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 import grpc
-
-from gamehall.runtime.errors import ERROR_TRAILER
-from gamehall.v1 import common_pb2
+from google.rpc import error_details_pb2
+from grpc_status import rpc_status
 
 StatusCode = grpc.StatusCode
-Reason = int
-"""A `gamehall.v1.ErrorReason` value (`common_pb2.ERROR_REASON_*`)."""
+Reason = str
+"""An `ErrorInfo.reason` of the platform, e.g. `ILLEGAL_ACTION` (empty when the server gave none)."""
 
-ANY_REASON: Reason = common_pb2.ERROR_REASON_UNSPECIFIED
+DOMAIN = "gamehall.dev"
+"""The `ErrorInfo.domain` of the platform's errors."""
+ANY_REASON: Reason = ""
 
 
 class RpcErrorLike(Protocol):
@@ -30,34 +33,45 @@ class RpcErrorLike(Protocol):
 
 
 class GamehallError(Exception):
-    """A failed call: the gRPC status code, the server's reason, its message and trace id."""
+    """A failed call: the gRPC status code, the server's reason and metadata, its message and trace id,
+    and how long to wait before retrying when the server said (`retry_after`, seconds)."""
 
-    def __init__(self, code: grpc.StatusCode, reason: Reason, message: str, trace_id: str = "") -> None:
+    def __init__(
+        self,
+        code: grpc.StatusCode,
+        reason: Reason,
+        message: str,
+        trace_id: str = "",
+        metadata: dict[str, str] | None = None,
+        retry_after: float | None = None,
+    ) -> None:
         super().__init__(message)
         self.code = code
         self.reason = reason
         self.message = message
         self.trace_id = trace_id
-
-    @property
-    def reason_name(self) -> str:
-        """The reason's enum name, e.g. `ERROR_REASON_ILLEGAL_ACTION`."""
-        return str(common_pb2.ErrorReason.Name(self.reason))
+        self.metadata = dict(metadata or {})
+        self.retry_after = retry_after
 
     def __str__(self) -> str:
         suffix = f" (trace {self.trace_id})" if self.trace_id else ""
         return f"{self.code.name}: {self.message}{suffix}"
 
 
-class IllegalAction(GamehallError):
+class FailedPrecondition(GamehallError):
+    """The request is well formed but the platform's state refuses it now (no open seat, a seat taken,
+    a ticket no longer queued, a tournament in another phase)."""
+
+
+class IllegalAction(FailedPrecondition):
     """The action is not legal in the match's current state."""
 
 
-class NotYourTurn(GamehallError):
+class NotYourTurn(FailedPrecondition):
     """The seat may not act now."""
 
 
-class MatchOver(GamehallError):
+class MatchOver(FailedPrecondition):
     """The match has already ended."""
 
 
@@ -106,25 +120,34 @@ class InternalError(GamehallError):
 
 
 S = grpc.StatusCode
-R = common_pb2
 
 # (status code or None for any code, reason or ANY_REASON) -> class. Lookup order:
 # (code, reason), then (None, reason), then (code, ANY_REASON); else GamehallError.
 TABLE: dict[tuple[grpc.StatusCode | None, Reason], type[GamehallError]] = {
-    (None, R.ERROR_REASON_ILLEGAL_ACTION): IllegalAction,
-    (None, R.ERROR_REASON_NOT_YOUR_TURN): NotYourTurn,
-    (None, R.ERROR_REASON_MATCH_OVER): MatchOver,
-    (None, R.ERROR_REASON_VERSION_CONFLICT): VersionConflict,
-    (None, R.ERROR_REASON_BAD_CONFIG): InvalidRequest,
-    (None, R.ERROR_REASON_MALFORMED): InvalidRequest,
-    (None, R.ERROR_REASON_UNKNOWN_GAME): UnknownGame,
-    (None, R.ERROR_REASON_NOT_FOUND): NotFound,
-    (None, R.ERROR_REASON_ALREADY_EXISTS): AlreadyExists,
-    (None, R.ERROR_REASON_UNAUTHENTICATED): Unauthenticated,
-    (None, R.ERROR_REASON_PERMISSION_DENIED): PermissionDenied,
-    (None, R.ERROR_REASON_RATE_LIMITED): RateLimited,
-    (None, R.ERROR_REASON_CORRUPT_STATE): InternalError,
-    (None, R.ERROR_REASON_INTERNAL): InternalError,
+    (None, "ILLEGAL_ACTION"): IllegalAction,
+    (None, "NOT_YOUR_TURN"): NotYourTurn,
+    (None, "MATCH_OVER"): MatchOver,
+    (None, "VERSION_CONFLICT"): VersionConflict,
+    (None, "BAD_CONFIG"): InvalidRequest,
+    (None, "MALFORMED"): InvalidRequest,
+    (None, "UNKNOWN_GAME"): UnknownGame,
+    (None, "NOT_FOUND"): NotFound,
+    (None, "ALREADY_EXISTS"): AlreadyExists,
+    (None, "UNAUTHENTICATED"): Unauthenticated,
+    (None, "PERMISSION_DENIED"): PermissionDenied,
+    (None, "RATE_LIMITED"): RateLimited,
+    (None, "CORRUPT_STATE"): InternalError,
+    (None, "INTERNAL"): InternalError,
+    (None, "FAILED_PRECONDITION"): FailedPrecondition,
+    (None, "NO_OPEN_SEAT"): FailedPrecondition,
+    (None, "MATCH_NOT_STARTED"): FailedPrecondition,
+    (None, "SEAT_TAKEN"): FailedPrecondition,
+    (None, "ALREADY_SEATED"): FailedPrecondition,
+    (None, "TICKET_NOT_OPEN"): FailedPrecondition,
+    (None, "UNAVAILABLE"): Unavailable,
+    (None, "DEADLINE_EXCEEDED"): DeadlineExceeded,
+    (None, "INVALID_PAGE_TOKEN"): InvalidRequest,
+    (S.FAILED_PRECONDITION, ANY_REASON): FailedPrecondition,
     (S.ABORTED, ANY_REASON): VersionConflict,
     (S.INVALID_ARGUMENT, ANY_REASON): InvalidRequest,
     (S.OUT_OF_RANGE, ANY_REASON): InvalidRequest,
@@ -149,21 +172,33 @@ def error_class(code: grpc.StatusCode, reason: Reason) -> type[GamehallError]:
     return GamehallError
 
 
-def _detail(error: RpcErrorLike) -> common_pb2.ErrorDetail | None:
-    for key, value in error.trailing_metadata() or ():
-        if key == ERROR_TRAILER and isinstance(value, bytes):
-            detail: common_pb2.ErrorDetail = common_pb2.ErrorDetail.FromString(value)
-            return detail
-    return None
+def _status(error: RpcErrorLike) -> Any:
+    try:
+        return rpc_status.from_call(error)
+    except ValueError:  # a trailer that does not match the status: ignore it
+        return None
 
 
 def from_rpc_error(error: RpcErrorLike) -> GamehallError:
-    """The named error for a failed call, read from its status and `gamehall-error-bin` trailer."""
+    """The named error for a failed call, read from its status and `grpc-status-details-bin` trailer."""
     code = error.code()
     if not isinstance(code, grpc.StatusCode):
         code = grpc.StatusCode.UNKNOWN
-    detail = _detail(error)
-    reason = int(detail.reason) if detail is not None else ANY_REASON
-    message = (detail.message if detail is not None and detail.message else error.details()) or code.name.lower()
-    trace_id = detail.trace_id if detail is not None else ""
-    return error_class(code, reason)(code, reason, message, trace_id)
+    reason, trace_id, metadata, retry_after = ANY_REASON, "", {}, None
+    status = _status(error)
+    for holder in status.details if status is not None else ():
+        if holder.Is(error_details_pb2.ErrorInfo.DESCRIPTOR):
+            info = error_details_pb2.ErrorInfo()
+            holder.Unpack(info)
+            if info.domain == DOMAIN:
+                reason, metadata = info.reason, dict(info.metadata)
+        elif holder.Is(error_details_pb2.RequestInfo.DESCRIPTOR):
+            request = error_details_pb2.RequestInfo()
+            holder.Unpack(request)
+            trace_id = request.request_id
+        elif holder.Is(error_details_pb2.RetryInfo.DESCRIPTOR):
+            retry = error_details_pb2.RetryInfo()
+            holder.Unpack(retry)
+            retry_after = retry.retry_delay.ToNanoseconds() / 1e9
+    message = error.details() or code.name.lower()
+    return error_class(code, reason)(code, reason, message, trace_id, metadata, retry_after)

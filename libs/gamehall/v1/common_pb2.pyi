@@ -24,6 +24,15 @@ class ErrorReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     ERROR_REASON_RATE_LIMITED: _ClassVar[ErrorReason]
     ERROR_REASON_MALFORMED: _ClassVar[ErrorReason]
     ERROR_REASON_INTERNAL: _ClassVar[ErrorReason]
+    ERROR_REASON_FAILED_PRECONDITION: _ClassVar[ErrorReason]
+    ERROR_REASON_NO_OPEN_SEAT: _ClassVar[ErrorReason]
+    ERROR_REASON_MATCH_NOT_STARTED: _ClassVar[ErrorReason]
+    ERROR_REASON_UNAVAILABLE: _ClassVar[ErrorReason]
+    ERROR_REASON_DEADLINE_EXCEEDED: _ClassVar[ErrorReason]
+    ERROR_REASON_INVALID_PAGE_TOKEN: _ClassVar[ErrorReason]
+    ERROR_REASON_SEAT_TAKEN: _ClassVar[ErrorReason]
+    ERROR_REASON_ALREADY_SEATED: _ClassVar[ErrorReason]
+    ERROR_REASON_TICKET_NOT_OPEN: _ClassVar[ErrorReason]
 ERROR_REASON_UNSPECIFIED: ErrorReason
 ERROR_REASON_ILLEGAL_ACTION: ErrorReason
 ERROR_REASON_NOT_YOUR_TURN: ErrorReason
@@ -39,6 +48,15 @@ ERROR_REASON_PERMISSION_DENIED: ErrorReason
 ERROR_REASON_RATE_LIMITED: ErrorReason
 ERROR_REASON_MALFORMED: ErrorReason
 ERROR_REASON_INTERNAL: ErrorReason
+ERROR_REASON_FAILED_PRECONDITION: ErrorReason
+ERROR_REASON_NO_OPEN_SEAT: ErrorReason
+ERROR_REASON_MATCH_NOT_STARTED: ErrorReason
+ERROR_REASON_UNAVAILABLE: ErrorReason
+ERROR_REASON_DEADLINE_EXCEEDED: ErrorReason
+ERROR_REASON_INVALID_PAGE_TOKEN: ErrorReason
+ERROR_REASON_SEAT_TAKEN: ErrorReason
+ERROR_REASON_ALREADY_SEATED: ErrorReason
+ERROR_REASON_TICKET_NOT_OPEN: ErrorReason
 
 class OptionDescriptor(_message.Message):
     __slots__ = ("name", "default_json", "description", "choices_json", "modes")
@@ -133,13 +151,3 @@ class GameEvent(_message.Message):
     data_json: str
     audience: _containers.RepeatedScalarFieldContainer[int]
     def __init__(self, kind: _Optional[str] = ..., data_json: _Optional[str] = ..., audience: _Optional[_Iterable[int]] = ...) -> None: ...
-
-class ErrorDetail(_message.Message):
-    __slots__ = ("reason", "message", "trace_id")
-    REASON_FIELD_NUMBER: _ClassVar[int]
-    MESSAGE_FIELD_NUMBER: _ClassVar[int]
-    TRACE_ID_FIELD_NUMBER: _ClassVar[int]
-    reason: ErrorReason
-    message: str
-    trace_id: str
-    def __init__(self, reason: _Optional[_Union[ErrorReason, str]] = ..., message: _Optional[str] = ..., trace_id: _Optional[str] = ...) -> None: ...
