@@ -20,7 +20,7 @@ from gamehall.sdk import (
     play_seat,
     random_policy,
 )
-from gamehall.v1 import gateway_pb2
+from gamehall.v1 import match_pb2
 from gamehall.v1 import matchmaking_pb2 as mm
 from tests.e2e.client import PASSWORD
 from tests.e2e.conftest import Running
@@ -43,9 +43,9 @@ async def test_two_sdk_bots_play_a_match_to_the_end(platform: Running) -> None:
     try:
         assert alice.account is not None and (await alice.whoami()).id == alice.account.id
         match = await alice.matches.create(GAME, join_seat=0)
-        assert match.status == gateway_pb2.MATCH_STATUS_OPEN
+        assert match.status == match_pb2.MATCH_STATUS_OPEN
         joined = await bob.matches.join(match.id)
-        assert joined.seat == 1 and joined.match.status == gateway_pb2.MATCH_STATUS_RUNNING
+        assert joined.seat == 1 and joined.match.status == match_pb2.MATCH_STATUS_RUNNING
 
         finals = await asyncio.wait_for(
             asyncio.gather(
@@ -56,7 +56,7 @@ async def test_two_sdk_bots_play_a_match_to_the_end(platform: Running) -> None:
         )
 
         for final in finals:
-            assert final.status == gateway_pb2.MATCH_STATUS_FINISHED
+            assert final.status == match_pb2.MATCH_STATUS_FINISHED
             assert sorted(final.outcome.ranks) in ([1, 2], [1, 1]) and final.outcome.reason == "all cards played"
         replay = await alice.matches.replay(match.id)
         assert replay.complete and len(replay.steps) == finals[0].version == 10  # 5 rounds, both seats
@@ -132,7 +132,7 @@ async def test_matchmaking_through_watch_tickets(platform: Running) -> None:
             alice.matches.join(seen.match_id, seen.seats[0]), bob.matches.join(theirs.match_id, theirs.seats[0])
         )
         match = await alice.matches.get(seen.match_id)
-        assert match.status == gateway_pb2.MATCH_STATUS_RUNNING and match.game == GAME
+        assert match.status == match_pb2.MATCH_STATUS_RUNNING and match.game == GAME
         assert {s.account_id for s in match.seats} == {alice.account.id, bob.account.id}  # type: ignore[union-attr]
         rating = await alice.matchmaking.rating(GAME)
         assert alice.account is not None and rating.account_id == alice.account.id

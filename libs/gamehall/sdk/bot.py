@@ -18,7 +18,7 @@ import grpc
 
 from gamehall.sdk.errors import MatchOver, NotYourTurn, Unavailable, VersionConflict
 from gamehall.sdk.models import LegalAction, LegalActions, View
-from gamehall.v1 import gateway_pb2
+from gamehall.v1 import match_pb2
 
 if TYPE_CHECKING:
     from gamehall.sdk.client import Gamehall
@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 Policy = Callable[[View, LegalActions], LegalAction | Awaitable[LegalAction]]
 """Chooses the action to play from the seat's view and legal actions (sync or async)."""
 
-ENDED = (gateway_pb2.MATCH_STATUS_FINISHED, gateway_pb2.MATCH_STATUS_ABORTED)
+ENDED = (match_pb2.MATCH_STATUS_FINISHED, match_pb2.MATCH_STATUS_ABORTED)
 RECONNECT_DELAY = 0.25
 RECONNECT_MAX_DELAY = 4.0
 """Reopening a dropped watch waits 0.25, 0.5, 1, 2, 4 s: a restarting service gets time to come back."""
@@ -65,7 +65,7 @@ async def take_turn(hall: Gamehall, match_id: str, seat: int, policy: Policy) ->
 
 async def play_seat(
     hall: Gamehall, match_id: str, seat: int, policy: Policy, *, max_reconnects: int = 5
-) -> gateway_pb2.Match:
+) -> match_pb2.Match:
     """Play `seat` until the match ends, then return the final match record.
 
     The watch stream is reopened (from the current state) if it drops, at most `max_reconnects` times,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import UTC, datetime
 from types import TracebackType
 from typing import Any
 
@@ -12,8 +13,8 @@ from gamehall.sdk.matches import Matches
 from gamehall.sdk.matchmaking import Matchmaking
 from gamehall.sdk.retry import RetryPolicy
 from gamehall.sdk.tournaments import Tournaments
-from gamehall.sdk.transport import DEFAULT_TIMEOUT, Transport, make_stub
-from gamehall.v1 import common_pb2, gateway_pb2, gateway_pb2_grpc
+from gamehall.sdk.transport import DEFAULT_TIMEOUT, Transport, all_pages, make_stub
+from gamehall.v1 import auth_pb2, auth_pb2_grpc, catalog_pb2, catalog_pb2_grpc, common_pb2
 
 CHANNEL_OPTIONS: tuple[tuple[str, Any], ...] = (
     ("grpc.max_receive_message_length", 64 * 1024 * 1024),
@@ -29,11 +30,12 @@ class Gamehall:
     def __init__(self, channel: Any, *, timeout: float = DEFAULT_TIMEOUT, retry: RetryPolicy | None = None) -> None:
         self.channel = channel
         self.transport = Transport(timeout, retry)
-        self.account: gateway_pb2.Account | None = None
+        self.account: auth_pb2.Account | None = None
         """The logged-in account (None until `register` or `login`)."""
-        self.expires_unix = 0
-        self._auth = make_stub(gateway_pb2_grpc.AuthServiceStub, channel)
-        self._catalog = make_stub(gateway_pb2_grpc.CatalogServiceStub, channel)
+        self.expires_at: datetime | None = None
+        """When the token expires (None until `register` or `login`)."""
+        self._auth = make_stub(auth_pb2_grpc.AuthServiceStub, channel)
+        self._catalog = make_stub(catalog_pb2_grpc.CatalogServiceStub, channel)
         self.matches = Matches.over(self.transport, channel)
         self.matchmaking = Matchmaking.over(self.transport, channel)
         self.tournaments = Tournaments.over(self.transport, channel)
@@ -76,35 +78,33 @@ class Gamehall:
     def token(self, value: str) -> None:
         self.transport.token = value
 
-    def _signed_in(self, reply: gateway_pb2.RegisterResponse | gateway_pb2.LoginResponse) -> gateway_pb2.Account:
+    def _signed_in(self, reply: auth_pb2.RegisterResponse | auth_pb2.LoginResponse) -> auth_pb2.Account:
         self.transport.token = reply.token
         self.account = reply.account
-        self.expires_unix = reply.expires_unix
+        self.expires_at = reply.expire_time.ToDatetime(tzinfo=UTC)
         return reply.account
 
-    async def register(self, username: str, password: str, *, invite_code: str = "") -> gateway_pb2.Account:
+    async def register(self, username: str, password: str, *, invite_code: str = "") -> auth_pb2.Account:
         """Create a player account and sign in as it (`invite_code` on a server whose registration is by
         invite). Not retried (a second try would find the name taken)."""
-        request = gateway_pb2.RegisterRequest(username=username, password=password, invite_code=invite_code)
-        reply = await self.transport.unary(self._auth.Register, request, gateway_pb2.RegisterResponse, idempotent=False)
+        request = auth_pb2.RegisterRequest(username=username, password=password, invite_code=invite_code)
+        reply = await self.transport.unary(self._auth.Register, request, auth_pb2.RegisterResponse, idempotent=False)
         return self._signed_in(reply)
 
-    async def login(self, username: str, password: str) -> gateway_pb2.Account:
+    async def login(self, username: str, password: str) -> auth_pb2.Account:
         """Exchange a username and password for a token; later calls carry it."""
-        request = gateway_pb2.LoginRequest(username=username, password=password)
-        reply = await self.transport.unary(self._auth.Login, request, gateway_pb2.LoginResponse, idempotent=True)
+        request = auth_pb2.LoginRequest(username=username, password=password)
+        reply = await self.transport.unary(self._auth.Login, request, auth_pb2.LoginResponse, idempotent=True)
         return self._signed_in(reply)
 
-    async def whoami(self) -> gateway_pb2.Account:
+    async def whoami(self) -> auth_pb2.Account:
         """The account behind the current token (Unauthenticated without one)."""
         reply = await self.transport.unary(
-            self._auth.WhoAmI, gateway_pb2.WhoAmIRequest(), gateway_pb2.WhoAmIResponse, idempotent=True
+            self._auth.WhoAmI, auth_pb2.WhoAmIRequest(), auth_pb2.WhoAmIResponse, idempotent=True
         )
         return reply.account
 
     async def games(self) -> list[common_pb2.GameDescriptor]:
-        """Every hosted game with its modes, options and JSON Schemas."""
-        reply = await self.transport.unary(
-            self._catalog.ListGames, gateway_pb2.ListGamesRequest(), gateway_pb2.ListGamesResponse, idempotent=True
-        )
-        return list(reply.games)
+        """Every hosted game with its modes, options and JSON Schemas (every page)."""
+        request = catalog_pb2.ListGamesRequest()
+        return await all_pages(self.transport, self._catalog.ListGames, request, catalog_pb2.ListGamesResponse, "games")

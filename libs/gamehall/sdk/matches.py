@@ -9,25 +9,25 @@ from typing import Any
 
 from gamehall.sdk.models import GameEvent, LegalAction, LegalActions, MatchUpdate, Submitted, View, decode, outcome_of
 from gamehall.sdk.transport import Transport, make_stub
-from gamehall.v1 import common_pb2, gateway_pb2, gateway_pb2_grpc
+from gamehall.v1 import common_pb2, match_pb2, match_pb2_grpc
 
 ActionLike = LegalAction | str | Mapping[str, Any]
 """What `submit` plays: a `LegalAction`, a legal-action id, or the action's JSON form {"kind": ...}."""
 
 
-def open_seat() -> gateway_pb2.SeatSpec:
+def open_seat() -> match_pb2.SeatSpec:
     """A seat anyone may join."""
-    return gateway_pb2.SeatSpec(open=True)
+    return match_pb2.SeatSpec(open=True)
 
 
-def reserved_seat(account_id: str) -> gateway_pb2.SeatSpec:
+def reserved_seat(account_id: str) -> match_pb2.SeatSpec:
     """A seat only `account_id` may join."""
-    return gateway_pb2.SeatSpec(reserved_for=account_id)
+    return match_pb2.SeatSpec(reserved_for=account_id)
 
 
-def bot_seat(difficulty: str = "normal") -> gateway_pb2.SeatSpec:
+def bot_seat(difficulty: str = "normal") -> match_pb2.SeatSpec:
     """A seat the platform's bot of this difficulty (easy, normal, hard, expert) plays."""
-    return gateway_pb2.SeatSpec(bot=difficulty)
+    return match_pb2.SeatSpec(bot=difficulty)
 
 
 def new_request_id() -> str:
@@ -44,7 +44,7 @@ class Matches:
 
     @classmethod
     def over(cls, transport: Transport, channel: Any) -> Matches:
-        return cls(transport, make_stub(gateway_pb2_grpc.MatchServiceStub, channel))
+        return cls(transport, make_stub(match_pb2_grpc.MatchServiceStub, channel))
 
     async def create(
         self,
@@ -54,12 +54,12 @@ class Matches:
         seats: int = 0,
         options: Mapping[str, Any] | None = None,
         flags: Mapping[str, Any] | None = None,
-        seat_specs: Sequence[gateway_pb2.SeatSpec] = (),
-        clock: gateway_pb2.ClockSpec | None = None,
+        seat_specs: Sequence[match_pb2.SeatSpec] = (),
+        clock: common_pb2.ClockSpec | None = None,
         public: bool = False,
         join_seat: int | None = None,
         request_id: str | None = None,
-    ) -> gateway_pb2.Match:
+    ) -> match_pb2.Match:
         """Create a match (mode/seats default to the game's); retried safely under one request id."""
         config = common_pb2.MatchConfig(
             mode=mode,
@@ -67,60 +67,60 @@ class Matches:
             options_json=json.dumps(dict(options)) if options else "",
             flags_json=json.dumps(dict(flags)) if flags else "",
         )
-        request = gateway_pb2.CreateMatchRequest(
+        request = match_pb2.CreateMatchRequest(
             game=game, config=config, seats=list(seat_specs), public=public, request_id=request_id or new_request_id()
         )
         if clock is not None:
             request.clock.CopyFrom(clock)
         if join_seat is not None:
             request.join_seat = join_seat
-        reply = await self._t.unary(self._stub.CreateMatch, request, gateway_pb2.CreateMatchResponse, idempotent=True)
+        reply = await self._t.unary(self._stub.CreateMatch, request, match_pb2.CreateMatchResponse, idempotent=True)
         return reply.match
 
     async def list(
         self,
         *,
         game: str = "",
-        status: int = gateway_pb2.MATCH_STATUS_UNSPECIFIED,
+        status: int = match_pb2.MATCH_STATUS_UNSPECIFIED,
         mine: bool = False,
         page_size: int = 0,
         page_token: str = "",
-    ) -> gateway_pb2.ListMatchesResponse:
+    ) -> match_pb2.ListMatchesResponse:
         """One page of the matches visible to the caller (`next_page_token` fetches the next)."""
-        request = gateway_pb2.ListMatchesRequest(
+        request = match_pb2.ListMatchesRequest(
             game=game,
             status=status,  # type: ignore[arg-type]
             mine=mine,
             page_size=page_size,
             page_token=page_token,
         )
-        return await self._t.unary(self._stub.ListMatches, request, gateway_pb2.ListMatchesResponse, idempotent=True)
+        return await self._t.unary(self._stub.ListMatches, request, match_pb2.ListMatchesResponse, idempotent=True)
 
-    async def get(self, match_id: str) -> gateway_pb2.Match:
+    async def get(self, match_id: str) -> match_pb2.Match:
         """One match's public record."""
-        request = gateway_pb2.GetMatchRequest(match_id=match_id)
-        reply = await self._t.unary(self._stub.GetMatch, request, gateway_pb2.GetMatchResponse, idempotent=True)
+        request = match_pb2.GetMatchRequest(match_id=match_id)
+        reply = await self._t.unary(self._stub.GetMatch, request, match_pb2.GetMatchResponse, idempotent=True)
         return reply.match
 
-    async def join(self, match_id: str, seat: int | None = None) -> gateway_pb2.JoinMatchResponse:
+    async def join(self, match_id: str, seat: int | None = None) -> match_pb2.JoinMatchResponse:
         """Take `seat` (or the first open or reserved one); the reply says which. Not retried."""
-        request = gateway_pb2.JoinMatchRequest(match_id=match_id)
+        request = match_pb2.JoinMatchRequest(match_id=match_id)
         if seat is not None:
             request.seat = seat
-        return await self._t.unary(self._stub.JoinMatch, request, gateway_pb2.JoinMatchResponse, idempotent=False)
+        return await self._t.unary(self._stub.JoinMatch, request, match_pb2.JoinMatchResponse, idempotent=False)
 
-    async def leave(self, match_id: str) -> gateway_pb2.Match:
+    async def leave(self, match_id: str) -> match_pb2.Match:
         """Resign the caller's seat. Not retried."""
-        request = gateway_pb2.LeaveMatchRequest(match_id=match_id)
-        reply = await self._t.unary(self._stub.LeaveMatch, request, gateway_pb2.LeaveMatchResponse, idempotent=False)
+        request = match_pb2.LeaveMatchRequest(match_id=match_id)
+        reply = await self._t.unary(self._stub.LeaveMatch, request, match_pb2.LeaveMatchResponse, idempotent=False)
         return reply.match
 
     async def view(self, match_id: str, seat: int | None = None) -> View:
         """The view of `seat` (default: the caller's first seat, or the spectator's), decoded."""
-        request = gateway_pb2.GetViewRequest(match_id=match_id)
+        request = match_pb2.GetViewRequest(match_id=match_id)
         if seat is not None:
             request.seat = seat
-        reply = await self._t.unary(self._stub.GetView, request, gateway_pb2.GetViewResponse, idempotent=True)
+        reply = await self._t.unary(self._stub.GetView, request, match_pb2.GetViewResponse, idempotent=True)
         return View(
             version=reply.version,
             seat=reply.seat if reply.HasField("seat") else None,
@@ -131,11 +131,11 @@ class Matches:
 
     async def legal(self, match_id: str, seat: int | None = None) -> LegalActions:
         """The legal actions of `seat` now, with the version they are legal at."""
-        request = gateway_pb2.ListLegalActionsRequest(match_id=match_id)
+        request = match_pb2.ListLegalActionsRequest(match_id=match_id)
         if seat is not None:
             request.seat = seat
         reply = await self._t.unary(
-            self._stub.ListLegalActions, request, gateway_pb2.ListLegalActionsResponse, idempotent=True
+            self._stub.ListLegalActions, request, match_pb2.ListLegalActionsResponse, idempotent=True
         )
         actions = tuple(LegalAction.from_proto(a) for a in reply.actions)
         return LegalActions(version=reply.version, seat=reply.seat, actions=actions)
@@ -153,7 +153,7 @@ class Matches:
 
         With `expected_version`, the server refuses (VersionConflict) if the match has moved on.
         """
-        request = gateway_pb2.SubmitActionRequest(match_id=match_id, request_id=request_id or new_request_id())
+        request = match_pb2.SubmitActionRequest(match_id=match_id, request_id=request_id or new_request_id())
         if isinstance(action, LegalAction):
             request.action_id = action.id
         elif isinstance(action, str):
@@ -164,7 +164,7 @@ class Matches:
             request.seat = seat
         if expected_version is not None:
             request.expected_version = expected_version
-        reply = await self._t.unary(self._stub.SubmitAction, request, gateway_pb2.SubmitActionResponse, idempotent=True)
+        reply = await self._t.unary(self._stub.SubmitAction, request, match_pb2.SubmitActionResponse, idempotent=True)
         return Submitted(
             version=reply.version,
             action=LegalAction.from_proto(reply.action),
@@ -181,11 +181,11 @@ class Matches:
 
         With `from_version`, resume after that version instead (no current-view message first).
         """
-        request = gateway_pb2.WatchMatchRequest(match_id=match_id, from_version=from_version)
+        request = match_pb2.WatchMatchRequest(match_id=match_id, from_version=from_version)
         if seat is not None:
             request.seat = seat
         async for message in self._t.stream(
-            self._stub.WatchMatch, request, gateway_pb2.WatchMatchResponse, timeout=timeout
+            self._stub.WatchMatch, request, match_pb2.WatchMatchResponse, timeout=timeout
         ):
             yield MatchUpdate(
                 version=message.version,
@@ -196,7 +196,7 @@ class Matches:
                 events=tuple(GameEvent(e.kind, decode(e.data_json), tuple(e.audience)) for e in message.events),
             )
 
-    async def replay(self, match_id: str) -> gateway_pb2.GetReplayResponse:
+    async def replay(self, match_id: str) -> match_pb2.GetReplayResponse:
         """The match's history (complete once finished; the caller's seat view while running)."""
-        request = gateway_pb2.GetReplayRequest(match_id=match_id)
-        return await self._t.unary(self._stub.GetReplay, request, gateway_pb2.GetReplayResponse, idempotent=True)
+        request = match_pb2.GetReplayRequest(match_id=match_id)
+        return await self._t.unary(self._stub.GetReplay, request, match_pb2.GetReplayResponse, idempotent=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import AsyncGenerator, Sequence
 from typing import Any
 
-from gamehall.sdk.transport import Transport, make_stub
+from gamehall.sdk.transport import Transport, all_pages, make_stub
 from gamehall.v1 import matchmaking_pb2 as pb
 from gamehall.v1 import matchmaking_pb2_grpc
 
@@ -47,11 +47,10 @@ class Matchmaking:
         async for reply in self._t.stream(self._stub.WatchTickets, request, pb.WatchTicketsResponse, timeout=timeout):
             yield reply.ticket
 
-    async def leaderboard(self, game: str, *, mode: str = "", limit: int = 0) -> list[pb.Rating]:
-        """The best players of (game, mode) by conservative rating."""
-        request = pb.GetLeaderboardRequest(game=game, mode=mode, limit=limit)
-        reply = await self._t.unary(self._stub.GetLeaderboard, request, pb.GetLeaderboardResponse, idempotent=True)
-        return list(reply.entries)
+    async def leaderboard(self, game: str, *, mode: str = "", limit: int = 100) -> list[pb.Rating]:
+        """The best `limit` players of (game, mode) by conservative rating, best first (pages followed)."""
+        request = pb.GetLeaderboardRequest(game=game, mode=mode, page_size=min(limit, 1000))
+        return await all_pages(self._t, self._stub.GetLeaderboard, request, pb.GetLeaderboardResponse, "entries", limit)
 
     async def rating(self, game: str, *, mode: str = "", account_id: str = "") -> pb.Rating:
         """A player's rating (default: the caller's) in (game, mode)."""

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import AsyncGenerator, Sequence
+from datetime import datetime, timedelta
 from typing import Any
 
-from gamehall.sdk.transport import Transport, make_stub
-from gamehall.v1 import gateway_pb2, matchmaking_pb2_grpc
-from gamehall.v1 import matchmaking_pb2 as pb
+from gamehall.sdk.enums import enum_value
+from gamehall.sdk.transport import Transport, all_pages, make_stub
+from gamehall.v1 import common_pb2, tournament_pb2_grpc
+from gamehall.v1 import tournament_pb2 as pb
 
 
 class Tournaments:
@@ -19,7 +21,7 @@ class Tournaments:
 
     @classmethod
     def over(cls, transport: Transport, channel: Any) -> Tournaments:
-        return cls(transport, make_stub(matchmaking_pb2_grpc.TournamentServiceStub, channel))
+        return cls(transport, make_stub(tournament_pb2_grpc.TournamentServiceStub, channel))
 
     async def _tournament(self, method: Any, request: Any, reply: type[Any], idempotent: bool = False) -> pb.Tournament:
         response = await self._t.unary(method, request, reply, idempotent=idempotent)
@@ -37,37 +39,47 @@ class Tournaments:
         seats: int = 0,
         max_players: int = 0,
         require_check_in: bool = False,
-        no_show_seconds: int = 0,
-        registration_opens_unix: int = 0,
-        registration_closes_unix: int = 0,
-        clock: gateway_pb2.ClockSpec | None = None,
+        no_show_timeout: timedelta | None = None,
+        registration_open_time: datetime | None = None,
+        registration_close_time: datetime | None = None,
+        clock: common_pb2.ClockSpec | None = None,
     ) -> pb.Tournament:
-        """[operator] Open a tournament (swiss, single-elimination, double-elimination, round-robin, pods)."""
+        """[operator] Open a tournament (`format`: swiss, single-elimination, double-elimination, round-robin,
+        pods, or a `TournamentFormat` value)."""
         request = pb.CreateTournamentRequest(
             name=name,
             game=game,
             mode=mode,
-            format=format,
+            format=enum_value(pb.TournamentFormat, "TOURNAMENT_FORMAT", format),
             rounds=rounds,
             seats=seats,
             max_players=max_players,
             require_check_in=require_check_in,
-            no_show_seconds=no_show_seconds,
-            registration_opens_unix=registration_opens_unix,
-            registration_closes_unix=registration_closes_unix,
         )
+        if no_show_timeout is not None:
+            request.no_show_timeout.FromTimedelta(no_show_timeout)
+        if registration_open_time is not None:
+            request.registration_open_time.FromDatetime(registration_open_time)
+        if registration_close_time is not None:
+            request.registration_close_time.FromDatetime(registration_close_time)
         if clock is not None:
             request.clock.CopyFrom(clock)
         return await self._tournament(self._stub.CreateTournament, request, pb.CreateTournamentResponse)
 
-    async def list(self, status: str = "") -> Sequence[pb.Tournament]:
-        """Tournaments, newest first, optionally of one status."""
-        request = pb.ListTournamentsRequest(status=status)
-        reply = await self._t.unary(self._stub.ListTournaments, request, pb.ListTournamentsResponse, idempotent=True)
-        return tuple(reply.tournaments)
+    async def list(self, status: str | int = "") -> Sequence[pb.Tournament]:
+        """Tournaments, newest first, optionally of one status (`registration`, `running`, ...); every page."""
+        request = pb.ListTournamentsRequest(status=enum_value(pb.TournamentStatus, "TOURNAMENT_STATUS", status))
+        found = await all_pages(self._t, self._stub.ListTournaments, request, pb.ListTournamentsResponse, "tournaments")
+        return tuple(found)
+
+    async def pairings(self, tournament_id: str, round_no: int = 0) -> Sequence[pb.TournamentPairing]:
+        """The pairings of every round (or of round `round_no`), by round then table, with their matches; every page."""
+        request = pb.ListPairingsRequest(tournament_id=tournament_id, round=round_no)
+        found = await all_pages(self._t, self._stub.ListPairings, request, pb.ListPairingsResponse, "pairings")
+        return tuple(found)
 
     async def get(self, tournament_id: str) -> pb.Tournament:
-        """One tournament with its entrants and every pairing so far."""
+        """One tournament with its settings and entrants (its pairings: `pairings`)."""
         request = pb.GetTournamentRequest(tournament_id=tournament_id)
         return await self._tournament(self._stub.GetTournament, request, pb.GetTournamentResponse, idempotent=True)
 

@@ -67,6 +67,19 @@ class Transport:
             call.cancel()
 
 
+async def all_pages(
+    transport: Transport, method: Any, request: Any, reply_type: type[Any], field: str, limit: int | None = None
+) -> list[Any]:
+    """Every item of a paged List (AIP-158): follows `next_page_token` until the last page (or `limit` items)."""
+    items: list[Any] = []
+    while True:
+        reply = await transport.unary(method, request, reply_type, idempotent=True)
+        items.extend(getattr(reply, field))
+        if not reply.next_page_token or (limit is not None and len(items) >= limit):
+            return items[:limit] if limit is not None else items
+        request.page_token = reply.next_page_token
+
+
 def make_stub(factory: Callable[[Any], Any], channel: Any) -> Any:
     """A generated (untyped) stub class bound to `channel`."""
     return factory(channel)

@@ -22,29 +22,32 @@ _runtime_version.ValidateProtobufRuntimeVersion(
 _sym_db = _symbol_database.Default()
 
 
+from google.protobuf import duration_pb2 as google_dot_protobuf_dot_duration__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x18gamehall/v1/common.proto\x12\x0bgamehall.v1\"p\n\x10OptionDescriptor\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x14\n\x0c\x64\x65\x66\x61ult_json\x18\x02 \x01(\t\x12\x13\n\x0b\x64\x65scription\x18\x03 \x01(\t\x12\x14\n\x0c\x63hoices_json\x18\x04 \x03(\t\x12\r\n\x05modes\x18\x05 \x03(\t\"a\n\x0eModeDescriptor\x12\n\n\x02id\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\r\n\x05seats\x18\x03 \x03(\r\x12\x13\n\x0b\x64\x65scription\x18\x04 \x01(\t\x12\x11\n\tteam_size\x18\x05 \x01(\r\"\xb6\x02\n\x0eGameDescriptor\x12\n\n\x02id\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x13\n\x0b\x64\x65scription\x18\x03 \x01(\t\x12*\n\x05modes\x18\x04 \x03(\x0b\x32\x1b.gamehall.v1.ModeDescriptor\x12.\n\x07options\x18\x05 \x03(\x0b\x32\x1d.gamehall.v1.OptionDescriptor\x12,\n\x05\x66lags\x18\x06 \x03(\x0b\x32\x1d.gamehall.v1.OptionDescriptor\x12\x1a\n\x12\x61\x63tion_schema_json\x18\x07 \x01(\t\x12\x1e\n\x16has_hidden_information\x18\x08 \x01(\x08\x12\x15\n\rstate_version\x18\t \x01(\r\x12\x18\n\x10view_schema_json\x18\n \x01(\t\"T\n\x0bMatchConfig\x12\x0c\n\x04mode\x18\x01 \x01(\t\x12\r\n\x05seats\x18\x02 \x01(\r\x12\x14\n\x0coptions_json\x18\x03 \x01(\t\x12\x12\n\nflags_json\x18\x04 \x01(\t\"=\n\x0bLegalAction\x12\n\n\x02id\x18\x01 \x01(\t\x12\r\n\x05label\x18\x02 \x01(\t\x12\x13\n\x0b\x61\x63tion_json\x18\x03 \x01(\t\"8\n\x07Outcome\x12\r\n\x05ranks\x18\x01 \x03(\r\x12\x0e\n\x06scores\x18\x02 \x03(\x01\x12\x0e\n\x06reason\x18\x03 \x01(\t\">\n\tGameEvent\x12\x0c\n\x04kind\x18\x01 \x01(\t\x12\x11\n\tdata_json\x18\x02 \x01(\t\x12\x10\n\x08\x61udience\x18\x03 \x03(\r*\x91\x06\n\x0b\x45rrorReason\x12\x1c\n\x18\x45RROR_REASON_UNSPECIFIED\x10\x00\x12\x1f\n\x1b\x45RROR_REASON_ILLEGAL_ACTION\x10\x01\x12\x1e\n\x1a\x45RROR_REASON_NOT_YOUR_TURN\x10\x02\x12\x1b\n\x17\x45RROR_REASON_MATCH_OVER\x10\x03\x12\x1b\n\x17\x45RROR_REASON_BAD_CONFIG\x10\x04\x12\x1d\n\x19\x45RROR_REASON_UNKNOWN_GAME\x10\x05\x12\x1e\n\x1a\x45RROR_REASON_CORRUPT_STATE\x10\x06\x12!\n\x1d\x45RROR_REASON_VERSION_CONFLICT\x10\x07\x12\x1a\n\x16\x45RROR_REASON_NOT_FOUND\x10\x08\x12\x1f\n\x1b\x45RROR_REASON_ALREADY_EXISTS\x10\t\x12 \n\x1c\x45RROR_REASON_UNAUTHENTICATED\x10\n\x12\"\n\x1e\x45RROR_REASON_PERMISSION_DENIED\x10\x0b\x12\x1d\n\x19\x45RROR_REASON_RATE_LIMITED\x10\x0c\x12\x1a\n\x16\x45RROR_REASON_MALFORMED\x10\r\x12\x19\n\x15\x45RROR_REASON_INTERNAL\x10\x0e\x12$\n ERROR_REASON_FAILED_PRECONDITION\x10\x0f\x12\x1d\n\x19\x45RROR_REASON_NO_OPEN_SEAT\x10\x10\x12\"\n\x1e\x45RROR_REASON_MATCH_NOT_STARTED\x10\x11\x12\x1c\n\x18\x45RROR_REASON_UNAVAILABLE\x10\x12\x12\"\n\x1e\x45RROR_REASON_DEADLINE_EXCEEDED\x10\x13\x12#\n\x1f\x45RROR_REASON_INVALID_PAGE_TOKEN\x10\x14\x12\x1b\n\x17\x45RROR_REASON_SEAT_TAKEN\x10\x15\x12\x1f\n\x1b\x45RROR_REASON_ALREADY_SEATED\x10\x16\x12 \n\x1c\x45RROR_REASON_TICKET_NOT_OPEN\x10\x17\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x18gamehall/v1/common.proto\x12\x0bgamehall.v1\x1a\x1egoogle/protobuf/duration.proto\"p\n\x10OptionDescriptor\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x14\n\x0c\x64\x65\x66\x61ult_json\x18\x02 \x01(\t\x12\x13\n\x0b\x64\x65scription\x18\x03 \x01(\t\x12\x14\n\x0c\x63hoices_json\x18\x04 \x03(\t\x12\r\n\x05modes\x18\x05 \x03(\t\"a\n\x0eModeDescriptor\x12\n\n\x02id\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\r\n\x05seats\x18\x03 \x03(\r\x12\x13\n\x0b\x64\x65scription\x18\x04 \x01(\t\x12\x11\n\tteam_size\x18\x05 \x01(\r\"\xb6\x02\n\x0eGameDescriptor\x12\n\n\x02id\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x13\n\x0b\x64\x65scription\x18\x03 \x01(\t\x12*\n\x05modes\x18\x04 \x03(\x0b\x32\x1b.gamehall.v1.ModeDescriptor\x12.\n\x07options\x18\x05 \x03(\x0b\x32\x1d.gamehall.v1.OptionDescriptor\x12,\n\x05\x66lags\x18\x06 \x03(\x0b\x32\x1d.gamehall.v1.OptionDescriptor\x12\x1a\n\x12\x61\x63tion_schema_json\x18\x07 \x01(\t\x12\x1e\n\x16has_hidden_information\x18\x08 \x01(\x08\x12\x15\n\rstate_version\x18\t \x01(\r\x12\x18\n\x10view_schema_json\x18\n \x01(\t\"T\n\x0bMatchConfig\x12\x0c\n\x04mode\x18\x01 \x01(\t\x12\r\n\x05seats\x18\x02 \x01(\r\x12\x14\n\x0coptions_json\x18\x03 \x01(\t\x12\x12\n\nflags_json\x18\x04 \x01(\t\"=\n\x0bLegalAction\x12\n\n\x02id\x18\x01 \x01(\t\x12\r\n\x05label\x18\x02 \x01(\t\x12\x13\n\x0b\x61\x63tion_json\x18\x03 \x01(\t\"8\n\x07Outcome\x12\r\n\x05ranks\x18\x01 \x03(\r\x12\x0e\n\x06scores\x18\x02 \x03(\x01\x12\x0e\n\x06reason\x18\x03 \x01(\t\">\n\tGameEvent\x12\x0c\n\x04kind\x18\x01 \x01(\t\x12\x11\n\tdata_json\x18\x02 \x01(\t\x12\x10\n\x08\x61udience\x18\x03 \x03(\r\"\x8f\x01\n\tClockSpec\x12+\n\x08per_move\x18\x01 \x01(\x0b\x32\x19.google.protobuf.Duration\x12\'\n\x04\x62\x61nk\x18\x02 \x01(\x0b\x32\x19.google.protobuf.Duration\x12,\n\tincrement\x18\x03 \x01(\x0b\x32\x19.google.protobuf.Duration*\x91\x06\n\x0b\x45rrorReason\x12\x1c\n\x18\x45RROR_REASON_UNSPECIFIED\x10\x00\x12\x1f\n\x1b\x45RROR_REASON_ILLEGAL_ACTION\x10\x01\x12\x1e\n\x1a\x45RROR_REASON_NOT_YOUR_TURN\x10\x02\x12\x1b\n\x17\x45RROR_REASON_MATCH_OVER\x10\x03\x12\x1b\n\x17\x45RROR_REASON_BAD_CONFIG\x10\x04\x12\x1d\n\x19\x45RROR_REASON_UNKNOWN_GAME\x10\x05\x12\x1e\n\x1a\x45RROR_REASON_CORRUPT_STATE\x10\x06\x12!\n\x1d\x45RROR_REASON_VERSION_CONFLICT\x10\x07\x12\x1a\n\x16\x45RROR_REASON_NOT_FOUND\x10\x08\x12\x1f\n\x1b\x45RROR_REASON_ALREADY_EXISTS\x10\t\x12 \n\x1c\x45RROR_REASON_UNAUTHENTICATED\x10\n\x12\"\n\x1e\x45RROR_REASON_PERMISSION_DENIED\x10\x0b\x12\x1d\n\x19\x45RROR_REASON_RATE_LIMITED\x10\x0c\x12\x1a\n\x16\x45RROR_REASON_MALFORMED\x10\r\x12\x19\n\x15\x45RROR_REASON_INTERNAL\x10\x0e\x12$\n ERROR_REASON_FAILED_PRECONDITION\x10\x0f\x12\x1d\n\x19\x45RROR_REASON_NO_OPEN_SEAT\x10\x10\x12\"\n\x1e\x45RROR_REASON_MATCH_NOT_STARTED\x10\x11\x12\x1c\n\x18\x45RROR_REASON_UNAVAILABLE\x10\x12\x12\"\n\x1e\x45RROR_REASON_DEADLINE_EXCEEDED\x10\x13\x12#\n\x1f\x45RROR_REASON_INVALID_PAGE_TOKEN\x10\x14\x12\x1b\n\x17\x45RROR_REASON_SEAT_TAKEN\x10\x15\x12\x1f\n\x1b\x45RROR_REASON_ALREADY_SEATED\x10\x16\x12 \n\x1c\x45RROR_REASON_TICKET_NOT_OPEN\x10\x17\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'gamehall.v1.common_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_ERRORREASON']._serialized_start=839
-  _globals['_ERRORREASON']._serialized_end=1624
-  _globals['_OPTIONDESCRIPTOR']._serialized_start=41
-  _globals['_OPTIONDESCRIPTOR']._serialized_end=153
-  _globals['_MODEDESCRIPTOR']._serialized_start=155
-  _globals['_MODEDESCRIPTOR']._serialized_end=252
-  _globals['_GAMEDESCRIPTOR']._serialized_start=255
-  _globals['_GAMEDESCRIPTOR']._serialized_end=565
-  _globals['_MATCHCONFIG']._serialized_start=567
-  _globals['_MATCHCONFIG']._serialized_end=651
-  _globals['_LEGALACTION']._serialized_start=653
-  _globals['_LEGALACTION']._serialized_end=714
-  _globals['_OUTCOME']._serialized_start=716
-  _globals['_OUTCOME']._serialized_end=772
-  _globals['_GAMEEVENT']._serialized_start=774
-  _globals['_GAMEEVENT']._serialized_end=836
+  _globals['_ERRORREASON']._serialized_start=1017
+  _globals['_ERRORREASON']._serialized_end=1802
+  _globals['_OPTIONDESCRIPTOR']._serialized_start=73
+  _globals['_OPTIONDESCRIPTOR']._serialized_end=185
+  _globals['_MODEDESCRIPTOR']._serialized_start=187
+  _globals['_MODEDESCRIPTOR']._serialized_end=284
+  _globals['_GAMEDESCRIPTOR']._serialized_start=287
+  _globals['_GAMEDESCRIPTOR']._serialized_end=597
+  _globals['_MATCHCONFIG']._serialized_start=599
+  _globals['_MATCHCONFIG']._serialized_end=683
+  _globals['_LEGALACTION']._serialized_start=685
+  _globals['_LEGALACTION']._serialized_end=746
+  _globals['_OUTCOME']._serialized_start=748
+  _globals['_OUTCOME']._serialized_end=804
+  _globals['_GAMEEVENT']._serialized_start=806
+  _globals['_GAMEEVENT']._serialized_end=868
+  _globals['_CLOCKSPEC']._serialized_start=871
+  _globals['_CLOCKSPEC']._serialized_end=1014
 # @@protoc_insertion_point(module_scope)

@@ -1,3 +1,6 @@
+import datetime
+
+from google.protobuf import duration_pb2 as _duration_pb2
 from google.protobuf.internal import containers as _containers
 from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
 from google.protobuf import descriptor as _descriptor
@@ -151,3 +154,13 @@ class GameEvent(_message.Message):
     data_json: str
     audience: _containers.RepeatedScalarFieldContainer[int]
     def __init__(self, kind: _Optional[str] = ..., data_json: _Optional[str] = ..., audience: _Optional[_Iterable[int]] = ...) -> None: ...
+
+class ClockSpec(_message.Message):
+    __slots__ = ("per_move", "bank", "increment")
+    PER_MOVE_FIELD_NUMBER: _ClassVar[int]
+    BANK_FIELD_NUMBER: _ClassVar[int]
+    INCREMENT_FIELD_NUMBER: _ClassVar[int]
+    per_move: _duration_pb2.Duration
+    bank: _duration_pb2.Duration
+    increment: _duration_pb2.Duration
+    def __init__(self, per_move: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., bank: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., increment: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ...) -> None: ...

@@ -26,7 +26,12 @@ if _version_not_supported:
 
 
 class MatchmakingServiceStub:
-    """Queues per (game, mode) and OpenSkill ratings per (game, mode).
+    """Queues per (game, mode) and OpenSkill ratings per (game, mode). Served by the gateway (which
+    checks the bearer token and forwards to the matchmaking service); every RPC requires
+    `authorization: Bearer <token>` metadata. Any RPC may also fail with UNAUTHENTICATED
+    (UNAUTHENTICATED), INVALID_ARGUMENT (MALFORMED: a field missing or out of its bounds),
+    RESOURCE_EXHAUSTED (RATE_LIMITED, with RetryInfo), UNAVAILABLE (UNAVAILABLE, with RetryInfo)
+    or INTERNAL (INTERNAL).
     """
 
     def __init__(self, channel):
@@ -68,11 +73,19 @@ class MatchmakingServiceStub:
 
 
 class MatchmakingServiceServicer:
-    """Queues per (game, mode) and OpenSkill ratings per (game, mode).
+    """Queues per (game, mode) and OpenSkill ratings per (game, mode). Served by the gateway (which
+    checks the bearer token and forwards to the matchmaking service); every RPC requires
+    `authorization: Bearer <token>` metadata. Any RPC may also fail with UNAUTHENTICATED
+    (UNAUTHENTICATED), INVALID_ARGUMENT (MALFORMED: a field missing or out of its bounds),
+    RESOURCE_EXHAUSTED (RATE_LIMITED, with RetryInfo), UNAVAILABLE (UNAVAILABLE, with RetryInfo)
+    or INTERNAL (INTERNAL).
     """
 
     def EnqueueTicket(self, request, context):
         """Queue the caller (or, for an operator, any player or a party) for a game; one queue per game per player.
+        Errors: NOT_FOUND (UNKNOWN_GAME, NOT_FOUND: an unknown player), INVALID_ARGUMENT (MALFORMED:
+        an unknown mode or a party that does not fit it), ALREADY_EXISTS (ALREADY_EXISTS: a player is
+        already queued for the game), PERMISSION_DENIED (PERMISSION_DENIED: `players` given by a non-operator).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -80,6 +93,8 @@ class MatchmakingServiceServicer:
 
     def CancelTicket(self, request, context):
         """Withdraw a queued ticket (its owner, a member, or an operator).
+        Errors: NOT_FOUND (NOT_FOUND), PERMISSION_DENIED (PERMISSION_DENIED: someone else's ticket),
+        FAILED_PRECONDITION (TICKET_NOT_OPEN, FAILED_PRECONDITION: already matched or cancelled).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -87,6 +102,7 @@ class MatchmakingServiceServicer:
 
     def GetTicket(self, request, context):
         """One ticket's status, and its match once made.
+        Errors: NOT_FOUND (NOT_FOUND: no such ticket, or not the caller's).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -94,13 +110,16 @@ class MatchmakingServiceServicer:
 
     def WatchTickets(self, request, context):
         """The caller's tickets now, then each change (the match found for a ticket) until the call is cancelled.
+        Errors: RESOURCE_EXHAUSTED (RATE_LIMITED: too many open watch streams for the account).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
     def GetLeaderboard(self, request, context):
-        """The best players of a (game, mode) by conservative rating (mu - 3 sigma).
+        """The best players of a (game, mode) by conservative rating (mu - 3 sigma), best first, paged.
+        Errors: NOT_FOUND (UNKNOWN_GAME), INVALID_ARGUMENT (MALFORMED: an unknown mode or a negative
+        page_size; INVALID_PAGE_TOKEN: a token made for another game or mode).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -108,6 +127,7 @@ class MatchmakingServiceServicer:
 
     def GetRating(self, request, context):
         """A player's rating in a (game, mode) (the default rating when unrated).
+        Errors: NOT_FOUND (UNKNOWN_GAME), INVALID_ARGUMENT (MALFORMED: an unknown mode).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -155,7 +175,12 @@ def add_MatchmakingServiceServicer_to_server(servicer, server):
 
  # This class is part of an EXPERIMENTAL API.
 class MatchmakingService:
-    """Queues per (game, mode) and OpenSkill ratings per (game, mode).
+    """Queues per (game, mode) and OpenSkill ratings per (game, mode). Served by the gateway (which
+    checks the bearer token and forwards to the matchmaking service); every RPC requires
+    `authorization: Bearer <token>` metadata. Any RPC may also fail with UNAUTHENTICATED
+    (UNAUTHENTICATED), INVALID_ARGUMENT (MALFORMED: a field missing or out of its bounds),
+    RESOURCE_EXHAUSTED (RATE_LIMITED, with RetryInfo), UNAVAILABLE (UNAVAILABLE, with RetryInfo)
+    or INTERNAL (INTERNAL).
     """
 
     @staticmethod
@@ -310,654 +335,6 @@ class MatchmakingService:
             '/gamehall.v1.MatchmakingService/GetRating',
             gamehall_dot_v1_dot_matchmaking__pb2.GetRatingRequest.SerializeToString,
             gamehall_dot_v1_dot_matchmaking__pb2.GetRatingResponse.FromString,
-            options,
-            channel_credentials,
-            insecure,
-            call_credentials,
-            compression,
-            wait_for_ready,
-            timeout,
-            metadata,
-            _registered_method=True)
-
-
-class TournamentServiceStub:
-    """Tournaments: Swiss, single/double elimination, round robin and pods, run as matches on the platform.
-    """
-
-    def __init__(self, channel):
-        """Constructor.
-
-        Args:
-            channel: A grpc.Channel.
-        """
-        self.CreateTournament = channel.unary_unary(
-                '/gamehall.v1.TournamentService/CreateTournament',
-                request_serializer=gamehall_dot_v1_dot_matchmaking__pb2.CreateTournamentRequest.SerializeToString,
-                response_deserializer=gamehall_dot_v1_dot_matchmaking__pb2.CreateTournamentResponse.FromString,
-                _registered_method=True)
-        self.ListTournaments = channel.unary_unary(
-                '/gamehall.v1.TournamentService/ListTournaments',
-                request_serializer=gamehall_dot_v1_dot_matchmaking__pb2.ListTournamentsRequest.SerializeToString,
-                response_deserializer=gamehall_dot_v1_dot_matchmaking__pb2.ListTournamentsResponse.FromString,
-                _registered_method=True)
-        self.GetTournament = channel.unary_unary(
-                '/gamehall.v1.TournamentService/GetTournament',
-                request_serializer=gamehall_dot_v1_dot_matchmaking__pb2.GetTournamentRequest.SerializeToString,
-                response_deserializer=gamehall_dot_v1_dot_matchmaking__pb2.GetTournamentResponse.FromString,
-                _registered_method=True)
-        self.RegisterPlayer = channel.unary_unary(
-                '/gamehall.v1.TournamentService/RegisterPlayer',
-                request_serializer=gamehall_dot_v1_dot_matchmaking__pb2.RegisterPlayerRequest.SerializeToString,
-                response_deserializer=gamehall_dot_v1_dot_matchmaking__pb2.RegisterPlayerResponse.FromString,
-                _registered_method=True)
-        self.UnregisterPlayer = channel.unary_unary(
-                '/gamehall.v1.TournamentService/UnregisterPlayer',
-                request_serializer=gamehall_dot_v1_dot_matchmaking__pb2.UnregisterPlayerRequest.SerializeToString,
-                response_deserializer=gamehall_dot_v1_dot_matchmaking__pb2.UnregisterPlayerResponse.FromString,
-                _registered_method=True)
-        self.CheckIn = channel.unary_unary(
-                '/gamehall.v1.TournamentService/CheckIn',
-                request_serializer=gamehall_dot_v1_dot_matchmaking__pb2.CheckInRequest.SerializeToString,
-                response_deserializer=gamehall_dot_v1_dot_matchmaking__pb2.CheckInResponse.FromString,
-                _registered_method=True)
-        self.StartTournament = channel.unary_unary(
-                '/gamehall.v1.TournamentService/StartTournament',
-                request_serializer=gamehall_dot_v1_dot_matchmaking__pb2.StartTournamentRequest.SerializeToString,
-                response_deserializer=gamehall_dot_v1_dot_matchmaking__pb2.StartTournamentResponse.FromString,
-                _registered_method=True)
-        self.GetStandings = channel.unary_unary(
-                '/gamehall.v1.TournamentService/GetStandings',
-                request_serializer=gamehall_dot_v1_dot_matchmaking__pb2.GetStandingsRequest.SerializeToString,
-                response_deserializer=gamehall_dot_v1_dot_matchmaking__pb2.GetStandingsResponse.FromString,
-                _registered_method=True)
-        self.WatchStandings = channel.unary_stream(
-                '/gamehall.v1.TournamentService/WatchStandings',
-                request_serializer=gamehall_dot_v1_dot_matchmaking__pb2.WatchStandingsRequest.SerializeToString,
-                response_deserializer=gamehall_dot_v1_dot_matchmaking__pb2.WatchStandingsResponse.FromString,
-                _registered_method=True)
-        self.PauseTournament = channel.unary_unary(
-                '/gamehall.v1.TournamentService/PauseTournament',
-                request_serializer=gamehall_dot_v1_dot_matchmaking__pb2.PauseTournamentRequest.SerializeToString,
-                response_deserializer=gamehall_dot_v1_dot_matchmaking__pb2.PauseTournamentResponse.FromString,
-                _registered_method=True)
-        self.ResumeTournament = channel.unary_unary(
-                '/gamehall.v1.TournamentService/ResumeTournament',
-                request_serializer=gamehall_dot_v1_dot_matchmaking__pb2.ResumeTournamentRequest.SerializeToString,
-                response_deserializer=gamehall_dot_v1_dot_matchmaking__pb2.ResumeTournamentResponse.FromString,
-                _registered_method=True)
-        self.DropPlayer = channel.unary_unary(
-                '/gamehall.v1.TournamentService/DropPlayer',
-                request_serializer=gamehall_dot_v1_dot_matchmaking__pb2.DropPlayerRequest.SerializeToString,
-                response_deserializer=gamehall_dot_v1_dot_matchmaking__pb2.DropPlayerResponse.FromString,
-                _registered_method=True)
-        self.RepairRound = channel.unary_unary(
-                '/gamehall.v1.TournamentService/RepairRound',
-                request_serializer=gamehall_dot_v1_dot_matchmaking__pb2.RepairRoundRequest.SerializeToString,
-                response_deserializer=gamehall_dot_v1_dot_matchmaking__pb2.RepairRoundResponse.FromString,
-                _registered_method=True)
-        self.AdjudicatePairing = channel.unary_unary(
-                '/gamehall.v1.TournamentService/AdjudicatePairing',
-                request_serializer=gamehall_dot_v1_dot_matchmaking__pb2.AdjudicatePairingRequest.SerializeToString,
-                response_deserializer=gamehall_dot_v1_dot_matchmaking__pb2.AdjudicatePairingResponse.FromString,
-                _registered_method=True)
-
-
-class TournamentServiceServicer:
-    """Tournaments: Swiss, single/double elimination, round robin and pods, run as matches on the platform.
-    """
-
-    def CreateTournament(self, request, context):
-        """[operator] Open a tournament for registration.
-        """
-        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
-        context.set_details('Method not implemented!')
-        raise NotImplementedError('Method not implemented!')
-
-    def ListTournaments(self, request, context):
-        """Tournaments, newest first, optionally of one status.
-        """
-        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
-        context.set_details('Method not implemented!')
-        raise NotImplementedError('Method not implemented!')
-
-    def GetTournament(self, request, context):
-        """One tournament: entrants, every round's pairings and their matches.
-        """
-        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
-        context.set_details('Method not implemented!')
-        raise NotImplementedError('Method not implemented!')
-
-    def RegisterPlayer(self, request, context):
-        """Register the caller (an operator may register any account, or a bot entrant).
-        """
-        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
-        context.set_details('Method not implemented!')
-        raise NotImplementedError('Method not implemented!')
-
-    def UnregisterPlayer(self, request, context):
-        """Withdraw a registration before the start.
-        """
-        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
-        context.set_details('Method not implemented!')
-        raise NotImplementedError('Method not implemented!')
-
-    def CheckIn(self, request, context):
-        """Confirm a registration (tournaments created with check-in start with checked-in players only).
-        """
-        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
-        context.set_details('Method not implemented!')
-        raise NotImplementedError('Method not implemented!')
-
-    def StartTournament(self, request, context):
-        """[operator] Seed the players and start round 1; every round's matches are created automatically.
-        """
-        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
-        context.set_details('Method not implemented!')
-        raise NotImplementedError('Method not implemented!')
-
-    def GetStandings(self, request, context):
-        """Standings with tie-breakers.
-        """
-        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
-        context.set_details('Method not implemented!')
-        raise NotImplementedError('Method not implemented!')
-
-    def WatchStandings(self, request, context):
-        """The standings now, then after each change until the tournament ends.
-        """
-        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
-        context.set_details('Method not implemented!')
-        raise NotImplementedError('Method not implemented!')
-
-    def PauseTournament(self, request, context):
-        """[operator] Stop creating matches and recording results until resumed.
-        """
-        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
-        context.set_details('Method not implemented!')
-        raise NotImplementedError('Method not implemented!')
-
-    def ResumeTournament(self, request, context):
-        """[operator] Resume a paused tournament.
-        """
-        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
-        context.set_details('Method not implemented!')
-        raise NotImplementedError('Method not implemented!')
-
-    def DropPlayer(self, request, context):
-        """[operator] Drop a player (a player may drop themselves); a pending game of theirs is forfeited.
-        """
-        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
-        context.set_details('Method not implemented!')
-        raise NotImplementedError('Method not implemented!')
-
-    def RepairRound(self, request, context):
-        """[operator] Re-pair the current round (Swiss, pods) before any result, e.g. after drops.
-        """
-        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
-        context.set_details('Method not implemented!')
-        raise NotImplementedError('Method not implemented!')
-
-    def AdjudicatePairing(self, request, context):
-        """[operator] Set or override a pairing's result.
-        """
-        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
-        context.set_details('Method not implemented!')
-        raise NotImplementedError('Method not implemented!')
-
-
-def add_TournamentServiceServicer_to_server(servicer, server):
-    rpc_method_handlers = {
-            'CreateTournament': grpc.unary_unary_rpc_method_handler(
-                    servicer.CreateTournament,
-                    request_deserializer=gamehall_dot_v1_dot_matchmaking__pb2.CreateTournamentRequest.FromString,
-                    response_serializer=gamehall_dot_v1_dot_matchmaking__pb2.CreateTournamentResponse.SerializeToString,
-            ),
-            'ListTournaments': grpc.unary_unary_rpc_method_handler(
-                    servicer.ListTournaments,
-                    request_deserializer=gamehall_dot_v1_dot_matchmaking__pb2.ListTournamentsRequest.FromString,
-                    response_serializer=gamehall_dot_v1_dot_matchmaking__pb2.ListTournamentsResponse.SerializeToString,
-            ),
-            'GetTournament': grpc.unary_unary_rpc_method_handler(
-                    servicer.GetTournament,
-                    request_deserializer=gamehall_dot_v1_dot_matchmaking__pb2.GetTournamentRequest.FromString,
-                    response_serializer=gamehall_dot_v1_dot_matchmaking__pb2.GetTournamentResponse.SerializeToString,
-            ),
-            'RegisterPlayer': grpc.unary_unary_rpc_method_handler(
-                    servicer.RegisterPlayer,
-                    request_deserializer=gamehall_dot_v1_dot_matchmaking__pb2.RegisterPlayerRequest.FromString,
-                    response_serializer=gamehall_dot_v1_dot_matchmaking__pb2.RegisterPlayerResponse.SerializeToString,
-            ),
-            'UnregisterPlayer': grpc.unary_unary_rpc_method_handler(
-                    servicer.UnregisterPlayer,
-                    request_deserializer=gamehall_dot_v1_dot_matchmaking__pb2.UnregisterPlayerRequest.FromString,
-                    response_serializer=gamehall_dot_v1_dot_matchmaking__pb2.UnregisterPlayerResponse.SerializeToString,
-            ),
-            'CheckIn': grpc.unary_unary_rpc_method_handler(
-                    servicer.CheckIn,
-                    request_deserializer=gamehall_dot_v1_dot_matchmaking__pb2.CheckInRequest.FromString,
-                    response_serializer=gamehall_dot_v1_dot_matchmaking__pb2.CheckInResponse.SerializeToString,
-            ),
-            'StartTournament': grpc.unary_unary_rpc_method_handler(
-                    servicer.StartTournament,
-                    request_deserializer=gamehall_dot_v1_dot_matchmaking__pb2.StartTournamentRequest.FromString,
-                    response_serializer=gamehall_dot_v1_dot_matchmaking__pb2.StartTournamentResponse.SerializeToString,
-            ),
-            'GetStandings': grpc.unary_unary_rpc_method_handler(
-                    servicer.GetStandings,
-                    request_deserializer=gamehall_dot_v1_dot_matchmaking__pb2.GetStandingsRequest.FromString,
-                    response_serializer=gamehall_dot_v1_dot_matchmaking__pb2.GetStandingsResponse.SerializeToString,
-            ),
-            'WatchStandings': grpc.unary_stream_rpc_method_handler(
-                    servicer.WatchStandings,
-                    request_deserializer=gamehall_dot_v1_dot_matchmaking__pb2.WatchStandingsRequest.FromString,
-                    response_serializer=gamehall_dot_v1_dot_matchmaking__pb2.WatchStandingsResponse.SerializeToString,
-            ),
-            'PauseTournament': grpc.unary_unary_rpc_method_handler(
-                    servicer.PauseTournament,
-                    request_deserializer=gamehall_dot_v1_dot_matchmaking__pb2.PauseTournamentRequest.FromString,
-                    response_serializer=gamehall_dot_v1_dot_matchmaking__pb2.PauseTournamentResponse.SerializeToString,
-            ),
-            'ResumeTournament': grpc.unary_unary_rpc_method_handler(
-                    servicer.ResumeTournament,
-                    request_deserializer=gamehall_dot_v1_dot_matchmaking__pb2.ResumeTournamentRequest.FromString,
-                    response_serializer=gamehall_dot_v1_dot_matchmaking__pb2.ResumeTournamentResponse.SerializeToString,
-            ),
-            'DropPlayer': grpc.unary_unary_rpc_method_handler(
-                    servicer.DropPlayer,
-                    request_deserializer=gamehall_dot_v1_dot_matchmaking__pb2.DropPlayerRequest.FromString,
-                    response_serializer=gamehall_dot_v1_dot_matchmaking__pb2.DropPlayerResponse.SerializeToString,
-            ),
-            'RepairRound': grpc.unary_unary_rpc_method_handler(
-                    servicer.RepairRound,
-                    request_deserializer=gamehall_dot_v1_dot_matchmaking__pb2.RepairRoundRequest.FromString,
-                    response_serializer=gamehall_dot_v1_dot_matchmaking__pb2.RepairRoundResponse.SerializeToString,
-            ),
-            'AdjudicatePairing': grpc.unary_unary_rpc_method_handler(
-                    servicer.AdjudicatePairing,
-                    request_deserializer=gamehall_dot_v1_dot_matchmaking__pb2.AdjudicatePairingRequest.FromString,
-                    response_serializer=gamehall_dot_v1_dot_matchmaking__pb2.AdjudicatePairingResponse.SerializeToString,
-            ),
-    }
-    generic_handler = grpc.method_handlers_generic_handler(
-            'gamehall.v1.TournamentService', rpc_method_handlers)
-    server.add_generic_rpc_handlers((generic_handler,))
-    server.add_registered_method_handlers('gamehall.v1.TournamentService', rpc_method_handlers)
-
-
- # This class is part of an EXPERIMENTAL API.
-class TournamentService:
-    """Tournaments: Swiss, single/double elimination, round robin and pods, run as matches on the platform.
-    """
-
-    @staticmethod
-    def CreateTournament(request,
-            target,
-            options=(),
-            channel_credentials=None,
-            call_credentials=None,
-            insecure=False,
-            compression=None,
-            wait_for_ready=None,
-            timeout=None,
-            metadata=None):
-        return grpc.experimental.unary_unary(
-            request,
-            target,
-            '/gamehall.v1.TournamentService/CreateTournament',
-            gamehall_dot_v1_dot_matchmaking__pb2.CreateTournamentRequest.SerializeToString,
-            gamehall_dot_v1_dot_matchmaking__pb2.CreateTournamentResponse.FromString,
-            options,
-            channel_credentials,
-            insecure,
-            call_credentials,
-            compression,
-            wait_for_ready,
-            timeout,
-            metadata,
-            _registered_method=True)
-
-    @staticmethod
-    def ListTournaments(request,
-            target,
-            options=(),
-            channel_credentials=None,
-            call_credentials=None,
-            insecure=False,
-            compression=None,
-            wait_for_ready=None,
-            timeout=None,
-            metadata=None):
-        return grpc.experimental.unary_unary(
-            request,
-            target,
-            '/gamehall.v1.TournamentService/ListTournaments',
-            gamehall_dot_v1_dot_matchmaking__pb2.ListTournamentsRequest.SerializeToString,
-            gamehall_dot_v1_dot_matchmaking__pb2.ListTournamentsResponse.FromString,
-            options,
-            channel_credentials,
-            insecure,
-            call_credentials,
-            compression,
-            wait_for_ready,
-            timeout,
-            metadata,
-            _registered_method=True)
-
-    @staticmethod
-    def GetTournament(request,
-            target,
-            options=(),
-            channel_credentials=None,
-            call_credentials=None,
-            insecure=False,
-            compression=None,
-            wait_for_ready=None,
-            timeout=None,
-            metadata=None):
-        return grpc.experimental.unary_unary(
-            request,
-            target,
-            '/gamehall.v1.TournamentService/GetTournament',
-            gamehall_dot_v1_dot_matchmaking__pb2.GetTournamentRequest.SerializeToString,
-            gamehall_dot_v1_dot_matchmaking__pb2.GetTournamentResponse.FromString,
-            options,
-            channel_credentials,
-            insecure,
-            call_credentials,
-            compression,
-            wait_for_ready,
-            timeout,
-            metadata,
-            _registered_method=True)
-
-    @staticmethod
-    def RegisterPlayer(request,
-            target,
-            options=(),
-            channel_credentials=None,
-            call_credentials=None,
-            insecure=False,
-            compression=None,
-            wait_for_ready=None,
-            timeout=None,
-            metadata=None):
-        return grpc.experimental.unary_unary(
-            request,
-            target,
-            '/gamehall.v1.TournamentService/RegisterPlayer',
-            gamehall_dot_v1_dot_matchmaking__pb2.RegisterPlayerRequest.SerializeToString,
-            gamehall_dot_v1_dot_matchmaking__pb2.RegisterPlayerResponse.FromString,
-            options,
-            channel_credentials,
-            insecure,
-            call_credentials,
-            compression,
-            wait_for_ready,
-            timeout,
-            metadata,
-            _registered_method=True)
-
-    @staticmethod
-    def UnregisterPlayer(request,
-            target,
-            options=(),
-            channel_credentials=None,
-            call_credentials=None,
-            insecure=False,
-            compression=None,
-            wait_for_ready=None,
-            timeout=None,
-            metadata=None):
-        return grpc.experimental.unary_unary(
-            request,
-            target,
-            '/gamehall.v1.TournamentService/UnregisterPlayer',
-            gamehall_dot_v1_dot_matchmaking__pb2.UnregisterPlayerRequest.SerializeToString,
-            gamehall_dot_v1_dot_matchmaking__pb2.UnregisterPlayerResponse.FromString,
-            options,
-            channel_credentials,
-            insecure,
-            call_credentials,
-            compression,
-            wait_for_ready,
-            timeout,
-            metadata,
-            _registered_method=True)
-
-    @staticmethod
-    def CheckIn(request,
-            target,
-            options=(),
-            channel_credentials=None,
-            call_credentials=None,
-            insecure=False,
-            compression=None,
-            wait_for_ready=None,
-            timeout=None,
-            metadata=None):
-        return grpc.experimental.unary_unary(
-            request,
-            target,
-            '/gamehall.v1.TournamentService/CheckIn',
-            gamehall_dot_v1_dot_matchmaking__pb2.CheckInRequest.SerializeToString,
-            gamehall_dot_v1_dot_matchmaking__pb2.CheckInResponse.FromString,
-            options,
-            channel_credentials,
-            insecure,
-            call_credentials,
-            compression,
-            wait_for_ready,
-            timeout,
-            metadata,
-            _registered_method=True)
-
-    @staticmethod
-    def StartTournament(request,
-            target,
-            options=(),
-            channel_credentials=None,
-            call_credentials=None,
-            insecure=False,
-            compression=None,
-            wait_for_ready=None,
-            timeout=None,
-            metadata=None):
-        return grpc.experimental.unary_unary(
-            request,
-            target,
-            '/gamehall.v1.TournamentService/StartTournament',
-            gamehall_dot_v1_dot_matchmaking__pb2.StartTournamentRequest.SerializeToString,
-            gamehall_dot_v1_dot_matchmaking__pb2.StartTournamentResponse.FromString,
-            options,
-            channel_credentials,
-            insecure,
-            call_credentials,
-            compression,
-            wait_for_ready,
-            timeout,
-            metadata,
-            _registered_method=True)
-
-    @staticmethod
-    def GetStandings(request,
-            target,
-            options=(),
-            channel_credentials=None,
-            call_credentials=None,
-            insecure=False,
-            compression=None,
-            wait_for_ready=None,
-            timeout=None,
-            metadata=None):
-        return grpc.experimental.unary_unary(
-            request,
-            target,
-            '/gamehall.v1.TournamentService/GetStandings',
-            gamehall_dot_v1_dot_matchmaking__pb2.GetStandingsRequest.SerializeToString,
-            gamehall_dot_v1_dot_matchmaking__pb2.GetStandingsResponse.FromString,
-            options,
-            channel_credentials,
-            insecure,
-            call_credentials,
-            compression,
-            wait_for_ready,
-            timeout,
-            metadata,
-            _registered_method=True)
-
-    @staticmethod
-    def WatchStandings(request,
-            target,
-            options=(),
-            channel_credentials=None,
-            call_credentials=None,
-            insecure=False,
-            compression=None,
-            wait_for_ready=None,
-            timeout=None,
-            metadata=None):
-        return grpc.experimental.unary_stream(
-            request,
-            target,
-            '/gamehall.v1.TournamentService/WatchStandings',
-            gamehall_dot_v1_dot_matchmaking__pb2.WatchStandingsRequest.SerializeToString,
-            gamehall_dot_v1_dot_matchmaking__pb2.WatchStandingsResponse.FromString,
-            options,
-            channel_credentials,
-            insecure,
-            call_credentials,
-            compression,
-            wait_for_ready,
-            timeout,
-            metadata,
-            _registered_method=True)
-
-    @staticmethod
-    def PauseTournament(request,
-            target,
-            options=(),
-            channel_credentials=None,
-            call_credentials=None,
-            insecure=False,
-            compression=None,
-            wait_for_ready=None,
-            timeout=None,
-            metadata=None):
-        return grpc.experimental.unary_unary(
-            request,
-            target,
-            '/gamehall.v1.TournamentService/PauseTournament',
-            gamehall_dot_v1_dot_matchmaking__pb2.PauseTournamentRequest.SerializeToString,
-            gamehall_dot_v1_dot_matchmaking__pb2.PauseTournamentResponse.FromString,
-            options,
-            channel_credentials,
-            insecure,
-            call_credentials,
-            compression,
-            wait_for_ready,
-            timeout,
-            metadata,
-            _registered_method=True)
-
-    @staticmethod
-    def ResumeTournament(request,
-            target,
-            options=(),
-            channel_credentials=None,
-            call_credentials=None,
-            insecure=False,
-            compression=None,
-            wait_for_ready=None,
-            timeout=None,
-            metadata=None):
-        return grpc.experimental.unary_unary(
-            request,
-            target,
-            '/gamehall.v1.TournamentService/ResumeTournament',
-            gamehall_dot_v1_dot_matchmaking__pb2.ResumeTournamentRequest.SerializeToString,
-            gamehall_dot_v1_dot_matchmaking__pb2.ResumeTournamentResponse.FromString,
-            options,
-            channel_credentials,
-            insecure,
-            call_credentials,
-            compression,
-            wait_for_ready,
-            timeout,
-            metadata,
-            _registered_method=True)
-
-    @staticmethod
-    def DropPlayer(request,
-            target,
-            options=(),
-            channel_credentials=None,
-            call_credentials=None,
-            insecure=False,
-            compression=None,
-            wait_for_ready=None,
-            timeout=None,
-            metadata=None):
-        return grpc.experimental.unary_unary(
-            request,
-            target,
-            '/gamehall.v1.TournamentService/DropPlayer',
-            gamehall_dot_v1_dot_matchmaking__pb2.DropPlayerRequest.SerializeToString,
-            gamehall_dot_v1_dot_matchmaking__pb2.DropPlayerResponse.FromString,
-            options,
-            channel_credentials,
-            insecure,
-            call_credentials,
-            compression,
-            wait_for_ready,
-            timeout,
-            metadata,
-            _registered_method=True)
-
-    @staticmethod
-    def RepairRound(request,
-            target,
-            options=(),
-            channel_credentials=None,
-            call_credentials=None,
-            insecure=False,
-            compression=None,
-            wait_for_ready=None,
-            timeout=None,
-            metadata=None):
-        return grpc.experimental.unary_unary(
-            request,
-            target,
-            '/gamehall.v1.TournamentService/RepairRound',
-            gamehall_dot_v1_dot_matchmaking__pb2.RepairRoundRequest.SerializeToString,
-            gamehall_dot_v1_dot_matchmaking__pb2.RepairRoundResponse.FromString,
-            options,
-            channel_credentials,
-            insecure,
-            call_credentials,
-            compression,
-            wait_for_ready,
-            timeout,
-            metadata,
-            _registered_method=True)
-
-    @staticmethod
-    def AdjudicatePairing(request,
-            target,
-            options=(),
-            channel_credentials=None,
-            call_credentials=None,
-            insecure=False,
-            compression=None,
-            wait_for_ready=None,
-            timeout=None,
-            metadata=None):
-        return grpc.experimental.unary_unary(
-            request,
-            target,
-            '/gamehall.v1.TournamentService/AdjudicatePairing',
-            gamehall_dot_v1_dot_matchmaking__pb2.AdjudicatePairingRequest.SerializeToString,
-            gamehall_dot_v1_dot_matchmaking__pb2.AdjudicatePairingResponse.FromString,
             options,
             channel_credentials,
             insecure,

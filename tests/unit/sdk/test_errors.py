@@ -9,7 +9,7 @@ from gamehall.sdk import errors as sdk
 from gamehall.sdk.matches import Matches
 from gamehall.sdk.transport import Transport
 from gamehall.v1 import common_pb2 as c
-from gamehall.v1 import gateway_pb2
+from gamehall.v1 import match_pb2
 from tests.unit.sdk.fakes import FakeMethod, FakeStub, rpc_error
 
 S = grpc.StatusCode
@@ -82,7 +82,7 @@ def test_named_errors_share_the_base_and_reason_name() -> None:
 
 async def test_sdk_calls_raise_named_errors_with_the_grpc_error_as_cause() -> None:
     raw = rpc_error(S.FAILED_PRECONDITION, c.ERROR_REASON_ILLEGAL_ACTION, "card 13 is not in your hand", "t1")
-    method = FakeMethod(gateway_pb2.SubmitActionResponse(), errors=[raw])
+    method = FakeMethod(match_pb2.SubmitActionResponse(), errors=[raw])
     matches = Matches(Transport(), FakeStub(SubmitAction=method))
     with pytest.raises(sdk.IllegalAction) as caught:
         await matches.submit("m1", 0, "play-13")

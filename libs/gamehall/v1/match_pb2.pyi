@@ -1,4 +1,8 @@
+import datetime
+
 from gamehall.v1 import common_pb2 as _common_pb2
+from google.protobuf import duration_pb2 as _duration_pb2
+from google.protobuf import timestamp_pb2 as _timestamp_pb2
 from google.protobuf.internal import containers as _containers
 from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
 from google.protobuf import descriptor as _descriptor
@@ -8,13 +12,6 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 
 DESCRIPTOR: _descriptor.FileDescriptor
 
-class Role(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
-    __slots__ = ()
-    ROLE_UNSPECIFIED: _ClassVar[Role]
-    ROLE_PLAYER: _ClassVar[Role]
-    ROLE_OPERATOR: _ClassVar[Role]
-    ROLE_BOT: _ClassVar[Role]
-
 class MatchStatus(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
     MATCH_STATUS_UNSPECIFIED: _ClassVar[MatchStatus]
@@ -22,83 +19,24 @@ class MatchStatus(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     MATCH_STATUS_RUNNING: _ClassVar[MatchStatus]
     MATCH_STATUS_FINISHED: _ClassVar[MatchStatus]
     MATCH_STATUS_ABORTED: _ClassVar[MatchStatus]
-ROLE_UNSPECIFIED: Role
-ROLE_PLAYER: Role
-ROLE_OPERATOR: Role
-ROLE_BOT: Role
+
+class SeatKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    SEAT_KIND_UNSPECIFIED: _ClassVar[SeatKind]
+    SEAT_KIND_OPEN: _ClassVar[SeatKind]
+    SEAT_KIND_RESERVED: _ClassVar[SeatKind]
+    SEAT_KIND_HUMAN: _ClassVar[SeatKind]
+    SEAT_KIND_BOT: _ClassVar[SeatKind]
 MATCH_STATUS_UNSPECIFIED: MatchStatus
 MATCH_STATUS_OPEN: MatchStatus
 MATCH_STATUS_RUNNING: MatchStatus
 MATCH_STATUS_FINISHED: MatchStatus
 MATCH_STATUS_ABORTED: MatchStatus
-
-class Account(_message.Message):
-    __slots__ = ("id", "username", "role")
-    ID_FIELD_NUMBER: _ClassVar[int]
-    USERNAME_FIELD_NUMBER: _ClassVar[int]
-    ROLE_FIELD_NUMBER: _ClassVar[int]
-    id: str
-    username: str
-    role: Role
-    def __init__(self, id: _Optional[str] = ..., username: _Optional[str] = ..., role: _Optional[_Union[Role, str]] = ...) -> None: ...
-
-class RegisterRequest(_message.Message):
-    __slots__ = ("username", "password", "invite_code")
-    USERNAME_FIELD_NUMBER: _ClassVar[int]
-    PASSWORD_FIELD_NUMBER: _ClassVar[int]
-    INVITE_CODE_FIELD_NUMBER: _ClassVar[int]
-    username: str
-    password: str
-    invite_code: str
-    def __init__(self, username: _Optional[str] = ..., password: _Optional[str] = ..., invite_code: _Optional[str] = ...) -> None: ...
-
-class RegisterResponse(_message.Message):
-    __slots__ = ("account", "token", "expires_unix")
-    ACCOUNT_FIELD_NUMBER: _ClassVar[int]
-    TOKEN_FIELD_NUMBER: _ClassVar[int]
-    EXPIRES_UNIX_FIELD_NUMBER: _ClassVar[int]
-    account: Account
-    token: str
-    expires_unix: int
-    def __init__(self, account: _Optional[_Union[Account, _Mapping]] = ..., token: _Optional[str] = ..., expires_unix: _Optional[int] = ...) -> None: ...
-
-class LoginRequest(_message.Message):
-    __slots__ = ("username", "password")
-    USERNAME_FIELD_NUMBER: _ClassVar[int]
-    PASSWORD_FIELD_NUMBER: _ClassVar[int]
-    username: str
-    password: str
-    def __init__(self, username: _Optional[str] = ..., password: _Optional[str] = ...) -> None: ...
-
-class LoginResponse(_message.Message):
-    __slots__ = ("account", "token", "expires_unix")
-    ACCOUNT_FIELD_NUMBER: _ClassVar[int]
-    TOKEN_FIELD_NUMBER: _ClassVar[int]
-    EXPIRES_UNIX_FIELD_NUMBER: _ClassVar[int]
-    account: Account
-    token: str
-    expires_unix: int
-    def __init__(self, account: _Optional[_Union[Account, _Mapping]] = ..., token: _Optional[str] = ..., expires_unix: _Optional[int] = ...) -> None: ...
-
-class WhoAmIRequest(_message.Message):
-    __slots__ = ()
-    def __init__(self) -> None: ...
-
-class WhoAmIResponse(_message.Message):
-    __slots__ = ("account",)
-    ACCOUNT_FIELD_NUMBER: _ClassVar[int]
-    account: Account
-    def __init__(self, account: _Optional[_Union[Account, _Mapping]] = ...) -> None: ...
-
-class ListGamesRequest(_message.Message):
-    __slots__ = ()
-    def __init__(self) -> None: ...
-
-class ListGamesResponse(_message.Message):
-    __slots__ = ("games",)
-    GAMES_FIELD_NUMBER: _ClassVar[int]
-    games: _containers.RepeatedCompositeFieldContainer[_common_pb2.GameDescriptor]
-    def __init__(self, games: _Optional[_Iterable[_Union[_common_pb2.GameDescriptor, _Mapping]]] = ...) -> None: ...
+SEAT_KIND_UNSPECIFIED: SeatKind
+SEAT_KIND_OPEN: SeatKind
+SEAT_KIND_RESERVED: SeatKind
+SEAT_KIND_HUMAN: SeatKind
+SEAT_KIND_BOT: SeatKind
 
 class SeatSpec(_message.Message):
     __slots__ = ("open", "reserved_for", "bot")
@@ -110,34 +48,24 @@ class SeatSpec(_message.Message):
     bot: str
     def __init__(self, open: _Optional[bool] = ..., reserved_for: _Optional[str] = ..., bot: _Optional[str] = ...) -> None: ...
 
-class ClockSpec(_message.Message):
-    __slots__ = ("per_move_ms", "bank_ms", "increment_ms")
-    PER_MOVE_MS_FIELD_NUMBER: _ClassVar[int]
-    BANK_MS_FIELD_NUMBER: _ClassVar[int]
-    INCREMENT_MS_FIELD_NUMBER: _ClassVar[int]
-    per_move_ms: int
-    bank_ms: int
-    increment_ms: int
-    def __init__(self, per_move_ms: _Optional[int] = ..., bank_ms: _Optional[int] = ..., increment_ms: _Optional[int] = ...) -> None: ...
-
 class Seat(_message.Message):
-    __slots__ = ("seat", "kind", "account_id", "username", "bot_difficulty", "clock_remaining_ms")
+    __slots__ = ("seat", "kind", "account_id", "username", "bot_difficulty", "clock_remaining")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     KIND_FIELD_NUMBER: _ClassVar[int]
     ACCOUNT_ID_FIELD_NUMBER: _ClassVar[int]
     USERNAME_FIELD_NUMBER: _ClassVar[int]
     BOT_DIFFICULTY_FIELD_NUMBER: _ClassVar[int]
-    CLOCK_REMAINING_MS_FIELD_NUMBER: _ClassVar[int]
+    CLOCK_REMAINING_FIELD_NUMBER: _ClassVar[int]
     seat: int
-    kind: str
+    kind: SeatKind
     account_id: str
     username: str
     bot_difficulty: str
-    clock_remaining_ms: int
-    def __init__(self, seat: _Optional[int] = ..., kind: _Optional[str] = ..., account_id: _Optional[str] = ..., username: _Optional[str] = ..., bot_difficulty: _Optional[str] = ..., clock_remaining_ms: _Optional[int] = ...) -> None: ...
+    clock_remaining: _duration_pb2.Duration
+    def __init__(self, seat: _Optional[int] = ..., kind: _Optional[_Union[SeatKind, str]] = ..., account_id: _Optional[str] = ..., username: _Optional[str] = ..., bot_difficulty: _Optional[str] = ..., clock_remaining: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ...) -> None: ...
 
 class Match(_message.Message):
-    __slots__ = ("id", "game", "config", "status", "seats", "version", "to_act", "outcome", "seed_commitment", "seed", "public", "clock", "created_by", "created_unix")
+    __slots__ = ("id", "game", "config", "status", "seats", "version", "to_act", "outcome", "seed_commitment", "seed", "public", "clock", "created_by", "create_time")
     ID_FIELD_NUMBER: _ClassVar[int]
     GAME_FIELD_NUMBER: _ClassVar[int]
     CONFIG_FIELD_NUMBER: _ClassVar[int]
@@ -151,7 +79,7 @@ class Match(_message.Message):
     PUBLIC_FIELD_NUMBER: _ClassVar[int]
     CLOCK_FIELD_NUMBER: _ClassVar[int]
     CREATED_BY_FIELD_NUMBER: _ClassVar[int]
-    CREATED_UNIX_FIELD_NUMBER: _ClassVar[int]
+    CREATE_TIME_FIELD_NUMBER: _ClassVar[int]
     id: str
     game: str
     config: _common_pb2.MatchConfig
@@ -163,10 +91,10 @@ class Match(_message.Message):
     seed_commitment: str
     seed: int
     public: bool
-    clock: ClockSpec
+    clock: _common_pb2.ClockSpec
     created_by: str
-    created_unix: int
-    def __init__(self, id: _Optional[str] = ..., game: _Optional[str] = ..., config: _Optional[_Union[_common_pb2.MatchConfig, _Mapping]] = ..., status: _Optional[_Union[MatchStatus, str]] = ..., seats: _Optional[_Iterable[_Union[Seat, _Mapping]]] = ..., version: _Optional[int] = ..., to_act: _Optional[_Iterable[int]] = ..., outcome: _Optional[_Union[_common_pb2.Outcome, _Mapping]] = ..., seed_commitment: _Optional[str] = ..., seed: _Optional[int] = ..., public: _Optional[bool] = ..., clock: _Optional[_Union[ClockSpec, _Mapping]] = ..., created_by: _Optional[str] = ..., created_unix: _Optional[int] = ...) -> None: ...
+    create_time: _timestamp_pb2.Timestamp
+    def __init__(self, id: _Optional[str] = ..., game: _Optional[str] = ..., config: _Optional[_Union[_common_pb2.MatchConfig, _Mapping]] = ..., status: _Optional[_Union[MatchStatus, str]] = ..., seats: _Optional[_Iterable[_Union[Seat, _Mapping]]] = ..., version: _Optional[int] = ..., to_act: _Optional[_Iterable[int]] = ..., outcome: _Optional[_Union[_common_pb2.Outcome, _Mapping]] = ..., seed_commitment: _Optional[str] = ..., seed: _Optional[int] = ..., public: _Optional[bool] = ..., clock: _Optional[_Union[_common_pb2.ClockSpec, _Mapping]] = ..., created_by: _Optional[str] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
 
 class CreateMatchRequest(_message.Message):
     __slots__ = ("game", "config", "seats", "clock", "public", "join_seat", "request_id")
@@ -180,11 +108,11 @@ class CreateMatchRequest(_message.Message):
     game: str
     config: _common_pb2.MatchConfig
     seats: _containers.RepeatedCompositeFieldContainer[SeatSpec]
-    clock: ClockSpec
+    clock: _common_pb2.ClockSpec
     public: bool
     join_seat: int
     request_id: str
-    def __init__(self, game: _Optional[str] = ..., config: _Optional[_Union[_common_pb2.MatchConfig, _Mapping]] = ..., seats: _Optional[_Iterable[_Union[SeatSpec, _Mapping]]] = ..., clock: _Optional[_Union[ClockSpec, _Mapping]] = ..., public: _Optional[bool] = ..., join_seat: _Optional[int] = ..., request_id: _Optional[str] = ...) -> None: ...
+    def __init__(self, game: _Optional[str] = ..., config: _Optional[_Union[_common_pb2.MatchConfig, _Mapping]] = ..., seats: _Optional[_Iterable[_Union[SeatSpec, _Mapping]]] = ..., clock: _Optional[_Union[_common_pb2.ClockSpec, _Mapping]] = ..., public: _Optional[bool] = ..., join_seat: _Optional[int] = ..., request_id: _Optional[str] = ...) -> None: ...
 
 class CreateMatchResponse(_message.Message):
     __slots__ = ("match",)
