@@ -25,7 +25,7 @@ from gamehall.runtime.identity import ensure_service_account
 from gamehall.runtime.matchlog import LOG_STREAM, bot_filter
 from gamehall.runtime.service import ServiceApp, exit_on_missing_secret
 from gamehall.runtime.settings import Settings
-from gamehall.v1 import match_pb2_grpc
+from gamehall_sdk.v1 import match_pb2_grpc
 from gamehall_services.ai.identity import SERVICE_USERNAME, BotIdentity
 from gamehall_services.ai.worker import TurnWorker, handle_turn
 

@@ -26,7 +26,7 @@ from gamehall.events.v1 import match_pb2 as match_events_pb2
 from gamehall.events.v1.log_pb2 import LogEntry
 from gamehall.runtime import metrics
 from gamehall.runtime.bus import SUBJECT_ROOT, PermanentEventError, classify_rpc_error
-from gamehall.v1 import match_pb2, match_pb2_grpc
+from gamehall_sdk.v1 import match_pb2, match_pb2_grpc
 from gamehall_services.ai.identity import BotIdentity
 
 log = structlog.get_logger("gamehall.ai")

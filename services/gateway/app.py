@@ -13,7 +13,7 @@ from gamehall.runtime.bus import Bus
 from gamehall.runtime.identity import account_lookup
 from gamehall.runtime.service import ServiceApp, exit_on_missing_secret
 from gamehall.runtime.settings import Settings
-from gamehall.v1 import auth_pb2, auth_pb2_grpc, catalog_pb2, catalog_pb2_grpc, match_pb2, match_pb2_grpc
+from gamehall_sdk.v1 import auth_pb2, auth_pb2_grpc, catalog_pb2, catalog_pb2_grpc, match_pb2, match_pb2_grpc
 from gamehall_services.gateway.auth import Authenticator, AuthServicer, Registration, bootstrap_operator
 from gamehall_services.gateway.auth_limits import AuthLimits
 from gamehall_services.gateway.catalog import CatalogServicer

@@ -23,8 +23,8 @@ from gamehall.internal.v1 import persistence_pb2 as ppb
 from gamehall.runtime.errors import ClientError
 from gamehall.runtime.identity import authenticate
 from gamehall.runtime.settings import Settings
-from gamehall.v1 import auth_pb2, auth_pb2_grpc, common_pb2
 from gamehall.wire.public import timestamp
+from gamehall_sdk.v1 import auth_pb2, auth_pb2_grpc, common_pb2
 from gamehall_services.gateway.auth_limits import AuthLimits
 from gamehall_services.gateway.upstream import Upstream, call
 

@@ -6,8 +6,8 @@ import asyncio
 from typing import Any
 
 from gamehall.internal.v1 import rules_pb2
-from gamehall.v1 import catalog_pb2, catalog_pb2_grpc, common_pb2
 from gamehall.wire import pages
+from gamehall_sdk.v1 import catalog_pb2, catalog_pb2_grpc, common_pb2
 from gamehall_services.gateway.auth import Authenticator
 from gamehall_services.gateway.upstream import Upstream
 

@@ -22,8 +22,8 @@ from google.protobuf.message import Message
 
 from gamehall.auth.passwords import DEFAULT_PASSWORD_POLICY, DEFAULT_USERNAME_POLICY
 from gamehall.runtime.errors import ClientError
-from gamehall.v1 import common_pb2
 from gamehall.wire.json_limits import MAX_JSON_DEPTH, check_json_text, preview
+from gamehall_sdk.v1 import common_pb2
 
 MAX_SEATS = 16
 """Seats of one match (the largest mode hosted has 8)."""

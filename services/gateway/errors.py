@@ -6,7 +6,7 @@ import grpc
 
 from gamehall.auth import errors
 from gamehall.runtime.errors import register_error
-from gamehall.v1 import common_pb2 as c
+from gamehall_sdk.v1 import common_pb2 as c
 
 S = grpc.StatusCode
 register_error(errors.InvalidUsername, S.INVALID_ARGUMENT, c.ERROR_REASON_MALFORMED, "username")

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 import grpc
 
 from gamehall.runtime.errors import ClientError
-from gamehall.v1 import common_pb2
+from gamehall_sdk.v1 import common_pb2
 
 MAX_ACTION_JSON_BYTES = 16 * 1024
 MAX_REQUEST_ID_CHARS = 128

@@ -17,9 +17,9 @@ from gamehall.internal.v1 import persistence_pb2 as ppb
 from gamehall.matches import require_seat, require_watch
 from gamehall.matches.lifecycle import match_id_for
 from gamehall.runtime.errors import ClientError
-from gamehall.v1 import common_pb2, match_pb2, match_pb2_grpc
 from gamehall.wire import pages
 from gamehall.wire.matches import STATUS_NAMES, public_match
+from gamehall_sdk.v1 import common_pb2, match_pb2, match_pb2_grpc
 from gamehall_services.gateway.auth import Authenticator
 from gamehall_services.gateway.limits import RateLimiter, WatchSlots, check_action_payload
 from gamehall_services.gateway.upstream import RulesReplicas, Upstream, call

@@ -16,7 +16,7 @@ from google.protobuf.descriptor import ServiceDescriptor
 
 from gamehall.runtime.channels import internal_channel
 from gamehall.runtime.upstream import translate
-from gamehall.v1 import matchmaking_pb2, matchmaking_pb2_grpc, tournament_pb2, tournament_pb2_grpc
+from gamehall_sdk.v1 import matchmaking_pb2, matchmaking_pb2_grpc, tournament_pb2, tournament_pb2_grpc
 from gamehall_services.gateway.auth import Authenticator
 from gamehall_services.gateway.limits import RateLimiter, WatchSlots
 from gamehall_services.gateway.upstream import call

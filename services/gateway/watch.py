@@ -23,7 +23,7 @@ from gamehall.internal.v1 import persistence_pb2 as ppb
 from gamehall.matches import require_watch, seat_of
 from gamehall.runtime.bus import Bus, view_subject
 from gamehall.runtime.errors import ClientError
-from gamehall.v1 import common_pb2, match_pb2
+from gamehall_sdk.v1 import common_pb2, match_pb2
 from gamehall_services.gateway.upstream import Upstream, call
 
 log = structlog.get_logger("gamehall.gateway.watch")

@@ -24,7 +24,7 @@ from gamehall.runtime.channels import internal_channel
 from gamehall.runtime.identity import account_lookup
 from gamehall.runtime.service import ServiceApp, exit_on_missing_secret
 from gamehall.runtime.settings import Settings
-from gamehall.v1 import matchmaking_pb2, matchmaking_pb2_grpc, tournament_pb2, tournament_pb2_grpc
+from gamehall_sdk.v1 import matchmaking_pb2, matchmaking_pb2_grpc, tournament_pb2, tournament_pb2_grpc
 from gamehall_services.matchmaking.creator import MatchCreator
 from gamehall_services.matchmaking.finished import FinishedMatches
 from gamehall_services.matchmaking.queues import Queues

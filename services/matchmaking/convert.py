@@ -9,8 +9,8 @@ from gamehall.matchmaking import Rating
 from gamehall.tournaments import standings
 from gamehall.tournaments.model import Pairing
 from gamehall.tournaments.standings import TIEBREAKS
-from gamehall.v1 import matchmaking_pb2, tournament_pb2
 from gamehall.wire.public import clock_to_proto, duration_ms, enum_value, timestamp
+from gamehall_sdk.v1 import matchmaking_pb2, tournament_pb2
 from gamehall_services.matchmaking.documents import TicketEntry, TournamentDoc, link_key
 
 TICKET_STATES = {

@@ -19,8 +19,8 @@ from gamehall.runtime.errors import ClientError
 from gamehall.runtime.identity import ensure_service_account
 from gamehall.runtime.rules_replicas import RulesReplicas
 from gamehall.runtime.upstream import translate
-from gamehall.v1 import common_pb2, match_pb2
 from gamehall.wire.matches import public_match
+from gamehall_sdk.v1 import common_pb2, match_pb2
 
 SERVICE_USERNAME = "matchmaking-service"
 OPEN_DEADLINE_SECONDS = 15.0

@@ -31,7 +31,7 @@ from gamehall.matchmaking.errors import InvalidTicket, UnknownTicket
 from gamehall.runtime import metrics
 from gamehall.runtime.bus import SUBJECT_ROOT
 from gamehall.runtime.errors import ClientError
-from gamehall.v1 import match_pb2
+from gamehall_sdk.v1 import match_pb2
 from gamehall_services.matchmaking.creator import MatchCreator
 from gamehall_services.matchmaking.documents import PendingMatch, TicketEntry
 from gamehall_services.matchmaking.ratings import Ratings

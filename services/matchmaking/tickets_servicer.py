@@ -12,9 +12,9 @@ import grpc
 from gamehall.auth import Principals
 from gamehall.engine import get_game
 from gamehall.matchmaking.errors import UnknownTicket
-from gamehall.v1 import matchmaking_pb2 as pb
-from gamehall.v1 import matchmaking_pb2_grpc
 from gamehall.wire import pages
+from gamehall_sdk.v1 import matchmaking_pb2 as pb
+from gamehall_sdk.v1 import matchmaking_pb2_grpc
 from gamehall_services.matchmaking.caller import claims_of, invalid, is_operator, require_operator
 from gamehall_services.matchmaking.convert import rating_to_proto, ticket_to_proto
 from gamehall_services.matchmaking.documents import TicketEntry

@@ -10,10 +10,10 @@ import grpc
 
 from gamehall.auth import Claims, Principals
 from gamehall.tournaments import machine
-from gamehall.v1 import tournament_pb2 as pb
-from gamehall.v1 import tournament_pb2_grpc
 from gamehall.wire import pages
 from gamehall.wire.public import clock_from_proto, enum_name, ms_of, seconds_of
+from gamehall_sdk.v1 import tournament_pb2 as pb
+from gamehall_sdk.v1 import tournament_pb2_grpc
 from gamehall_services.matchmaking.caller import claims_of, denied, invalid, is_operator, require_operator
 from gamehall_services.matchmaking.convert import pairing_to_proto, standings_to_proto, tournament_to_proto
 from gamehall_services.matchmaking.documents import TournamentDoc

@@ -38,8 +38,8 @@ from gamehall.tournaments import (
     current_pairings,
     machine,
 )
-from gamehall.v1 import match_pb2
 from gamehall.wire.public import clock_to_proto
+from gamehall_sdk.v1 import match_pb2
 from gamehall_services.matchmaking.caller import not_found
 from gamehall_services.matchmaking.creator import MatchCreator
 from gamehall_services.matchmaking.documents import TournamentDoc, decode_doc, encode_doc, link_key

@@ -6,7 +6,7 @@ import grpc
 
 from gamehall import store
 from gamehall.runtime.errors import register_error
-from gamehall.v1 import common_pb2 as c
+from gamehall_sdk.v1 import common_pb2 as c
 
 S = grpc.StatusCode
 register_error(store.NotFound, S.NOT_FOUND, c.ERROR_REASON_NOT_FOUND)

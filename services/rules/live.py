@@ -32,11 +32,11 @@ from gamehall.runtime import metrics
 from gamehall.runtime.errors import ClientError
 from gamehall.runtime.matchlog import LogConflict, Logged, LogUnavailable, MatchLog
 from gamehall.runtime.upstream import translate
-from gamehall.v1 import common_pb2, match_pb2
 from gamehall.wire import event_to_proto, outcome_to_proto
 from gamehall.wire.convert import dumps
 from gamehall.wire.matches import facts_from_record, logged_from_entry, logged_to_public, outcome_from_json
 from gamehall.wire.matchlog import close_entry, entry_for_step
+from gamehall_sdk.v1 import common_pb2, match_pb2
 
 log = structlog.get_logger("gamehall.rules.live")
 

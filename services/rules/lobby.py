@@ -22,12 +22,12 @@ from gamehall.matches.lifecycle import InvalidSeats, SeatRequest, is_full, plan_
 from gamehall.runtime.errors import ClientError
 from gamehall.runtime.upstream import translate
 from gamehall.store import seed_commitment
-from gamehall.v1 import common_pb2
 from gamehall.wire import config_from_proto
 from gamehall.wire import outbox as events
 from gamehall.wire.convert import dumps
 from gamehall.wire.matches import facts_from_record
 from gamehall.wire.public import clock_from_proto
+from gamehall_sdk.v1 import common_pb2
 
 log = structlog.get_logger("gamehall.rules.lobby")
 

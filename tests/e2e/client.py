@@ -9,7 +9,7 @@ from typing import Any
 
 import grpc
 
-from gamehall.v1 import auth_pb2, auth_pb2_grpc, catalog_pb2_grpc, common_pb2, match_pb2, match_pb2_grpc
+from gamehall_sdk.v1 import auth_pb2, auth_pb2_grpc, catalog_pb2_grpc, common_pb2, match_pb2, match_pb2_grpc
 
 PASSWORD = "correct horse battery staple"
 

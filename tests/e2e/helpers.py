@@ -14,7 +14,7 @@ import grpc
 
 from gamehall.engine import Event, MatchConfig, get_game
 from gamehall.runtime.matchlog import wait_projected_at
-from gamehall.v1 import match_pb2
+from gamehall_sdk.v1 import match_pb2
 from tests.e2e.client import Client
 
 MAX_ACTIONS = 5000

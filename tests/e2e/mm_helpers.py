@@ -8,7 +8,7 @@ from typing import Any, TypeVar
 
 import grpc
 
-from gamehall.v1 import auth_pb2, matchmaking_pb2_grpc, tournament_pb2_grpc
+from gamehall_sdk.v1 import auth_pb2, matchmaking_pb2_grpc, tournament_pb2_grpc
 from tests.e2e.client import Client
 from tests.e2e.conftest import OPERATOR_PASSWORD, Running
 

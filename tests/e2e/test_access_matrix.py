@@ -23,7 +23,7 @@ import pytest
 from gamehall.auth import Tokens
 from gamehall.internal.v1 import persistence_pb2 as ppb
 from gamehall.internal.v1 import persistence_pb2_grpc
-from gamehall.v1 import (
+from gamehall_sdk.v1 import (
     auth_pb2,
     auth_pb2_grpc,
     catalog_pb2,

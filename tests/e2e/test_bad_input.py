@@ -10,7 +10,7 @@ import grpc
 import pytest
 
 from gamehall.auth import Tokens
-from gamehall.v1 import auth_pb2, match_pb2
+from gamehall_sdk.v1 import auth_pb2, match_pb2
 from tests.e2e.client import Client
 from tests.e2e.conftest import TOKEN_KEY, Running
 

@@ -13,7 +13,7 @@ from nats.js import api
 
 from gamehall.runtime.matchlog import LOG_STREAM
 from gamehall.testing.high_card import GAME as HIGH_CARD
-from gamehall.v1 import match_pb2
+from gamehall_sdk.v1 import match_pb2
 from tests.e2e.conftest import Running
 from tests.e2e.helpers import projected
 

@@ -7,7 +7,7 @@ import json
 import grpc
 import pytest
 
-from gamehall.v1 import catalog_pb2
+from gamehall_sdk.v1 import catalog_pb2
 from tests.e2e.conftest import Running, game_ids
 
 

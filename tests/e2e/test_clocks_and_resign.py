@@ -6,7 +6,7 @@ import time
 
 from google.protobuf.duration_pb2 import Duration
 
-from gamehall.v1 import common_pb2, match_pb2
+from gamehall_sdk.v1 import common_pb2, match_pb2
 from tests.e2e.conftest import Running
 from tests.e2e.helpers import Collector
 from tests.e2e.test_play_through_gateway import _verify

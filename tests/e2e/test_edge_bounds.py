@@ -13,9 +13,9 @@ from typing import Any
 import grpc
 import pytest
 
-from gamehall.v1 import common_pb2, match_pb2
-from gamehall.v1 import matchmaking_pb2 as mm
-from gamehall.v1 import matchmaking_pb2_grpc as mm_grpc
+from gamehall_sdk.v1 import common_pb2, match_pb2
+from gamehall_sdk.v1 import matchmaking_pb2 as mm
+from gamehall_sdk.v1 import matchmaking_pb2_grpc as mm_grpc
 from tests.e2e.conftest import Running
 
 DEEP = "[" * 5000 + "]" * 5000

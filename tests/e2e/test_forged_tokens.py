@@ -15,8 +15,8 @@ import grpc
 import pytest
 
 from gamehall.auth import Tokens
-from gamehall.v1 import auth_pb2
-from gamehall.v1 import tournament_pb2 as mpb
+from gamehall_sdk.v1 import auth_pb2
+from gamehall_sdk.v1 import tournament_pb2 as mpb
 from tests.e2e.conftest import TOKEN_KEY, Running
 from tests.e2e.mm_helpers import operator, tournaments
 

@@ -13,7 +13,7 @@ import sys
 import grpc
 import pytest
 
-from gamehall.v1 import common_pb2, match_pb2
+from gamehall_sdk.v1 import common_pb2, match_pb2
 from tests.e2e.conftest import Running
 from tests.e2e.helpers import Collector, canonical, play_to_end, rerun
 from tests.support.processes import repo_env

@@ -19,9 +19,9 @@ import pytest
 
 from gamehall.internal.v1 import diagnostics_pb2, diagnostics_pb2_grpc
 from gamehall.runtime.bus import DEAD_HEADER, DEADLETTER_STREAM, deadletter_subject, match_subject
-from gamehall.v1 import match_pb2
-from gamehall.v1 import matchmaking_pb2 as mm
-from gamehall.v1 import matchmaking_pb2_grpc as mm_grpc
+from gamehall_sdk.v1 import match_pb2
+from gamehall_sdk.v1 import matchmaking_pb2 as mm
+from gamehall_sdk.v1 import matchmaking_pb2_grpc as mm_grpc
 from gamehall_services.matchmaking.app import CONSUMER
 from tests.e2e.conftest import Running
 

@@ -16,7 +16,7 @@ import pytest
 from gamehall.internal.v1 import live_pb2, live_pb2_grpc
 from gamehall.launcher.platform import Platform
 from gamehall.matches.routing import rank_replicas
-from gamehall.v1 import match_pb2
+from gamehall_sdk.v1 import match_pb2
 from tests.e2e.client import Client
 from tests.e2e.conftest import AUTH_UNLIMITED, TOKEN_KEY, Running
 from tests.e2e.test_play_through_gateway import _verify

@@ -14,8 +14,8 @@ import nats
 import pytest
 
 from gamehall.runtime.bus import match_subject
-from gamehall.v1 import match_pb2
-from gamehall.v1 import matchmaking_pb2 as pb
+from gamehall_sdk.v1 import match_pb2
+from gamehall_sdk.v1 import matchmaking_pb2 as pb
 from tests.e2e.client import Client
 from tests.e2e.conftest import Running
 from tests.e2e.helpers import play_to_end

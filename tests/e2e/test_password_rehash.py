@@ -10,7 +10,7 @@ import grpc
 from gamehall.auth import Passwords
 from gamehall.internal.v1 import persistence_pb2 as ppb
 from gamehall.internal.v1 import persistence_pb2_grpc
-from gamehall.v1 import auth_pb2
+from gamehall_sdk.v1 import auth_pb2
 from tests.e2e.conftest import Running
 
 PASSWORD = "an old but long passphrase"

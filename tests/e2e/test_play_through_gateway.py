@@ -12,7 +12,7 @@ import sys
 import pytest
 
 from gamehall.engine import get_game
-from gamehall.v1 import match_pb2
+from gamehall_sdk.v1 import match_pb2
 from tests.e2e.conftest import Running, game_ids
 from tests.e2e.helpers import Collector, canonical, play_to_end, projected, rerun
 from tests.support.processes import repo_env

@@ -14,7 +14,7 @@ import grpc
 import pytest
 
 from gamehall.launcher.platform import Platform
-from gamehall.v1 import common_pb2, match_pb2
+from gamehall_sdk.v1 import common_pb2, match_pb2
 from tests.e2e.client import Client
 from tests.e2e.conftest import TOKEN_KEY, Running
 from tests.e2e.test_play_through_gateway import _verify

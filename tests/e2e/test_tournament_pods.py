@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import defaultdict
 
 from gamehall.tournaments.pods import placement_points
-from gamehall.v1 import tournament_pb2 as pb
+from gamehall_sdk.v1 import tournament_pb2 as pb
 from tests.e2e.conftest import Running
 from tests.e2e.mm_helpers import operator, tournaments, wait_for
 

@@ -15,7 +15,7 @@ import pytest
 
 from gamehall.events.v1 import matchmaking_pb2 as epb
 from gamehall.tournaments.standings import TIEBREAKS
-from gamehall.v1 import tournament_pb2 as pb
+from gamehall_sdk.v1 import tournament_pb2 as pb
 from tests.e2e.client import Client
 from tests.e2e.conftest import Running
 from tests.e2e.mm_helpers import operator, tournaments, wait_for

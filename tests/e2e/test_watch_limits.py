@@ -7,8 +7,8 @@ import asyncio
 import grpc
 import pytest
 
-from gamehall.v1 import match_pb2, match_pb2_grpc, matchmaking_pb2_grpc
-from gamehall.v1 import matchmaking_pb2 as mpb
+from gamehall_sdk.v1 import match_pb2, match_pb2_grpc, matchmaking_pb2_grpc
+from gamehall_sdk.v1 import matchmaking_pb2 as mpb
 from tests.e2e.conftest import Running
 
 LIMIT = 64

@@ -14,8 +14,8 @@ import grpc
 import pytest
 
 from gamehall.runtime.settings import Settings
-from gamehall.sdk import Gamehall
-from gamehall.v1 import auth_pb2, auth_pb2_grpc
+from gamehall_sdk import Gamehall
+from gamehall_sdk.v1 import auth_pb2, auth_pb2_grpc
 from gamehall_services.gateway.app import build_app as gateway_app
 from gamehall_services.persistence.app import build_app as persistence_app
 from tests.support.nats import NatsServer

@@ -18,7 +18,7 @@ import pytest
 from gamehall.auth import Tokens
 from gamehall.internal.v1 import rules_pb2, rules_pb2_grpc
 from gamehall.launcher.platform import Platform, grpc_healthy
-from gamehall.v1 import auth_pb2, auth_pb2_grpc, common_pb2
+from gamehall_sdk.v1 import auth_pb2, auth_pb2_grpc, common_pb2
 from tests.support.processes import processes_mentioning, repo_env
 
 pytestmark = pytest.mark.integration

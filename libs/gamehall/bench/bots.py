@@ -15,7 +15,7 @@ from gamehall.ai.playout import random_playout
 from gamehall.bench.e2e import bench_platform
 from gamehall.bench.rows import Row
 from gamehall.engine import Game, all_games
-from gamehall.v1 import auth_pb2, auth_pb2_grpc, match_pb2, match_pb2_grpc
+from gamehall_sdk.v1 import auth_pb2, auth_pb2_grpc, match_pb2, match_pb2_grpc
 
 LEVELS = ("easy", "normal", "hard", "expert")
 MODE_ROWS: dict[str, tuple[tuple[str, str], ...]] = {"grimm-world": (("campaign", "normal"),)}

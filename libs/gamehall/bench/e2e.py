@@ -22,7 +22,7 @@ import grpc
 
 from gamehall.bench.rows import Row
 from gamehall.launcher.platform import Platform
-from gamehall.v1 import auth_pb2, auth_pb2_grpc, common_pb2, match_pb2, match_pb2_grpc
+from gamehall_sdk.v1 import auth_pb2, auth_pb2_grpc, common_pb2, match_pb2, match_pb2_grpc
 
 FIXTURE = "gamehall.testing.high_card:GAME"
 GOAL = ">= 25% of echo calls/s, p99 < 50 ms"

@@ -30,7 +30,7 @@ from gamehall.bench.rows import Row
 from gamehall.internal.v1 import persistence_pb2 as ppb
 from gamehall.internal.v1 import persistence_pb2_grpc
 from gamehall.launcher.platform import Platform
-from gamehall.v1 import auth_pb2, auth_pb2_grpc, common_pb2, match_pb2, match_pb2_grpc
+from gamehall_sdk.v1 import auth_pb2, auth_pb2_grpc, common_pb2, match_pb2, match_pb2_grpc
 
 TICKS = os.sysconf("SC_CLK_TCK")
 

@@ -30,8 +30,8 @@ from gamehall.engine import UnknownGame, get_game, register
 from gamehall.engine.registry import load_reference
 from gamehall.launcher.platform import Platform
 from gamehall.runtime.matchlog import wait_projected_at
-from gamehall.sdk import Gamehall, GamehallError, RetryPolicy, play_seat, random_policy
-from gamehall.v1 import match_pb2
+from gamehall_sdk import Gamehall, GamehallError, RetryPolicy, play_seat, random_policy
+from gamehall_sdk.v1 import match_pb2
 
 FAULT_ORDER = ("gateway", "persistence", "rules-high-card", "ai", "matchmaking")
 """Round-robin order of the services killed (those the platform runs)."""

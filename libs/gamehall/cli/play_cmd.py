@@ -37,7 +37,7 @@ from gamehall.cli.play_render import (
 from gamehall.engine import UnknownGame as EngineUnknownGame
 from gamehall.engine import get_game
 from gamehall.launcher.processes import LaunchError
-from gamehall.sdk import (
+from gamehall_sdk import (
     GamehallError,
     IllegalAction,
     InvalidRequest,
@@ -51,8 +51,8 @@ from gamehall.sdk import (
     bot_seat,
     open_seat,
 )
-from gamehall.sdk.client import Gamehall
-from gamehall.v1 import match_pb2
+from gamehall_sdk.client import Gamehall
+from gamehall_sdk.v1 import match_pb2
 
 ReadLine = Callable[[str], str | None]
 """Reads one answer after showing a prompt; None when the input is exhausted (EOF)."""

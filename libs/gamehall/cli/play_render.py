@@ -15,8 +15,8 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from gamehall.sdk import LegalAction, LegalActions, MatchUpdate, View
-from gamehall.v1 import common_pb2, match_pb2
+from gamehall_sdk import LegalAction, LegalActions, MatchUpdate, View
+from gamehall_sdk.v1 import common_pb2, match_pb2
 
 Choice = LegalAction | Literal["quit", "view"]
 ENDED = (match_pb2.MATCH_STATUS_FINISHED, match_pb2.MATCH_STATUS_ABORTED)

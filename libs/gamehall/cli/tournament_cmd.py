@@ -24,7 +24,7 @@ from gamehall.cli.local_platform import temporary_platform
 from gamehall.cli.ui import progress_bar
 from gamehall.launcher.platform import Platform
 from gamehall.launcher.processes import LaunchError
-from gamehall.v1 import auth_pb2, auth_pb2_grpc, tournament_pb2, tournament_pb2_grpc
+from gamehall_sdk.v1 import auth_pb2, auth_pb2_grpc, tournament_pb2, tournament_pb2_grpc
 
 FORMATS = ("swiss", "single-elimination", "double-elimination", "round-robin", "pods")
 

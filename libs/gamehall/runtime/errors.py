@@ -23,7 +23,7 @@ from grpc_status import rpc_status
 from gamehall.engine import errors as engine_errors
 from gamehall.matches import errors as match_errors
 from gamehall.matches import lifecycle as match_lifecycle
-from gamehall.v1 import common_pb2
+from gamehall_sdk.v1 import common_pb2
 
 DOMAIN = "gamehall.dev"
 """`ErrorInfo.domain` of every error the platform raises."""

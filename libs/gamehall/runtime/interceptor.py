@@ -19,7 +19,7 @@ import grpc
 import structlog
 
 from gamehall.runtime import errors, metrics
-from gamehall.v1 import common_pb2
+from gamehall_sdk.v1 import common_pb2
 
 log = structlog.get_logger("gamehall.rpc")
 

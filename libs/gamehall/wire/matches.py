@@ -11,9 +11,9 @@ from gamehall.internal.v1 import persistence_pb2 as ppb
 from gamehall.matches import clocks
 from gamehall.matches.clocks import ClockSpec
 from gamehall.matches.live import LoggedAction, MatchFacts, SeatFacts
-from gamehall.v1 import common_pb2, match_pb2
 from gamehall.wire.convert import dumps
 from gamehall.wire.public import clock_to_proto, duration_ms, enum_value, timestamp
+from gamehall_sdk.v1 import common_pb2, match_pb2
 
 
 def loads(text: str) -> Any:

@@ -21,7 +21,7 @@ from typing import Any, TypeVar
 import grpc
 
 from gamehall.runtime.errors import ClientError
-from gamehall.v1 import common_pb2
+from gamehall_sdk.v1 import common_pb2
 
 T = TypeVar("T")
 

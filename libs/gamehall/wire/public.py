@@ -13,7 +13,7 @@ from google.protobuf.duration_pb2 import Duration
 from google.protobuf.timestamp_pb2 import Timestamp
 
 from gamehall.matches.clocks import ClockSpec
-from gamehall.v1 import common_pb2
+from gamehall_sdk.v1 import common_pb2
 
 
 def enum_value(enum: Any, prefix: str, name: str) -> Any:

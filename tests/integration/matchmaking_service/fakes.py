@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 import grpc
 
 from gamehall.internal.v1 import persistence_pb2 as ppb
-from gamehall.v1 import match_pb2
+from gamehall_sdk.v1 import match_pb2
 
 
 def rpc_error(code: grpc.StatusCode, details: str) -> grpc.aio.AioRpcError:

@@ -19,9 +19,9 @@ from gamehall.cli.play_render import (
     render_view,
 )
 from gamehall.engine import Outcome
-from gamehall.sdk import GameEvent, LegalAction, LegalActions, MatchUpdate, View
-from gamehall.v1 import match_pb2
 from gamehall.wire.convert import legal_action_to_proto, outcome_to_proto
+from gamehall_sdk import GameEvent, LegalAction, LegalActions, MatchUpdate, View
+from gamehall_sdk.v1 import match_pb2
 from tests.fixtures.high_card import GAME as HIGH_CARD
 from tests.fixtures.high_card import State
 

@@ -11,7 +11,7 @@ from google.protobuf.duration_pb2 import Duration
 from google.protobuf.timestamp_pb2 import Timestamp
 
 from gamehall.runtime.errors import ClientError
-from gamehall.v1 import auth_pb2, catalog_pb2, common_pb2, match_pb2, matchmaking_pb2, tournament_pb2
+from gamehall_sdk.v1 import auth_pb2, catalog_pb2, common_pb2, match_pb2, matchmaking_pb2, tournament_pb2
 from gamehall_services.gateway.edge import BOUNDS, Instant, Many, Nested, Span, check_request
 
 DEEP = "[" * 5000 + "]" * 5000

@@ -12,7 +12,7 @@ from gamehall.engine import register
 from gamehall.internal.v1 import rules_pb2, rules_pb2_grpc
 from gamehall.runtime.errors import read_failure
 from gamehall.runtime.settings import Settings
-from gamehall.v1 import common_pb2
+from gamehall_sdk.v1 import common_pb2
 from gamehall_services.rules.app import build_app
 from tests.fixtures.high_card import GAME
 

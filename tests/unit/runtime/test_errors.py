@@ -5,7 +5,7 @@ import pytest
 
 from gamehall.engine import errors as e
 from gamehall.runtime.errors import ClientError, lookup, register_error
-from gamehall.v1 import common_pb2 as pb
+from gamehall_sdk.v1 import common_pb2 as pb
 
 
 @pytest.mark.parametrize(

@@ -18,7 +18,7 @@ from gamehall.runtime.diagnostics import SERVICE_NAME, DiagnosticsServicer
 from gamehall.runtime.errors import read_failure
 from gamehall.runtime.service import ServiceApp
 from gamehall.runtime.settings import Settings
-from gamehall.v1 import common_pb2
+from gamehall_sdk.v1 import common_pb2
 
 
 class Misbehaving(DiagnosticsServicer):

@@ -5,11 +5,11 @@ from __future__ import annotations
 import grpc
 import pytest
 
-from gamehall.sdk import errors as sdk
-from gamehall.sdk.matches import Matches
-from gamehall.sdk.transport import Transport
-from gamehall.v1 import common_pb2 as c
-from gamehall.v1 import match_pb2
+from gamehall_sdk import errors as sdk
+from gamehall_sdk.matches import Matches
+from gamehall_sdk.transport import Transport
+from gamehall_sdk.v1 import common_pb2 as c
+from gamehall_sdk.v1 import match_pb2
 from tests.unit.sdk.fakes import FakeMethod, FakeStub, rpc_error
 
 S = grpc.StatusCode

@@ -5,12 +5,12 @@ from __future__ import annotations
 import grpc
 import pytest
 
-from gamehall.sdk import Unavailable, VersionConflict
-from gamehall.sdk.matches import Matches
-from gamehall.sdk.models import LegalAction
-from gamehall.sdk.retry import RetryPolicy
-from gamehall.sdk.transport import Transport
-from gamehall.v1 import common_pb2, match_pb2
+from gamehall_sdk import Unavailable, VersionConflict
+from gamehall_sdk.matches import Matches
+from gamehall_sdk.models import LegalAction
+from gamehall_sdk.retry import RetryPolicy
+from gamehall_sdk.transport import Transport
+from gamehall_sdk.v1 import common_pb2, match_pb2
 from tests.unit.sdk.fakes import FakeMethod, FakeStub, rpc_error
 
 FAST = RetryPolicy(attempts=4, backoff=0.0)

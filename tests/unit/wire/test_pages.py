@@ -9,8 +9,8 @@ import grpc
 import pytest
 
 from gamehall.runtime.errors import ClientError
-from gamehall.v1 import common_pb2
 from gamehall.wire import pages
+from gamehall_sdk.v1 import common_pb2
 
 FILTERS = {"game": "grimmoir", "status": 2, "mine": False}
 

@@ -1,6 +1,6 @@
 from gamehall.internal.v1 import persistence_pb2 as _persistence_pb2
-from gamehall.v1 import common_pb2 as _common_pb2
-from gamehall.v1 import match_pb2 as _match_pb2
+from gamehall_sdk.v1 import common_pb2 as _common_pb2
+from gamehall_sdk.v1 import match_pb2 as _match_pb2
 from google.protobuf.internal import containers as _containers
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message

@@ -1,6 +1,6 @@
 import datetime
 
-from gamehall.v1 import common_pb2 as _common_pb2
+from gamehall_sdk.v1 import common_pb2 as _common_pb2
 from google.protobuf import duration_pb2 as _duration_pb2
 from google.protobuf import timestamp_pb2 as _timestamp_pb2
 from google.protobuf.internal import containers as _containers

@@ -7,9 +7,9 @@ import uuid
 from collections.abc import AsyncGenerator, Mapping, Sequence
 from typing import Any
 
-from gamehall.sdk.models import GameEvent, LegalAction, LegalActions, MatchUpdate, Submitted, View, decode, outcome_of
-from gamehall.sdk.transport import Transport, make_stub
-from gamehall.v1 import common_pb2, match_pb2, match_pb2_grpc
+from gamehall_sdk.models import GameEvent, LegalAction, LegalActions, MatchUpdate, Submitted, View, decode, outcome_of
+from gamehall_sdk.transport import Transport, make_stub
+from gamehall_sdk.v1 import common_pb2, match_pb2, match_pb2_grpc
 
 ActionLike = LegalAction | str | Mapping[str, Any]
 """What `submit` plays: a `LegalAction`, a legal-action id, or the action's JSON form {"kind": ...}."""

@@ -12,8 +12,8 @@ from typing import Any, TypeVar
 
 import grpc
 
-from gamehall.sdk.errors import from_rpc_error
-from gamehall.sdk.retry import RetryPolicy
+from gamehall_sdk.errors import from_rpc_error
+from gamehall_sdk.retry import RetryPolicy
 
 R = TypeVar("R")
 

@@ -6,10 +6,10 @@ from collections.abc import AsyncGenerator, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
-from gamehall.sdk.enums import enum_value
-from gamehall.sdk.transport import Transport, all_pages, make_stub
-from gamehall.v1 import common_pb2, tournament_pb2_grpc
-from gamehall.v1 import tournament_pb2 as pb
+from gamehall_sdk.enums import enum_value
+from gamehall_sdk.transport import Transport, all_pages, make_stub
+from gamehall_sdk.v1 import common_pb2, tournament_pb2_grpc
+from gamehall_sdk.v1 import tournament_pb2 as pb
 
 
 class Tournaments:

@@ -29,7 +29,7 @@ DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1dgamehall/v1/ma
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
-_builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'gamehall.v1.matchmaking_pb2', _globals)
+_builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'gamehall_sdk.v1.matchmaking_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
   _globals['_TICKETSTATUS']._serialized_start=1230

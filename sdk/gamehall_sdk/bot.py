@@ -16,12 +16,12 @@ from typing import TYPE_CHECKING
 
 import grpc
 
-from gamehall.sdk.errors import MatchOver, NotYourTurn, Unavailable, VersionConflict
-from gamehall.sdk.models import LegalAction, LegalActions, View
-from gamehall.v1 import match_pb2
+from gamehall_sdk.errors import MatchOver, NotYourTurn, Unavailable, VersionConflict
+from gamehall_sdk.models import LegalAction, LegalActions, View
+from gamehall_sdk.v1 import match_pb2
 
 if TYPE_CHECKING:
-    from gamehall.sdk.client import Gamehall
+    from gamehall_sdk.client import Gamehall
 
 Policy = Callable[[View, LegalActions], LegalAction | Awaitable[LegalAction]]
 """Chooses the action to play from the seat's view and legal actions (sync or async)."""

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import AsyncGenerator, Sequence
 from typing import Any
 
-from gamehall.sdk.transport import Transport, all_pages, make_stub
-from gamehall.v1 import matchmaking_pb2 as pb
-from gamehall.v1 import matchmaking_pb2_grpc
+from gamehall_sdk.transport import Transport, all_pages, make_stub
+from gamehall_sdk.v1 import matchmaking_pb2 as pb
+from gamehall_sdk.v1 import matchmaking_pb2_grpc
 
 
 class Matchmaking:

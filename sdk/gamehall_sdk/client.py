@@ -9,12 +9,12 @@ from typing import Any
 
 import grpc
 
-from gamehall.sdk.matches import Matches
-from gamehall.sdk.matchmaking import Matchmaking
-from gamehall.sdk.retry import RetryPolicy
-from gamehall.sdk.tournaments import Tournaments
-from gamehall.sdk.transport import DEFAULT_TIMEOUT, Transport, all_pages, make_stub
-from gamehall.v1 import auth_pb2, auth_pb2_grpc, catalog_pb2, catalog_pb2_grpc, common_pb2
+from gamehall_sdk.matches import Matches
+from gamehall_sdk.matchmaking import Matchmaking
+from gamehall_sdk.retry import RetryPolicy
+from gamehall_sdk.tournaments import Tournaments
+from gamehall_sdk.transport import DEFAULT_TIMEOUT, Transport, all_pages, make_stub
+from gamehall_sdk.v1 import auth_pb2, auth_pb2_grpc, catalog_pb2, catalog_pb2_grpc, common_pb2
 
 CHANNEL_OPTIONS: tuple[tuple[str, Any], ...] = (
     ("grpc.max_receive_message_length", 64 * 1024 * 1024),

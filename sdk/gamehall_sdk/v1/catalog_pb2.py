@@ -22,14 +22,14 @@ _runtime_version.ValidateProtobufRuntimeVersion(
 _sym_db = _symbol_database.Default()
 
 
-from gamehall.v1 import common_pb2 as gamehall_dot_v1_dot_common__pb2
+from gamehall_sdk.v1 import common_pb2 as gamehall_dot_v1_dot_common__pb2
 
 
 DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x19gamehall/v1/catalog.proto\x12\x0bgamehall.v1\x1a\x18gamehall/v1/common.proto\"9\n\x10ListGamesRequest\x12\x11\n\tpage_size\x18\x01 \x01(\x05\x12\x12\n\npage_token\x18\x02 \x01(\t\"X\n\x11ListGamesResponse\x12*\n\x05games\x18\x01 \x03(\x0b\x32\x1b.gamehall.v1.GameDescriptor\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t2\\\n\x0e\x43\x61talogService\x12J\n\tListGames\x12\x1d.gamehall.v1.ListGamesRequest\x1a\x1e.gamehall.v1.ListGamesResponseb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
-_builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'gamehall.v1.catalog_pb2', _globals)
+_builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'gamehall_sdk.v1.catalog_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
   _globals['_LISTGAMESREQUEST']._serialized_start=68

@@ -7,7 +7,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, overload
 
-from gamehall.v1 import common_pb2
+from gamehall_sdk.v1 import common_pb2
 
 JsonDict = dict[str, Any]
 

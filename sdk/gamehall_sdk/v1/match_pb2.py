@@ -22,7 +22,7 @@ _runtime_version.ValidateProtobufRuntimeVersion(
 _sym_db = _symbol_database.Default()
 
 
-from gamehall.v1 import common_pb2 as gamehall_dot_v1_dot_common__pb2
+from gamehall_sdk.v1 import common_pb2 as gamehall_dot_v1_dot_common__pb2
 from google.protobuf import duration_pb2 as google_dot_protobuf_dot_duration__pb2
 from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__pb2
 
@@ -31,7 +31,7 @@ DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x17gamehall/v1/ma
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
-_builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'gamehall.v1.match_pb2', _globals)
+_builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'gamehall_sdk.v1.match_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
   _globals['_MATCHSTATUS']._serialized_start=2910

@@ -1,7 +1,7 @@
 """The Python SDK of gamehall: an asyncio client of the public gateway for client authors and bot writers.
 
     import asyncio, random
-    from gamehall.sdk import Gamehall, play_seat, random_policy
+    from gamehall_sdk import Gamehall, play_seat, random_policy
 
     async def main() -> None:
         async with Gamehall.connect("localhost:50051") as hall:
@@ -15,9 +15,9 @@
 Every failed call raises a `GamehallError` subclass (`IllegalAction`, `NotYourTurn`, ...).
 """
 
-from gamehall.sdk.bot import Policy, play_seat, random_policy, take_turn
-from gamehall.sdk.client import CHANNEL_OPTIONS, Gamehall
-from gamehall.sdk.errors import (
+from gamehall_sdk.bot import Policy, play_seat, random_policy, take_turn
+from gamehall_sdk.client import CHANNEL_OPTIONS, Gamehall
+from gamehall_sdk.errors import (
     AlreadyExists,
     DeadlineExceeded,
     FailedPrecondition,
@@ -36,12 +36,12 @@ from gamehall.sdk.errors import (
     VersionConflict,
     from_rpc_error,
 )
-from gamehall.sdk.matches import Matches, bot_seat, open_seat, reserved_seat
-from gamehall.sdk.matchmaking import Matchmaking
-from gamehall.sdk.models import GameEvent, LegalAction, LegalActions, MatchUpdate, Submitted, View
-from gamehall.sdk.retry import RetryPolicy
-from gamehall.sdk.tournaments import Tournaments
-from gamehall.sdk.transport import DEFAULT_TIMEOUT
+from gamehall_sdk.matches import Matches, bot_seat, open_seat, reserved_seat
+from gamehall_sdk.matchmaking import Matchmaking
+from gamehall_sdk.models import GameEvent, LegalAction, LegalActions, MatchUpdate, Submitted, View
+from gamehall_sdk.retry import RetryPolicy
+from gamehall_sdk.tournaments import Tournaments
+from gamehall_sdk.transport import DEFAULT_TIMEOUT
 
 __all__ = [
     "CHANNEL_OPTIONS",
