@@ -35,9 +35,12 @@ help:
 	@echo "make proto  - regenerate Python code from protos/   make lint - ruff, mypy, buf lint"
 	@echo "make chart  - render, lint and validate the Helm chart  make images - container images"
 
-$(STAMP): pyproject.toml
+# The SDK (sdk/, the `gamehall-sdk` distribution the server depends on) first, editable in compat mode
+# (a .pth entry, so mypy follows it), then the server.
+$(STAMP): pyproject.toml sdk/pyproject.toml
 	@command -v $(PY_BOOT) >/dev/null || PY_BOOT=python3; test -x $(PY) || $(PY_BOOT) -m venv $(VENV) || python3 -m venv $(VENV)
 	@$(PIP) --upgrade pip==25.3
+	@$(PIP) -e ./sdk --config-settings editable_mode=compat
 	@$(PIP) -e '.[dev]'
 	@touch $(STAMP)
 
@@ -84,9 +87,9 @@ api-baseline: $(BUF)
 	@cd protos && ../$(BUF) build -o api-baseline.binpb && echo "protos/api-baseline.binpb renewed"
 
 lint: $(STAMP) $(BUF) web
-	@$(VENV)/bin/ruff check libs services tests deploy
+	@$(VENV)/bin/ruff check libs services tests deploy sdk
 	@mkdir -p .mypy-paths && ln -sfn ../services .mypy-paths/gamehall_services
-	@MYPYPATH=libs:.mypy-paths $(VENV)/bin/mypy -p gamehall -p gamehall_services
+	@MYPYPATH=libs:.mypy-paths $(VENV)/bin/mypy -p gamehall -p gamehall_services -p gamehall_sdk
 	@cd protos && ../$(BUF) lint
 	@cd web && node_modules/.bin/tsc --noEmit -p .
 
@@ -106,4 +109,4 @@ images:
 	@bash deploy/build-images.sh
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache var web/node_modules web/src/gen $(WEB_OUT)
+	rm -rf $(VENV) .venv-sdk .pytest_cache .mypy_cache .ruff_cache var web/node_modules web/src/gen $(WEB_OUT)

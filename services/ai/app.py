@@ -25,7 +25,7 @@ from gamehall.runtime.identity import ensure_service_account
 from gamehall.runtime.matchlog import LOG_STREAM, bot_filter
 from gamehall.runtime.service import ServiceApp, exit_on_missing_secret
 from gamehall.runtime.settings import Settings
-from gamehall.v1 import gateway_pb2_grpc
+from gamehall_sdk.v1 import match_pb2_grpc
 from gamehall_services.ai.identity import SERVICE_USERNAME, BotIdentity
 from gamehall_services.ai.worker import TurnWorker, handle_turn
 
@@ -51,7 +51,7 @@ def build_app(settings: Settings) -> ServiceApp:
         channel = internal_channel(settings.gateway_addr)
         identity = BotIdentity(tokens, account)
         state["channel"] = channel
-        state["worker"] = TurnWorker(gateway_pb2_grpc.MatchServiceStub(channel), identity)
+        state["worker"] = TurnWorker(match_pb2_grpc.MatchServiceStub(channel), identity)
         bus = await Bus.connect(settings.nats_url, settings.service)
         await bus.ensure_streams(replicas=settings.jetstream_replicas)
         state["bus"] = bus

@@ -22,11 +22,11 @@ from nats.aio.msg import Msg
 
 from gamehall.ai.levels import LEVELS, make_bot
 from gamehall.engine import Action, Game, UnknownGame, derive_seed, get_game
-from gamehall.events.v1 import match_pb2
+from gamehall.events.v1 import match_pb2 as match_events_pb2
 from gamehall.events.v1.log_pb2 import LogEntry
 from gamehall.runtime import metrics
 from gamehall.runtime.bus import SUBJECT_ROOT, PermanentEventError, classify_rpc_error
-from gamehall.v1 import gateway_pb2, gateway_pb2_grpc
+from gamehall_sdk.v1 import match_pb2, match_pb2_grpc
 from gamehall_services.ai.identity import BotIdentity
 
 log = structlog.get_logger("gamehall.ai")
@@ -53,7 +53,7 @@ class Turn:
     @classmethod
     def parse(cls, payload: bytes) -> Turn:
         """A match's first turn, announced when it starts (a `turn_to_act` event on the turns stream)."""
-        event = match_pb2.MatchEvent.FromString(payload)
+        event = match_events_pb2.MatchEvent.FromString(payload)
         if event.WhichOneof("payload") != "turn_to_act":
             raise ValueError(f"not a turn: {event.WhichOneof('payload')}")
         t = event.turn_to_act
@@ -113,15 +113,15 @@ async def _play_one(worker: TurnWorker, turn: Turn) -> str:
 class TurnWorker:
     """Plays turns through the gateway with the service's bot identity."""
 
-    def __init__(self, gateway: gateway_pb2_grpc.MatchServiceStub, identity: BotIdentity) -> None:
+    def __init__(self, gateway: match_pb2_grpc.MatchServiceStub, identity: BotIdentity) -> None:
         self.gateway = gateway
         self.identity = identity
 
     async def play(self, turn: Turn) -> str:
         """Play `turn` if it is still due; returns what happened (for logs and tests)."""
         meta = self.identity.metadata()
-        view_request = gateway_pb2.GetViewRequest(match_id=turn.match_id, seat=turn.seat)
-        legal_request = gateway_pb2.ListLegalActionsRequest(match_id=turn.match_id, seat=turn.seat)
+        view_request = match_pb2.GetViewRequest(match_id=turn.match_id, seat=turn.seat)
+        legal_request = match_pb2.ListLegalActionsRequest(match_id=turn.match_id, seat=turn.seat)
 
         async def read() -> tuple[Any, Any]:  # both at once: the owner answers each from memory
             return await asyncio.gather(
@@ -147,7 +147,7 @@ class TurnWorker:
         chosen_id = next(aid for aid, action in actions.items() if action == chosen)
         try:
             await self.gateway.SubmitAction(
-                gateway_pb2.SubmitActionRequest(
+                match_pb2.SubmitActionRequest(
                     match_id=turn.match_id,
                     seat=turn.seat,
                     action_id=chosen_id,

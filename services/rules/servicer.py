@@ -17,7 +17,6 @@ from gamehall.engine.schema import infer_view_schema
 from gamehall.internal.v1 import rules_pb2, rules_pb2_grpc
 from gamehall.runtime import metrics
 from gamehall.runtime.errors import ClientError
-from gamehall.v1 import common_pb2
 from gamehall.wire import (
     config_from_proto,
     config_to_proto,
@@ -28,6 +27,7 @@ from gamehall.wire import (
     parse_json_object,
 )
 from gamehall.wire.convert import dumps
+from gamehall_sdk.v1 import common_pb2
 
 
 class RulesServicer(rules_pb2_grpc.RulesServiceServicer):

@@ -16,7 +16,7 @@ import pytest
 from gamehall.internal.v1 import live_pb2, live_pb2_grpc
 from gamehall.launcher.platform import Platform
 from gamehall.matches.routing import rank_replicas
-from gamehall.v1 import gateway_pb2
+from gamehall_sdk.v1 import match_pb2
 from tests.e2e.client import Client
 from tests.e2e.conftest import AUTH_UNLIMITED, TOKEN_KEY, Running
 from tests.e2e.test_play_through_gateway import _verify
@@ -36,9 +36,7 @@ def _duel(running: Running) -> tuple[Client, Client, str]:
     return alice, bob, match.id
 
 
-def _play_one(
-    clients: tuple[Client, Client], match_id: str, **kwargs: object
-) -> gateway_pb2.SubmitActionResponse | None:
+def _play_one(clients: tuple[Client, Client], match_id: str, **kwargs: object) -> match_pb2.SubmitActionResponse | None:
     for client in clients:
         legal = client.legal(match_id)
         if legal.actions:

@@ -15,7 +15,7 @@ from gamehall.ai.playout import random_playout
 from gamehall.bench.e2e import bench_platform
 from gamehall.bench.rows import Row
 from gamehall.engine import Game, all_games
-from gamehall.v1 import gateway_pb2, gateway_pb2_grpc
+from gamehall_sdk.v1 import auth_pb2, auth_pb2_grpc, match_pb2, match_pb2_grpc
 
 LEVELS = ("easy", "normal", "hard", "expert")
 MODE_ROWS: dict[str, tuple[tuple[str, str], ...]] = {"grimm-world": (("campaign", "normal"),)}
@@ -71,16 +71,14 @@ def _think_times(game: Game[Any], config: Any, level: str, positions: int) -> li
 
 async def _bot_matches(address: str, matches: int, timeout: float) -> tuple[int, float]:
     async with grpc.aio.insecure_channel(address) as channel:
-        auth = gateway_pb2_grpc.AuthServiceStub(channel)
-        stub = gateway_pb2_grpc.MatchServiceStub(channel)
-        reply = await auth.Register(gateway_pb2.RegisterRequest(username="bench-bots", password="bench password 2026"))
+        auth = auth_pb2_grpc.AuthServiceStub(channel)
+        stub = match_pb2_grpc.MatchServiceStub(channel)
+        reply = await auth.Register(auth_pb2.RegisterRequest(username="bench-bots", password="bench password 2026"))
         md = (("authorization", f"Bearer {reply.token}"),)
-        seats = [gateway_pb2.SeatSpec(bot="easy"), gateway_pb2.SeatSpec(bot="easy")]
+        seats = [match_pb2.SeatSpec(bot="easy"), match_pb2.SeatSpec(bot="easy")]
         started = time.perf_counter()
         ids = [
-            (
-                await stub.CreateMatch(gateway_pb2.CreateMatchRequest(game="high-card", seats=seats), metadata=md)
-            ).match.id
+            (await stub.CreateMatch(match_pb2.CreateMatchRequest(game="high-card", seats=seats), metadata=md)).match.id
             for _ in range(matches)
         ]
         pending = set(ids)
@@ -88,8 +86,8 @@ async def _bot_matches(address: str, matches: int, timeout: float) -> tuple[int,
         while pending and time.perf_counter() - started < timeout:
             await asyncio.sleep(0.5)
             for match_id in list(pending):
-                match = (await stub.GetMatch(gateway_pb2.GetMatchRequest(match_id=match_id), metadata=md)).match
-                if match.status == gateway_pb2.MATCH_STATUS_FINISHED:
+                match = (await stub.GetMatch(match_pb2.GetMatchRequest(match_id=match_id), metadata=md)).match
+                if match.status == match_pb2.MATCH_STATUS_FINISHED:
                     pending.discard(match_id)
                     actions += match.version
         return actions, time.perf_counter() - started

@@ -22,7 +22,7 @@ _runtime_version.ValidateProtobufRuntimeVersion(
 _sym_db = _symbol_database.Default()
 
 
-from gamehall.v1 import common_pb2 as gamehall_dot_v1_dot_common__pb2
+from gamehall_sdk.v1 import common_pb2 as gamehall_dot_v1_dot_common__pb2
 
 
 DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1egamehall/events/v1/match.proto\x12\x12gamehall.events.v1\x1a\x18gamehall/v1/common.proto\"\xde\x02\n\nMatchEvent\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x0f\n\x07version\x18\x02 \x01(\x04\x12\x0c\n\x04game\x18\x03 \x01(\t\x12\x33\n\x07\x63reated\x18\n \x01(\x0b\x32 .gamehall.events.v1.MatchCreatedH\x00\x12\x35\n\x0bseat_joined\x18\x0b \x01(\x0b\x32\x1e.gamehall.events.v1.SeatJoinedH\x00\x12;\n\x0e\x61\x63tion_applied\x18\x0c \x01(\x0b\x32!.gamehall.events.v1.ActionAppliedH\x00\x12\x34\n\x0bturn_to_act\x18\r \x01(\x0b\x32\x1d.gamehall.events.v1.TurnToActH\x00\x12\x35\n\x08\x66inished\x18\x0e \x01(\x0b\x32!.gamehall.events.v1.MatchFinishedH\x00\x42\t\n\x07payload\"D\n\x0cMatchCreated\x12\x0c\n\x04mode\x18\x01 \x01(\t\x12\r\n\x05seats\x18\x02 \x01(\r\x12\x17\n\x0fseed_commitment\x18\x03 \x01(\t\"<\n\nSeatJoined\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\x12\n\naccount_id\x18\x02 \x01(\t\x12\x0c\n\x04kind\x18\x03 \x01(\t\"\\\n\rActionApplied\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12-\n\rpublic_events\x18\x02 \x03(\x0b\x32\x16.gamehall.v1.GameEvent\x12\x0e\n\x06to_act\x18\x03 \x03(\r\"G\n\tTurnToAct\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\x12\n\ndifficulty\x18\x02 \x01(\t\x12\x18\n\x10\x64\x65\x61\x64line_unix_ms\x18\x03 \x01(\x03\"D\n\rMatchFinished\x12%\n\x07outcome\x18\x01 \x01(\x0b\x32\x14.gamehall.v1.Outcome\x12\x0c\n\x04seed\x18\x02 \x01(\x04\x62\x06proto3')
