@@ -17,8 +17,8 @@ import pytest
 from playwright.sync_api import Browser, Page, Response, expect
 
 from gamehall.engine import MatchConfig
-from gamehall.v1 import common_pb2, gateway_pb2
-from gamehall.v1 import matchmaking_pb2 as pb
+from gamehall_sdk.v1 import auth_pb2, catalog_pb2, common_pb2, match_pb2
+from gamehall_sdk.v1 import tournament_pb2 as pb
 from tests.e2e.client import PASSWORD, Client
 from tests.e2e.conftest import OPERATOR_PASSWORD, Running
 from tests.e2e.mm_helpers import operator, tournaments, wait_for
@@ -43,7 +43,7 @@ def web(platform: Running) -> str:
 
 def _account(client: Client) -> dict[str, str]:
     assert client.account is not None
-    role = {gateway_pb2.ROLE_OPERATOR: "operator", gateway_pb2.ROLE_PLAYER: "player"}.get(client.account.role, "")
+    role = {auth_pb2.ROLE_OPERATOR: "operator", auth_pb2.ROLE_PLAYER: "player"}.get(client.account.role, "")
     return {"id": client.account.id, "username": client.account.username, "role": role}
 
 
@@ -66,7 +66,7 @@ def _rows(page: Page) -> list[list[str]]:
 
 def test_swiss_standings_update_live_without_reload(platform: Running, web: str, browser: Browser) -> None:
     boss = operator(platform)
-    request = pb.CreateTournamentRequest(name="Web Swiss", game=GAME, format="swiss", rounds=3)
+    request = pb.CreateTournamentRequest(name="Web Swiss", game=GAME, format=pb.TOURNAMENT_FORMAT_SWISS, rounds=3)
     tid = _tcall(boss, "CreateTournament", request).tournament.id
     for _ in range(8):
         _tcall(boss, "RegisterPlayer", pb.RegisterPlayerRequest(tournament_id=tid, bot="random"))
@@ -122,7 +122,7 @@ def test_swiss_standings_update_live_without_reload(platform: Running, web: str,
 # ----------------------------------------------------------------------------------------- spectator
 
 
-def _play_one(client: Client, match_id: str, card: int | None = None) -> gateway_pb2.SubmitActionResponse:
+def _play_one(client: Client, match_id: str, card: int | None = None) -> match_pb2.SubmitActionResponse:
     legal = client.legal(match_id)
     plays = [a for a in legal.actions if json.loads(a.action_json).get("kind") == "play"]
     chosen = plays[0] if card is None else next(a for a in plays if json.loads(a.action_json)["card"] == card)
@@ -136,7 +136,7 @@ def _duel(platform: Running) -> tuple[Client, Client, str]:
     return first, second, match.id
 
 
-def _engine_views(match: gateway_pb2.Match, replay: gateway_pb2.GetReplayResponse) -> dict[int, dict[str, Any]]:
+def _engine_views(match: match_pb2.Match, replay: match_pb2.GetReplayResponse) -> dict[int, dict[str, Any]]:
     """The engine's spectator view at every version, recomputed here from the revealed seed and the log."""
     config = HIGH_CARD.validate_config(MatchConfig.from_json({"mode": "duel", "seats": 2}))
     state = HIGH_CARD.new_match(config, match.seed)
@@ -188,7 +188,7 @@ def test_spectator_follows_a_match_with_the_delay_and_sees_no_hidden_information
     assert bodies, "no WatchMatch stream was seen"
     received = 0
     for body in bodies:
-        messages, end = stream_messages(body, gateway_pb2.WatchMatchResponse)
+        messages, end = stream_messages(body, match_pb2.WatchMatchResponse)
         assert json.loads(end or b"{}").get("error") is None
         for message in messages:
             assert not message.HasField("seat")
@@ -290,7 +290,7 @@ def test_operator_console_runs_a_tournament_and_a_player_is_refused(
         expect(page.locator("#manage-status")).to_have_attribute("data-status", status, timeout=15_000)
         expect(page.locator("#console-result")).to_contain_text(f"The tournament is {status}")
         if action == "pause":
-            assert _tournament(boss, tid).status == "paused"
+            assert _tournament(boss, tid).status == pb.TOURNAMENT_STATUS_PAUSED
             screenshot(page, "console")
 
     outsider = players[0]
@@ -301,28 +301,28 @@ def test_operator_console_runs_a_tournament_and_a_player_is_refused(
     alert = refused.get_by_role("alert")
     expect(alert).to_contain_text("PERMISSION_DENIED", timeout=15_000)
     expect(alert).to_contain_text("Permission denied")
-    assert _tournament(boss, tid).status == "running"
+    assert _tournament(boss, tid).status == pb.TOURNAMENT_STATUS_RUNNING
     screenshot(refused, "console-refused")
     refused.context.close()
 
-    leaving = next(p for p in _tournament(boss, tid).pairings if len(p.players) == 2).players[1]
+    leaving = next(p for p in _pairings(boss, tid) if len(p.players) == 2).players[1]
     page.get_by_role("button", name=f"Drop {leaving[:8]}…").click()
     _done(page, "Drop")
     page.locator('button[data-action="repair-round"]').click()  # the drop's forfeit is not a result: re-pair
     _done(page, "Repair round")
     repaired = _tournament(boss, tid)
     # the current round (round 2 when the drop's forfeit and the bye completed round 1 first) has no bye now
-    (table,) = [p for p in repaired.pairings if p.round == repaired.round and len(p.players) == 2]
+    (table,) = [p for p in _pairings(boss, tid) if p.round == repaired.round and len(p.players) == 2]
     assert leaving not in table.players
     page.locator("#adj-pairing").select_option(table.id)
     page.locator("#adj-ranks").fill("1,2")
     page.locator('button[data-action="adjudicate"]').click()
     _done(page, "Adjudicate")
     state = _tournament(boss, tid)
-    adjudicated = next(p for p in state.pairings if p.id == table.id)
+    adjudicated = next(p for p in _pairings(boss, tid) if p.id == table.id)
     assert adjudicated.adjudicated and list(adjudicated.ranks) == [1, 2]
     assert next(e for e in state.entrants if e.player == leaving).dropped
-    assert state.status in ("running", "finished")  # the last round's result may end it
+    assert state.status in (pb.TOURNAMENT_STATUS_RUNNING, pb.TOURNAMENT_STATUS_FINISHED)  # the last result may end it
 
     page.goto(f"{web}#/")
     expect(page.locator("main")).to_contain_text("Console cup", timeout=15_000)
@@ -332,6 +332,10 @@ def test_operator_console_runs_a_tournament_and_a_player_is_refused(
 
 def _tournament(boss: Client, tid: str) -> Any:
     return _tcall(boss, "GetTournament", pb.GetTournamentRequest(tournament_id=tid)).tournament
+
+
+def _pairings(boss: Client, tid: str) -> list[Any]:
+    return list(_tcall(boss, "ListPairings", pb.ListPairingsRequest(tournament_id=tid, page_size=500)).pairings)
 
 
 # ----------------------------------------------------------------------------------------- seed games
@@ -346,16 +350,16 @@ def test_each_seed_game_is_drawn_by_its_own_renderer_on_the_spectator_page(
     """A bots-only public match of each seed game, watched live: the page draws the game's picture (its own
     renderer, not the generic outline) from the streamed spectator view, without a script error."""
     host = platform.player()
-    catalog = {g.id: g for g in host.catalog.ListGames(gateway_pb2.ListGamesRequest(), metadata=host.metadata).games}
+    catalog = {g.id: g for g in host.catalog.ListGames(catalog_pb2.ListGamesRequest(), metadata=host.metadata).games}
     page = _page(browser, platform.player())
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     for game in SEED_GAMES:
         mode = catalog[game].modes[0]
-        request = gateway_pb2.CreateMatchRequest(
+        request = match_pb2.CreateMatchRequest(
             game=game,
             config=common_pb2.MatchConfig(mode=mode.id, seats=mode.seats[0]),
-            seats=[gateway_pb2.SeatSpec(bot="easy") for _ in range(mode.seats[0])],
+            seats=[match_pb2.SeatSpec(bot="easy") for _ in range(mode.seats[0])],
             public=True,
         )
         match = host.call("CreateMatch", request).match

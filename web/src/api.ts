@@ -11,20 +11,20 @@
 import { Code, ConnectError, createClient, type Interceptor } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-web";
 import { BinaryReader, WireType } from "@bufbuild/protobuf/wire";
+import { timestampDate, timestampFromDate, type Timestamp } from "@bufbuild/protobuf/wkt";
+import { AuthService, Role } from "./gen/gamehall/v1/auth_pb";
+import { CatalogService } from "./gen/gamehall/v1/catalog_pb";
 import type { Outcome as PbOutcome } from "./gen/gamehall/v1/common_pb";
+import { MatchService, MatchStatus, SeatKind, type Match as PbMatch } from "./gen/gamehall/v1/match_pb";
 import {
-  AuthService,
-  CatalogService,
-  MatchService,
-  MatchStatus,
-  Role,
-  type Match as PbMatch,
-} from "./gen/gamehall/v1/gateway_pb";
-import {
+  ForfeitReason,
+  TournamentFormat,
   TournamentService,
+  TournamentStatus,
   type Standings as PbStandings,
   type Tournament as PbTournament,
-} from "./gen/gamehall/v1/matchmaking_pb";
+  type TournamentPairing as PbPairing,
+} from "./gen/gamehall/v1/tournament_pb";
 
 // ------------------------------------------------------------------ session
 
@@ -137,21 +137,16 @@ export function apiError(err: unknown): ApiError {
   return { status: "UNKNOWN", message: err instanceof Error ? err.message : String(err), reason: "" };
 }
 
-/** The machine-readable reason among the error's details: a google.rpc.ErrorInfo's `reason` (field 1), or the
- * older gamehall.v1.ErrorDetail's enum (field 1) by its name. Read from the wire, so no googleapis protos. */
+/** The machine-readable reason among the error's details: the `reason` (field 1) of the google.rpc.ErrorInfo the
+ * gateway attaches to every failure, read from the wire (no googleapis protos needed in the page). */
 function errorReason(err: ConnectError): string {
   for (const detail of err.details) {
-    if (!("type" in detail) || !(detail.value instanceof Uint8Array)) continue;
+    if (!("type" in detail) || detail.type !== "google.rpc.ErrorInfo" || !(detail.value instanceof Uint8Array)) continue;
     const reader = new BinaryReader(detail.value);
     try {
       while (reader.pos < reader.len) {
         const [field, wireType] = reader.tag();
-        if (field === 1 && detail.type === "google.rpc.ErrorInfo" && wireType === WireType.LengthDelimited) {
-          return reader.string();
-        }
-        if (field === 1 && detail.type === "gamehall.v1.ErrorDetail" && wireType === WireType.Varint) {
-          return `ERROR_REASON_${reasonName(reader.int32())}`;
-        }
+        if (field === 1 && wireType === WireType.LengthDelimited) return reader.string();
         reader.skip(wireType);
       }
     } catch {
@@ -161,15 +156,23 @@ function errorReason(err: ConnectError): string {
   return "";
 }
 
-function reasonName(reason: number): string {
-  // ErrorReason values as common.proto numbered them.
-  const names = [
-    "UNSPECIFIED", "ILLEGAL_ACTION", "NOT_YOUR_TURN", "MATCH_OVER", "BAD_CONFIG", "UNKNOWN_GAME",
-    "CORRUPT_STATE", "VERSION_CONFLICT", "NOT_FOUND", "ALREADY_EXISTS", "UNAUTHENTICATED",
-    "PERMISSION_DENIED", "RATE_LIMITED", "MALFORMED", "INTERNAL",
-  ];
-  return names[reason] ?? String(reason);
+/** Every item of an AIP-158 paginated list, page after page (bounded: at most `maxPages`). */
+async function allPages<T>(
+  fetch: (pageToken: string) => Promise<{ items: T[]; next: string }>,
+  maxPages = 50,
+): Promise<T[]> {
+  const items: T[] = [];
+  let token = "";
+  for (let page = 0; page < maxPages; page++) {
+    const reply = await fetch(token);
+    items.push(...reply.items);
+    if (!reply.next) break;
+    token = reply.next;
+  }
+  return items;
 }
+
+const toDate = (t: Timestamp | undefined): Date | null => (t && (t.seconds || t.nanos) ? timestampDate(t) : null);
 
 export function isUnauthenticated(err: unknown): boolean {
   return err instanceof ConnectError && err.code === Code.Unauthenticated;
@@ -198,9 +201,12 @@ export function knownGameName(id: string): string {
 }
 
 export function listGames(): Promise<GameInfo[]> {
-  gamesCache ??= catalog.listGames({}).then(
-    (r) => {
-      const games = r.games.map((g) => ({ id: g.id, name: g.name, modes: g.modes.map((m) => ({ id: m.id, name: m.name, seats: [...m.seats] })) }));
+  gamesCache ??= allPages(async (pageToken) => {
+    const r = await catalog.listGames({ pageToken });
+    return { items: r.games, next: r.nextPageToken };
+  }).then(
+    (list) => {
+      const games = list.map((g) => ({ id: g.id, name: g.name, modes: g.modes.map((m) => ({ id: m.id, name: m.name, seats: [...m.seats] })) }));
       for (const g of games) gameNames.set(g.id, g.name);
       return games;
     },
@@ -282,14 +288,14 @@ function toMatch(m: PbMatch | undefined): MatchInfo {
     status: statusName(m.status),
     seats: m.seats.map((s) => ({
       seat: s.seat,
-      kind: s.kind,
-      name: s.username || (s.botDifficulty ? `Bot (${s.botDifficulty})` : s.kind === "open" ? "open seat" : `Seat ${s.seat + 1}`),
+      kind: SeatKind[s.kind]?.toLowerCase() ?? "unspecified",
+      name: s.username || (s.botDifficulty ? `Bot (${s.botDifficulty})` : s.kind === SeatKind.OPEN ? "open seat" : `Seat ${s.seat + 1}`),
     })),
     version: Number(m.version),
     toAct: [...m.toAct],
     outcome: toOutcome(m.outcome),
     isPublic: m.public,
-    created: m.createdUnix ? new Date(Number(m.createdUnix) * 1000) : null,
+    created: toDate(m.createTime),
   };
 }
 
@@ -422,43 +428,79 @@ export interface Tournament {
   registrationCloses: Date | null;
 }
 
-function toTournament(t: PbTournament | undefined): Tournament {
+const FORMATS: Record<TournamentFormat, Format> = {
+  [TournamentFormat.UNSPECIFIED]: "unspecified",
+  [TournamentFormat.SWISS]: "swiss",
+  [TournamentFormat.SINGLE_ELIMINATION]: "single-elimination",
+  [TournamentFormat.DOUBLE_ELIMINATION]: "double-elimination",
+  [TournamentFormat.ROUND_ROBIN]: "round-robin",
+  [TournamentFormat.PODS]: "pods",
+};
+
+/** A status as the pages name it: registration, running, paused, finished or cancelled. */
+function statusOf(status: TournamentStatus): string {
+  return status === TournamentStatus.UNSPECIFIED ? "unknown" : TournamentStatus[status].toLowerCase();
+}
+
+function toPairing(p: PbPairing): Pairing {
+  return {
+    id: p.id,
+    round: p.round,
+    table: p.table,
+    players: [...p.players],
+    matchId: p.matchId,
+    ranks: [...p.ranks],
+    forfeited: [...p.forfeited],
+    forfeitReason: p.forfeitReason === ForfeitReason.UNSPECIFIED ? "" : ForfeitReason[p.forfeitReason].toLowerCase().replace("_", "-"),
+    adjudicated: p.adjudicated,
+  };
+}
+
+function toTournament(t: PbTournament | undefined, pairings: Pairing[] = []): Tournament {
   if (!t) throw new Error("the server sent no tournament");
-  const date = (unix: bigint) => (unix ? new Date(Number(unix) * 1000) : null);
   return {
     id: t.id,
     name: t.name,
     game: t.game,
     mode: t.mode,
-    format: t.format,
-    status: t.status,
+    format: FORMATS[t.format] ?? "unspecified",
+    status: statusOf(t.status),
     round: t.round,
     roundsPlanned: t.roundsPlanned,
     seats: t.seats || 2,
     entrants: t.entrants.map((e) => ({ player: e.player, seed: e.seed, checkedIn: e.checkedIn, dropped: e.dropped })),
-    pairings: t.pairings.map((p) => ({
-      id: p.id,
-      round: p.round,
-      table: p.table,
-      players: [...p.players],
-      matchId: p.matchId,
-      ranks: [...p.ranks],
-      forfeited: [...p.forfeited],
-      forfeitReason: p.forfeitReason,
-      adjudicated: p.adjudicated,
-    })),
+    pairings,
     revision: Number(t.revision),
-    registrationOpens: date(t.registrationOpensUnix),
-    registrationCloses: date(t.registrationClosesUnix),
+    registrationOpens: toDate(t.registrationOpenTime),
+    registrationCloses: toDate(t.registrationCloseTime),
   };
 }
 
-export async function listTournaments(status = ""): Promise<Tournament[]> {
-  return (await tournaments.listTournaments({ status })).tournaments.map(toTournament);
+/** Every pairing of every round (a Tournament no longer carries them: ListPairings, page by page). */
+async function pairingsOf(tournamentId: string): Promise<Pairing[]> {
+  const list = await allPages(async (pageToken) => {
+    const r = await tournaments.listPairings({ tournamentId, pageSize: 500, pageToken });
+    return { items: r.pairings, next: r.nextPageToken };
+  });
+  return list.map(toPairing);
+}
+
+/** A tournament with its pairings (two calls). */
+async function withPairings(t: PbTournament | undefined): Promise<Tournament> {
+  return toTournament(t, t ? await pairingsOf(t.id) : []);
+}
+
+/** Tournaments, newest first, without their pairings (a summary per tournament). */
+export async function listTournaments(): Promise<Tournament[]> {
+  const list = await allPages(async (pageToken) => {
+    const r = await tournaments.listTournaments({ pageSize: 200, pageToken });
+    return { items: r.tournaments, next: r.nextPageToken };
+  }, 5);
+  return list.map((t) => toTournament(t));
 }
 
 export async function getTournament(tournamentId: string): Promise<Tournament> {
-  return toTournament((await tournaments.getTournament({ tournamentId })).tournament);
+  return withPairings((await tournaments.getTournament({ tournamentId })).tournament);
 }
 
 export interface StandingRow {
@@ -483,7 +525,7 @@ export interface Standings {
 function toStandings(s: PbStandings | undefined): Standings {
   if (!s) throw new Error("the server sent no standings");
   return {
-    status: s.status,
+    status: statusOf(s.status),
     round: s.round,
     roundsPlanned: s.roundsPlanned,
     revision: Number(s.revision),
@@ -525,24 +567,25 @@ export interface NewTournament {
   perMoveSeconds: number;
 }
 
-const unix = (d: Date | null) => (d ? BigInt(Math.floor(d.getTime() / 1000)) : 0n);
+const seconds = (n: number) => (n ? { seconds: BigInt(Math.floor(n)), nanos: 0 } : undefined);
 
 export async function createTournament(t: NewTournament): Promise<Tournament> {
+  const format = Number(Object.keys(FORMATS).find((k) => FORMATS[Number(k) as TournamentFormat] === t.format) ?? 0);
   const reply = await tournaments.createTournament({
     name: t.name,
     game: t.game,
     mode: t.mode,
-    format: t.format,
+    format: format as TournamentFormat,
     rounds: t.rounds,
     seats: t.seats,
     maxPlayers: t.maxPlayers,
     requireCheckIn: t.requireCheckIn,
-    registrationOpensUnix: unix(t.registrationOpens),
-    registrationClosesUnix: unix(t.registrationCloses),
-    noShowSeconds: t.noShowSeconds,
-    clock: t.perMoveSeconds ? { perMoveMs: t.perMoveSeconds * 1000 } : undefined,
+    registrationOpenTime: t.registrationOpens ? timestampFromDate(t.registrationOpens) : undefined,
+    registrationCloseTime: t.registrationCloses ? timestampFromDate(t.registrationCloses) : undefined,
+    noShowTimeout: seconds(t.noShowSeconds),
+    clock: t.perMoveSeconds ? { perMove: seconds(t.perMoveSeconds) } : undefined,
   });
-  return toTournament(reply.tournament);
+  return withPairings(reply.tournament);
 }
 
 /** Register an entrant: the caller (no argument), an account (operator) or a bot of a difficulty (operator). */
@@ -562,17 +605,17 @@ export async function tournamentAction(action: TournamentAction, tournamentId: s
         : action === "resume"
           ? await tournaments.resumeTournament({ tournamentId })
           : await tournaments.repairRound({ tournamentId });
-  return toTournament(reply.tournament);
+  return withPairings(reply.tournament);
 }
 
 export async function checkIn(tournamentId: string, player: string): Promise<Tournament> {
-  return toTournament((await tournaments.checkIn({ tournamentId, player })).tournament);
+  return withPairings((await tournaments.checkIn({ tournamentId, player })).tournament);
 }
 
 export async function dropPlayer(tournamentId: string, player: string): Promise<Tournament> {
-  return toTournament((await tournaments.dropPlayer({ tournamentId, player })).tournament);
+  return withPairings((await tournaments.dropPlayer({ tournamentId, player })).tournament);
 }
 
 export async function adjudicate(tournamentId: string, pairingId: string, ranks: number[]): Promise<Tournament> {
-  return toTournament((await tournaments.adjudicatePairing({ tournamentId, pairingId, ranks })).tournament);
+  return withPairings((await tournaments.adjudicatePairing({ tournamentId, pairingId, ranks })).tournament);
 }

@@ -92,9 +92,9 @@ class Method:
 
 
 def public_files() -> list[FileDescriptor]:
-    """Every generated file of the public API package (`gamehall.v1`), found by name so a new file or a split
-    of one needs no edit here."""
-    import gamehall.v1 as package
+    """Every generated file of the public API (proto package `gamehall.v1`, generated into `gamehall_sdk.v1`),
+    found by name so a new file or a split of one needs no edit here."""
+    import gamehall_sdk.v1 as package
 
     names = sorted(m.name for m in pkgutil.iter_modules(package.__path__) if m.name.endswith("_pb2"))
     return [importlib.import_module(f"{package.__name__}.{name}").DESCRIPTOR for name in names]
@@ -171,13 +171,11 @@ def _b64(data: bytes) -> str:
 
 
 def error_details(trailers: Iterable[tuple[str, Any]]) -> list[dict[str, str]]:
-    """The gateway's error details as Connect details: the `gamehall-error-bin` ErrorDetail as it is, and
-    each `google.protobuf.Any` of a `grpc-status-details-bin` google.rpc.Status."""
+    """The gateway's error details as Connect details: each `google.protobuf.Any` of the google.rpc.Status in
+    `grpc-status-details-bin` (ErrorInfo, RequestInfo, RetryInfo, BadRequest), type named without its URL prefix."""
     details: list[dict[str, str]] = []
     for key, value in trailers:
-        if key == "gamehall-error-bin" and isinstance(value, bytes):
-            details.append({"type": "gamehall.v1.ErrorDetail", "value": _b64(value)})
-        elif key == "grpc-status-details-bin" and isinstance(value, bytes):
+        if key == "grpc-status-details-bin" and isinstance(value, bytes):
             details.extend({"type": url.rsplit("/", 1)[-1], "value": _b64(raw)} for url, raw in _status_details(value))
     return details
 

@@ -43,7 +43,7 @@ STATUS = (  # google.rpc.Status{code: 7, message, details: [Any(ErrorInfo)]}, as
 
 
 def message(name: str) -> Any:
-    """A public message class by its name (whichever generated file of gamehall.v1 holds it)."""
+    """A public message class by its name (whichever generated file of the gamehall.v1 package holds it)."""
     connect.public_files()
     return GetMessageClass(descriptor_pool.Default().FindMessageTypeByName(f"gamehall.v1.{name}"))
 
@@ -62,7 +62,7 @@ class FakeGateway:
         return bytes(message("WhoAmIResponse")(account={"id": "a1", "username": name}).SerializeToString())
 
     async def games(self, request: bytes, context: grpc.aio.ServicerContext) -> bytes:
-        context.set_trailing_metadata((("grpc-status-details-bin", STATUS), ("gamehall-error-bin", b"\x08\x0b")))
+        context.set_trailing_metadata((("grpc-status-details-bin", STATUS),))
         await context.abort(grpc.StatusCode.PERMISSION_DENIED, "operators only")
         raise AssertionError("unreachable")
 
@@ -142,9 +142,8 @@ async def test_a_grpc_error_becomes_a_connect_error_with_the_gateways_details(
     assert reply.status == 403
     body = await reply.json()
     assert body["code"] == "permission_denied" and body["message"] == "operators only"
-    info, legacy = body["details"]
+    (info,) = body["details"]
     assert info["type"] == "google.rpc.ErrorInfo" and _unb64(info["value"]) == ERROR_INFO
-    assert legacy == {"type": "gamehall.v1.ErrorDetail", "value": base64.b64encode(b"\x08\x0b").decode().rstrip("=")}
 
 
 async def test_a_server_stream_is_relayed_and_ends_with_its_status(web: tuple[TestClient, FakeGateway]) -> None:
