@@ -15,11 +15,19 @@ PYTEST := $(PY) -m pytest
 # collection order, so the long e2e group starts first and the short unit tests fill the end.
 # The 15 slowest tests are still printed at the end (addopts), and any failure still exits non-zero.
 PARALLEL := -n 2 --dist loadgroup --no-loadscope-reorder
+# The web pages: TypeScript in web/, its API client generated from protos/ (buf + protoc-gen-es), bundled by
+# esbuild into the Python package (libs/gamehall/web/static, not committed), so `make run` needs no Node.
+WEB_OUT := libs/gamehall/web/static
+WEB_STAMP := $(WEB_OUT)/.built
+WEB_DEPS := web/node_modules/.installed
+WEB_SOURCES := $(shell find web/src web/index.html web/build.mjs web/buf.gen.yaml web/tsconfig.json protos/gamehall/v1 \
+	-type f -not -path 'web/src/gen/*' 2>/dev/null)
 
-.PHONY: help setup buf postgres run test test-fast proto api-baseline lint bench strength soak chart images clean
+.PHONY: help setup buf postgres chromium web run test test-fast proto api-baseline lint bench strength soak chart images clean
 
 help:
 	@echo "make run    - set up and run the whole platform on embedded defaults (Ctrl-C stops it)"
+	@echo "make web    - build the web pages (npm ci, buf generate, esbuild) into the Python package"
 	@echo "make test   - set up and run the whole test suite"
 	@echo "make bench  - speed table (ratios to baselines measured in the same run)"
 	@echo "make strength - the bots' strength table (sequential tests on paired seeds; exit 1 if a claim fails)"
@@ -27,9 +35,12 @@ help:
 	@echo "make proto  - regenerate Python code from protos/   make lint - ruff, mypy, buf lint"
 	@echo "make chart  - render, lint and validate the Helm chart  make images - container images"
 
-$(STAMP): pyproject.toml
+# The SDK (sdk/, the `gamehall-sdk` distribution the server depends on) first, editable in compat mode
+# (a .pth entry, so mypy follows it), then the server.
+$(STAMP): pyproject.toml sdk/pyproject.toml
 	@command -v $(PY_BOOT) >/dev/null || PY_BOOT=python3; test -x $(PY) || $(PY_BOOT) -m venv $(VENV) || python3 -m venv $(VENV)
 	@$(PIP) --upgrade pip==25.3
+	@$(PIP) -e ./sdk --config-settings editable_mode=compat
 	@$(PIP) -e '.[dev]'
 	@touch $(STAMP)
 
@@ -44,11 +55,25 @@ buf: $(BUF)
 postgres:
 	@bash deploy/local/ensure-postgres.sh >/dev/null
 
-run: $(STAMP)
+# Headless Chromium for the web pages' browser tests (Debian's package, installed with apt when missing).
+chromium:
+	@bash deploy/local/ensure-chromium.sh >/dev/null
+
+$(WEB_DEPS): web/package.json web/package-lock.json
+	@npm ci --silent --no-audit --no-fund --prefix web
+	@touch $@
+
+$(WEB_STAMP): $(WEB_DEPS) $(WEB_SOURCES)
+	@cd web && node_modules/.bin/buf generate && node build.mjs
+	@touch $@
+
+web: $(WEB_STAMP)
+
+run: $(STAMP) web
 	@$(VENV)/bin/gamehall run
 
 # (`make chart`'s checks run inside the suite: tests/unit/deploy/test_check_chart.py runs them all.)
-test: $(STAMP) $(BUF) postgres
+test: $(STAMP) $(BUF) postgres chromium web
 	@$(PYTEST) $(PARALLEL)
 
 test-fast: $(STAMP)
@@ -61,11 +86,12 @@ proto: $(STAMP)
 api-baseline: $(BUF)
 	@cd protos && ../$(BUF) build -o api-baseline.binpb && echo "protos/api-baseline.binpb renewed"
 
-lint: $(STAMP) $(BUF)
-	@$(VENV)/bin/ruff check libs services tests deploy
+lint: $(STAMP) $(BUF) web
+	@$(VENV)/bin/ruff check libs services tests deploy sdk
 	@mkdir -p .mypy-paths && ln -sfn ../services .mypy-paths/gamehall_services
-	@MYPYPATH=libs:.mypy-paths $(VENV)/bin/mypy -p gamehall -p gamehall_services
+	@MYPYPATH=libs:.mypy-paths $(VENV)/bin/mypy -p gamehall -p gamehall_services -p gamehall_sdk
 	@cd protos && ../$(BUF) lint
+	@cd web && node_modules/.bin/tsc --noEmit -p .
 
 bench: $(STAMP)
 	@$(PY) -m gamehall.bench
@@ -83,4 +109,4 @@ images:
 	@bash deploy/build-images.sh
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache var
+	rm -rf $(VENV) .venv-sdk .pytest_cache .mypy_cache .ruff_cache var web/node_modules web/src/gen $(WEB_OUT)

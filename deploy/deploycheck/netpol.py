@@ -2,8 +2,9 @@
 
 Every pod of the release must be selected by an Ingress policy (so unlisted traffic is denied); each allowed
 (port, peer) is classed as "anywhere" (no peer or an ipBlock), "platform" (this release's pods), "monitoring"
-(the configured monitoring namespace) or "other" (any other namespace), and only the gateway's gRPC port may be
-reachable from "anywhere"/"other".
+(the configured monitoring namespace) or "other" (any other namespace), and only the gateway's gRPC port and the web
+service's HTTP port (the pages and their API bridge, which forwards to the gateway) may be reachable from
+"anywhere"/"other".
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ from deploycheck.chart import Manifest
 from deploycheck.platform import COMPONENT_LABEL
 
 PUBLIC_COMPONENTS = frozenset({"gateway"})
+PUBLIC_HTTP_COMPONENTS = frozenset({"web"})
+"""Components whose HTTP port (values `ports.http`) is public: the web pages and their Connect bridge."""
 EXTERNAL = frozenset({"anywhere", "other"})
 
 
@@ -86,8 +89,15 @@ def check_network_policies(manifests: Sequence[Manifest], values: Mapping[str, A
     allowed, uncovered = exposures(manifests, values)
     problems.extend(f"{pod}: no NetworkPolicy selects it (all ingress allowed)" for pod in uncovered)
     grpc, metrics = int(values["ports"]["grpc"]), int(values["ports"]["metrics"])
+    http = int(values["ports"].get("http") or 0)
+
+    def public(exposure: Exposure) -> bool:
+        if exposure.component in PUBLIC_HTTP_COMPONENTS and http:
+            return exposure.port == http
+        return exposure.component in PUBLIC_COMPONENTS and exposure.port == grpc
+
     for exposure in allowed:
-        if exposure.peer in EXTERNAL and (exposure.component not in PUBLIC_COMPONENTS or exposure.port != grpc):
+        if exposure.peer in EXTERNAL and not public(exposure):
             problems.append(f"{exposure.component}: port {exposure.port or 'all'} is open to {exposure.peer}")
     components = {m.labels.get(COMPONENT_LABEL) for m in manifests if m.kind == "Deployment"}
     for component in sorted(c for c in components if c):

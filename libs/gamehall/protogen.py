@@ -1,55 +1,93 @@
 """Generate the Python protobuf/gRPC modules from protos/ (``make proto``).
 
-The generated code is committed under libs/gamehall/{v1,internal/v1,events/v1}; the test
-suite regenerates it into a temporary folder and fails if the committed copy is stale.
+The public API (`protos/gamehall/v1`) is generated into the SDK's distribution as `gamehall_sdk.v1`
+(sdk/gamehall_sdk/v1): third-party clients get it without the server. The internal services and the
+events are generated into the server's libraries (libs/gamehall/{internal/v1,events/v1}). protoc names
+a module after its proto path (`gamehall.v1.common_pb2`), so the imports of the public modules are
+rewritten to `gamehall_sdk.v1` in every generated file; the protos' own names (files, packages) stay.
+The generated code is committed; the test suite regenerates it into a temporary folder and fails if
+the committed copy is stale.
 """
 
 from __future__ import annotations
 
 import argparse
+import re
 import shutil
 import sys
 import tempfile
+from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 PROTO_ROOT = ROOT / "protos"
-LIBS = ROOT / "libs"
-PACKAGES = ("gamehall/v1", "gamehall/internal/v1", "gamehall/events/v1")
 INIT_DOC = '"""Generated from protos/ by `make proto`; do not edit."""\n'
+
+
+@dataclass(frozen=True)
+class Target:
+    """Where the modules of one proto package go: `source` under protoc's output, `dest` under ROOT."""
+
+    source: str
+    dest: str
+    inits: tuple[str, ...]
+    """Folders (under ROOT) that get the generated-code `__init__.py`."""
+
+
+TARGETS = (
+    Target("gamehall/v1", "sdk/gamehall_sdk/v1", ("sdk/gamehall_sdk/v1",)),
+    Target(
+        "gamehall/internal/v1", "libs/gamehall/internal/v1", ("libs/gamehall/internal", "libs/gamehall/internal/v1")
+    ),
+    Target("gamehall/events/v1", "libs/gamehall/events/v1", ("libs/gamehall/events", "libs/gamehall/events/v1")),
+)
+PUBLIC_IMPORT = re.compile(r"^(from|import) gamehall\.v1\b", re.MULTILINE)
+PUBLIC_MODULE_NAME = re.compile(r"'gamehall\.v1\.(\w+_pb2)'")
 
 
 def proto_files() -> list[Path]:
     return sorted(PROTO_ROOT.glob("gamehall/**/*.proto"))
 
 
+def _rewrite(text: str) -> str:
+    """A generated module with the public API imported from `gamehall_sdk.v1`."""
+    text = PUBLIC_IMPORT.sub(lambda m: f"{m.group(1)} gamehall_sdk.v1", text)
+    return PUBLIC_MODULE_NAME.sub(lambda m: f"'gamehall_sdk.v1.{m.group(1)}'", text)
+
+
 def generate(out: Path) -> list[Path]:
-    """Run protoc into `out` (a folder playing the role of libs/); returns the files written."""
+    """Run protoc and lay its modules out in `out` as they lie under ROOT; returns the files written."""
     from grpc_tools import protoc
 
     include = str(resources.files("grpc_tools").joinpath("_proto"))
     files = [str(p.relative_to(PROTO_ROOT)) for p in proto_files()]
-    args = [
-        "protoc",
-        f"-I{PROTO_ROOT}",
-        f"-I{include}",
-        f"--python_out={out}",
-        f"--pyi_out={out}",
-        f"--grpc_python_out={out}",
-        *files,
-    ]
-    if protoc.main(args) != 0:
-        raise SystemExit("protoc failed")
-    written: set[Path] = set()
-    for package in PACKAGES:
-        parts = Path(package).parts
-        for depth in range(2, len(parts) + 1):
-            init = out.joinpath(*parts[:depth], "__init__.py")
-            init.parent.mkdir(parents=True, exist_ok=True)
-            init.write_text(INIT_DOC)
-            written.add(init)
-        written.update(p for p in (out / package).iterdir() if p.is_file())
+    with tempfile.TemporaryDirectory() as raw_dir:
+        raw = Path(raw_dir)
+        args = [
+            "protoc",
+            f"-I{PROTO_ROOT}",
+            f"-I{include}",
+            f"--python_out={raw}",
+            f"--pyi_out={raw}",
+            f"--grpc_python_out={raw}",
+            *files,
+        ]
+        if protoc.main(args) != 0:
+            raise SystemExit("protoc failed")
+        written: set[Path] = set()
+        for target in TARGETS:
+            dest = out / target.dest
+            dest.mkdir(parents=True, exist_ok=True)
+            for module in sorted((raw / target.source).iterdir()):
+                if module.is_file():
+                    (dest / module.name).write_text(_rewrite(module.read_text()))
+                    written.add(dest / module.name)
+            for folder in target.inits:
+                init = out / folder / "__init__.py"
+                init.parent.mkdir(parents=True, exist_ok=True)
+                init.write_text(INIT_DOC)
+                written.add(init)
     return sorted(written)
 
 
@@ -60,13 +98,13 @@ def stale_files() -> list[str]:
         problems = []
         for path in fresh:
             rel = path.relative_to(tmp)
-            committed = LIBS / rel
+            committed = ROOT / rel
             if not committed.exists() or committed.read_bytes() != path.read_bytes():
                 problems.append(str(rel))
-        for package in PACKAGES:
-            for committed in (LIBS / package).glob("*_pb2*.py*"):
-                if not (Path(tmp) / committed.relative_to(LIBS)).exists():
-                    problems.append(f"{committed.relative_to(LIBS)} (no longer generated)")
+        for target in TARGETS:
+            for committed in (ROOT / target.dest).glob("*_pb2*.py*"):
+                if not (Path(tmp) / committed.relative_to(ROOT)).exists():
+                    problems.append(f"{committed.relative_to(ROOT)} (no longer generated)")
         return problems
 
 
@@ -80,15 +118,15 @@ def main() -> None:
             sys.exit("stale generated code (run `make proto`): " + ", ".join(stale))
         print("generated code is fresh")
         return
-    for package in PACKAGES:
-        for old in (LIBS / package).glob("*_pb2*.py*"):
+    for target in TARGETS:
+        for old in (ROOT / target.dest).glob("*_pb2*.py*"):
             old.unlink()
     with tempfile.TemporaryDirectory() as tmp:
         for path in generate(Path(tmp)):
-            target = LIBS / path.relative_to(tmp)
-            target.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(path, target)
-            print(f"wrote {target.relative_to(ROOT)}")
+            target_path = ROOT / path.relative_to(tmp)
+            target_path.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(path, target_path)
+            print(f"wrote {target_path.relative_to(ROOT)}")
 
 
 if __name__ == "__main__":

@@ -52,6 +52,7 @@ ACCESS: dict[str, tuple[str, ...]] = {
     "CreateTournament": _OPERATOR_ONLY,
     "ListTournaments": _SIGNED_IN,
     "GetTournament": _SIGNED_IN,
+    "ListPairings": _SIGNED_IN,
     "RegisterPlayer(D)": _OPERATOR_ONLY,  # registering someone else
     "CheckIn(D)": _OPERATOR_ONLY,
     "UnregisterPlayer(D)": _OPERATOR_ONLY,

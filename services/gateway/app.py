@@ -14,7 +14,7 @@ from gamehall.runtime.bus import Bus
 from gamehall.runtime.identity import account_lookup
 from gamehall.runtime.service import ServiceApp, exit_on_missing_secret
 from gamehall.runtime.settings import Settings
-from gamehall.v1 import gateway_pb2, gateway_pb2_grpc
+from gamehall_sdk.v1 import auth_pb2, auth_pb2_grpc, catalog_pb2, catalog_pb2_grpc, match_pb2, match_pb2_grpc
 from gamehall_services.gateway.audit_trail import AuditedServices, AuditTrail
 from gamehall_services.gateway.auth import Authenticator, AuthServicer, Registration, bootstrap_operator
 from gamehall_services.gateway.auth_limits import AuthLimits
@@ -28,7 +28,11 @@ from gamehall_services.gateway.upstream import Upstream
 from gamehall_services.gateway.watch import Watcher
 
 log = structlog.get_logger("gamehall.gateway")
-SERVICES = gateway_pb2.DESCRIPTOR.services_by_name
+SERVICES = {
+    name: service
+    for module in (auth_pb2, catalog_pb2, match_pb2)
+    for name, service in module.DESCRIPTOR.services_by_name.items()
+}
 
 
 def build_app(settings: Settings) -> ServiceApp:
@@ -49,20 +53,18 @@ def build_app(settings: Settings) -> ServiceApp:
     trail = AuditTrail(settings.persistence_addr, auth)
     audited = AuditedServices(app, trail)  # registers each servicer with its operator actions audited
     audited.add_servicer(
-        gateway_pb2_grpc.add_AuthServiceServicer_to_server,
+        auth_pb2_grpc.add_AuthServiceServicer_to_server,
         AuthServicer(
             upstream, auth, passwords, AuthLimits.from_settings(settings), Registration.from_settings(settings)
         ),
         SERVICES["AuthService"].full_name,
     )
     app.add_servicer(
-        gateway_pb2_grpc.add_CatalogServiceServicer_to_server,
+        catalog_pb2_grpc.add_CatalogServiceServicer_to_server,
         catalog,
         SERVICES["CatalogService"].full_name,
     )
-    audited.add_servicer(
-        gateway_pb2_grpc.add_MatchServiceServicer_to_server, matches, SERVICES["MatchService"].full_name
-    )
+    audited.add_servicer(match_pb2_grpc.add_MatchServiceServicer_to_server, matches, SERVICES["MatchService"].full_name)
     forwarder = Forwarder(settings.matchmaking_addr, auth, matches.limiter, slots)
     add_matchmaking_services(audited, forwarder)
 

@@ -34,7 +34,7 @@ from gamehall.internal.v1 import audit_pb2 as apb
 from gamehall.internal.v1 import audit_pb2_grpc
 from gamehall.runtime.channels import internal_channel
 from gamehall.runtime.errors import ClientError, lookup
-from gamehall.v1 import common_pb2
+from gamehall_sdk.v1 import common_pb2
 from gamehall_services.gateway.access_matrix import ACCESS
 from gamehall_services.gateway.auth import Authenticator
 

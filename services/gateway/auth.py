@@ -23,7 +23,8 @@ from gamehall.internal.v1 import persistence_pb2 as ppb
 from gamehall.runtime.errors import ClientError
 from gamehall.runtime.identity import authenticate
 from gamehall.runtime.settings import Settings
-from gamehall.v1 import common_pb2, gateway_pb2, gateway_pb2_grpc
+from gamehall.wire.public import timestamp
+from gamehall_sdk.v1 import auth_pb2, auth_pb2_grpc, common_pb2
 from gamehall_services.gateway.auth_limits import AuthLimits
 from gamehall_services.gateway.upstream import Upstream, call
 
@@ -31,7 +32,7 @@ log = structlog.get_logger("gamehall.gateway.auth")
 
 TOKEN_TTL_SECONDS = 24 * 3600
 OPERATOR_USERNAME = "operator"
-_ROLES = {"player": gateway_pb2.ROLE_PLAYER, "operator": gateway_pb2.ROLE_OPERATOR, "bot": gateway_pb2.ROLE_BOT}
+_ROLES = {"player": auth_pb2.ROLE_PLAYER, "operator": auth_pb2.ROLE_OPERATOR, "bot": auth_pb2.ROLE_BOT}
 
 
 class Authenticator:
@@ -45,9 +46,9 @@ class Authenticator:
         return await authenticate(context, self.principals)
 
 
-def account_to_public(account: ppb.AccountRecord) -> gateway_pb2.Account:
-    return gateway_pb2.Account(
-        id=account.id, username=account.username, role=_ROLES.get(account.role, gateway_pb2.ROLE_UNSPECIFIED)
+def account_to_public(account: ppb.AccountRecord) -> auth_pb2.Account:
+    return auth_pb2.Account(
+        id=account.id, username=account.username, role=_ROLES.get(account.role, auth_pb2.ROLE_UNSPECIFIED)
     )
 
 
@@ -74,7 +75,7 @@ def _denied(message: str) -> ClientError:
     return ClientError(grpc.StatusCode.PERMISSION_DENIED, message, common_pb2.ERROR_REASON_PERMISSION_DENIED)
 
 
-class AuthServicer(gateway_pb2_grpc.AuthServiceServicer):
+class AuthServicer(auth_pb2_grpc.AuthServiceServicer):
     def __init__(
         self,
         upstream: Upstream,
@@ -89,7 +90,7 @@ class AuthServicer(gateway_pb2_grpc.AuthServiceServicer):
         self.limits = limits or AuthLimits()
         self.registration = registration or Registration()
 
-    async def _admit(self, request: gateway_pb2.RegisterRequest, context: grpc.aio.ServicerContext) -> None:
+    async def _admit(self, request: auth_pb2.RegisterRequest, context: grpc.aio.ServicerContext) -> None:
         """Refuse a registration the server's policy does not allow, before any hashing."""
         if self.registration.mode == "operator-only":
             claims = await self.auth.claims(context)  # UNAUTHENTICATED without a valid token
@@ -104,7 +105,7 @@ class AuthServicer(gateway_pb2_grpc.AuthServiceServicer):
         token = self.auth.tokens.issue(account, TOKEN_TTL_SECONDS)
         return token, int(self.auth.tokens.verify(token).exp)
 
-    async def Register(self, request: gateway_pb2.RegisterRequest, context: Any) -> gateway_pb2.RegisterResponse:
+    async def Register(self, request: auth_pb2.RegisterRequest, context: Any) -> auth_pb2.RegisterResponse:
         await self._admit(request, context)
         validate_username(request.username)
         validate_password(request.password, request.username)
@@ -115,11 +116,11 @@ class AuthServicer(gateway_pb2_grpc.AuthServiceServicer):
             )
         )
         token, expires = self._issue(created.account)
-        return gateway_pb2.RegisterResponse(
-            account=account_to_public(created.account), token=token, expires_unix=expires
+        return auth_pb2.RegisterResponse(
+            account=account_to_public(created.account), token=token, expire_time=timestamp(expires)
         )
 
-    async def Login(self, request: gateway_pb2.LoginRequest, context: Any) -> gateway_pb2.LoginResponse:
+    async def Login(self, request: auth_pb2.LoginRequest, context: Any) -> auth_pb2.LoginResponse:
         refused = ClientError(
             grpc.StatusCode.UNAUTHENTICATED,
             "unknown username or wrong password",
@@ -143,7 +144,9 @@ class AuthServicer(gateway_pb2_grpc.AuthServiceServicer):
         if self.passwords.needs_rehash(found.account.password_hash):
             await self._rehash(found.account.id, request.password)
         token, expires = self._issue(found.account)
-        return gateway_pb2.LoginResponse(account=account_to_public(found.account), token=token, expires_unix=expires)
+        return auth_pb2.LoginResponse(
+            account=account_to_public(found.account), token=token, expire_time=timestamp(expires)
+        )
 
     async def _rehash(self, account_id: str, password: str) -> None:
         """Store a hash made with today's parameters (raised since this one was made); a failure only waits
@@ -159,10 +162,10 @@ class AuthServicer(gateway_pb2_grpc.AuthServiceServicer):
         except ClientError as exc:
             log.warning("password rehash not stored", account_id=account_id, error=str(exc))
 
-    async def WhoAmI(self, request: Any, context: grpc.aio.ServicerContext) -> gateway_pb2.WhoAmIResponse:
+    async def WhoAmI(self, request: Any, context: grpc.aio.ServicerContext) -> auth_pb2.WhoAmIResponse:
         claims = await self.auth.claims(context)
         found = await call(self.upstream.persistence.GetAccount(ppb.GetAccountRequest(id=claims.account_id)))
-        return gateway_pb2.WhoAmIResponse(account=account_to_public(found.account))
+        return auth_pb2.WhoAmIResponse(account=account_to_public(found.account))
 
 
 async def bootstrap_operator(upstream: Upstream, password: str, passwords: Passwords | None = None) -> None:

@@ -21,7 +21,7 @@ from limits.strategies import MovingWindowRateLimiter
 
 from gamehall.runtime.errors import ClientError
 from gamehall.runtime.settings import Settings
-from gamehall.v1 import common_pb2
+from gamehall_sdk.v1 import common_pb2
 
 
 def _refused(message: str) -> ClientError:

@@ -6,7 +6,8 @@ import asyncio
 from typing import Any
 
 from gamehall.internal.v1 import rules_pb2
-from gamehall.v1 import common_pb2, gateway_pb2, gateway_pb2_grpc
+from gamehall.wire import pages
+from gamehall_sdk.v1 import catalog_pb2, catalog_pb2_grpc, common_pb2
 from gamehall_services.gateway.auth import Authenticator
 from gamehall_services.gateway.upstream import Upstream
 
@@ -14,7 +15,7 @@ SCHEMA_DEADLINE_SECONDS = 60.0
 """A rules host derives its view schema at start; a ListGames that races the warm-up waits this long."""
 
 
-class CatalogServicer(gateway_pb2_grpc.CatalogServiceServicer):
+class CatalogServicer(catalog_pb2_grpc.CatalogServiceServicer):
     def __init__(self, upstream: Upstream, auth: Authenticator) -> None:
         self.upstream = upstream
         self.auth = auth
@@ -31,7 +32,10 @@ class CatalogServicer(gateway_pb2_grpc.CatalogServiceServicer):
             self._cache[key] = described.game
         return self._cache[key]
 
-    async def ListGames(self, request: Any, context: Any) -> gateway_pb2.ListGamesResponse:
+    async def ListGames(self, request: catalog_pb2.ListGamesRequest, context: Any) -> catalog_pb2.ListGamesResponse:
+        """A page of the hosted games by id (only the page's games are described)."""
         await self.auth.claims(context)
-        games = await asyncio.gather(*(self.describe(g) for g in self.upstream.games))
-        return gateway_pb2.ListGamesResponse(games=list(games))
+        size = pages.page_size(request.page_size, pages.GAMES)
+        ids, token = pages.offset_page(sorted(self.upstream.games), size, request.page_token, "games", {})
+        games = await asyncio.gather(*(self.describe(g) for g in ids))
+        return catalog_pb2.ListGamesResponse(games=list(games), next_page_token=token)

@@ -22,14 +22,14 @@ from google.protobuf.message import Message
 
 from gamehall.auth.passwords import DEFAULT_PASSWORD_POLICY, DEFAULT_USERNAME_POLICY
 from gamehall.runtime.errors import ClientError
-from gamehall.v1 import common_pb2
 from gamehall.wire.json_limits import MAX_JSON_DEPTH, check_json_text, preview
+from gamehall_sdk.v1 import common_pb2
 
 MAX_SEATS = 16
 """Seats of one match (the largest mode hosted has 8)."""
 MAX_VERSION = 2**40
 """Versions and counters: far above any match, far below where clients' integers lose precision."""
-DAY_MS = 24 * 3600 * 1000
+DAY_S = 24 * 3600
 
 
 @dataclass(frozen=True)
@@ -74,7 +74,21 @@ class Nested:
     """A message field: bounded by its own type's table."""
 
 
-Bound = Text | Number | Json | Many | Flag | Choice | Nested
+@dataclass(frozen=True)
+class Span:
+    """A google.protobuf.Duration: within [0, `max_seconds`]."""
+
+    max_seconds: int
+
+
+@dataclass(frozen=True)
+class Instant:
+    """A google.protobuf.Timestamp: within the Unix epoch and `max_seconds` after it."""
+
+    max_seconds: int = 2**33
+
+
+Bound = Text | Number | Json | Many | Flag | Choice | Nested | Span | Instant
 
 _ID_CHARS = re.compile(r"[\x21-\x7e]*")  # printable ASCII, no spaces or controls
 _NAME_CHARS = re.compile(r"[A-Za-z0-9_.:-]*")
@@ -83,7 +97,9 @@ NAME = Text(64, _NAME_CHARS, "a name (letters, digits, _ . : -)")
 REQUEST_ID = Text(128, _ID_CHARS, "a request id")
 SEAT = Number(0, MAX_SEATS - 1)
 VERSION = Number(0, MAX_VERSION)
-UNIX_SECONDS = Number(0, 2**33)
+PAGE_SIZE = Number(0, 2**31 - 1)
+"""Any non-negative size: sizes above a list's maximum are lowered to it (AIP-158)."""
+PAGE_TOKEN = Text(512, _ID_CHARS, "a page token")
 USERNAME = Text(DEFAULT_USERNAME_POLICY.max_length)
 PASSWORD = Text(DEFAULT_PASSWORD_POLICY.max_length)
 ACTION_JSON = Json(16 * 1024)
@@ -102,17 +118,13 @@ BOUNDS: dict[str, dict[str, Bound]] = {
         "flags_json": CONFIG_JSON,
     },
     "SeatSpec": {"open": Flag(), "reserved_for": ID, "bot": NAME},
-    "ClockSpec": {
-        "per_move_ms": Number(0, 7 * DAY_MS),
-        "bank_ms": Number(0, 30 * DAY_MS),
-        "increment_ms": Number(0, DAY_MS),
-    },
+    "ClockSpec": {"per_move": Span(7 * DAY_S), "bank": Span(30 * DAY_S), "increment": Span(DAY_S)},
     # AuthService
     "RegisterRequest": {"username": USERNAME, "password": PASSWORD, "invite_code": Text(128)},
     "LoginRequest": {"username": USERNAME, "password": PASSWORD},
     "WhoAmIRequest": {},
     # CatalogService
-    "ListGamesRequest": {},
+    "ListGamesRequest": {"page_size": PAGE_SIZE, "page_token": PAGE_TOKEN},
     # MatchService
     "CreateMatchRequest": {
         "game": NAME,
@@ -127,8 +139,8 @@ BOUNDS: dict[str, dict[str, Bound]] = {
         "game": NAME,
         "status": Choice(),
         "mine": Flag(),
-        "page_size": Number(0, 200),
-        "page_token": Text(256, _ID_CHARS, "a page token"),
+        "page_size": PAGE_SIZE,
+        "page_token": PAGE_TOKEN,
     },
     "GetMatchRequest": _MATCH_ID,
     "JoinMatchRequest": {**_MATCH_ID, "seat": SEAT},
@@ -156,25 +168,31 @@ BOUNDS: dict[str, dict[str, Bound]] = {
     "CancelTicketRequest": {"ticket_id": ID},
     "GetTicketRequest": {"ticket_id": ID},
     "WatchTicketsRequest": {"game": NAME},
-    "GetLeaderboardRequest": {"game": NAME, "mode": NAME, "limit": Number(0, 1000)},
+    "GetLeaderboardRequest": {"game": NAME, "mode": NAME, "page_size": PAGE_SIZE, "page_token": PAGE_TOKEN},
     "GetRatingRequest": {"game": NAME, "mode": NAME, "account_id": ID},
     # TournamentService
     "CreateTournamentRequest": {
         "name": Text(100),
         "game": NAME,
         "mode": NAME,
-        "format": NAME,
+        "format": Choice(),
         "rounds": Number(0, 64),
         "seats": Number(0, MAX_SEATS),
-        "registration_opens_unix": UNIX_SECONDS,
-        "registration_closes_unix": UNIX_SECONDS,
+        "registration_open_time": Instant(),
+        "registration_close_time": Instant(),
         "max_players": Number(0, 100_000),
         "require_check_in": Flag(),
-        "no_show_seconds": Number(0, 7 * 24 * 3600),
+        "no_show_timeout": Span(7 * DAY_S),
         "clock": Nested(),
     },
-    "ListTournamentsRequest": {"status": NAME},
+    "ListTournamentsRequest": {"status": Choice(), "page_size": PAGE_SIZE, "page_token": PAGE_TOKEN},
     "GetTournamentRequest": _TOURNAMENT_ID,
+    "ListPairingsRequest": {
+        **_TOURNAMENT_ID,
+        "round": Number(0, 1000),
+        "page_size": PAGE_SIZE,
+        "page_token": PAGE_TOKEN,
+    },
     "RegisterPlayerRequest": {**_TOURNAMENT_ID, "account_id": ID, "bot": NAME},
     "UnregisterPlayerRequest": {**_TOURNAMENT_ID, "player": ID},
     "CheckInRequest": {**_TOURNAMENT_ID, "player": ID},
@@ -189,8 +207,9 @@ BOUNDS: dict[str, dict[str, Bound]] = {
 }
 
 
-def _bad(message: str) -> ClientError:
-    return ClientError(grpc.StatusCode.INVALID_ARGUMENT, message, common_pb2.ERROR_REASON_MALFORMED)
+def _bad(message: str, path: str = "") -> ClientError:
+    """INVALID_ARGUMENT (MALFORMED), naming the field at fault in a BadRequest when there is one."""
+    return ClientError(grpc.StatusCode.INVALID_ARGUMENT, message, common_pb2.ERROR_REASON_MALFORMED, field=path)
 
 
 def check_request(method: str, request: Any) -> None:
@@ -209,20 +228,29 @@ def _check_message(message: Message, prefix: str) -> None:
         bound = table.get(field.name)
         path = prefix + field.name
         if bound is None:  # a field added to the protos without a bound: refused until it has one
-            raise _bad(f"{path} has no declared bound yet")
+            raise _bad(f"{path} has no declared bound yet", path)
         if field.is_repeated:
             _check_many(field, value, bound, path)
+        elif isinstance(bound, Span | Instant):
+            _check_time(value, bound, path)
         elif field.type == FieldDescriptor.TYPE_MESSAGE:
             _check_message(value, path + ".")
         else:
             _check_scalar(field, value, bound, path)
 
 
+def _check_time(value: Any, bound: Span | Instant, path: str) -> None:
+    """A Duration or Timestamp: a valid one (nanos within a second, same sign) within its range."""
+    high = bound.max_seconds
+    if not 0 <= value.nanos < 1_000_000_000 or not 0 <= value.seconds <= high:
+        raise _bad(f"{path} must be between 0 and {high} seconds, not {preview(str(value.seconds))}", path)
+
+
 def _check_many(field: FieldDescriptor, values: Any, bound: Bound, path: str) -> None:
     if not isinstance(bound, Many):
-        raise _bad(f"{path} has no declared bound yet")
+        raise _bad(f"{path} has no declared bound yet", path)
     if len(values) > bound.max_items:
-        raise _bad(f"{path} has {len(values)} items; at most {bound.max_items} are accepted")
+        raise _bad(f"{path} has {len(values)} items; at most {bound.max_items} are accepted", path)
     for k, value in enumerate(values):
         if field.type == FieldDescriptor.TYPE_MESSAGE:
             _check_message(value, f"{path}[{k}].")
@@ -233,17 +261,17 @@ def _check_many(field: FieldDescriptor, values: Any, bound: Bound, path: str) ->
 def _check_scalar(field: FieldDescriptor, value: Any, bound: Bound, path: str) -> None:
     if isinstance(bound, Text):
         if len(value) > bound.max_chars:
-            raise _bad(f"{path} has {len(value)} characters; at most {bound.max_chars} are accepted")
+            raise _bad(f"{path} has {len(value)} characters; at most {bound.max_chars} are accepted", path)
         if bound.pattern is not None and not bound.pattern.fullmatch(value):
-            raise _bad(f"{path} must be {bound.what}, not {preview(value)}")
+            raise _bad(f"{path} must be {bound.what}, not {preview(value)}", path)
     elif isinstance(bound, Number):
         if not bound.low <= value <= bound.high:
-            raise _bad(f"{path} must be between {bound.low} and {bound.high}, not {preview(str(value))}")
+            raise _bad(f"{path} must be between {bound.low} and {bound.high}, not {preview(str(value))}", path)
     elif isinstance(bound, Json):
         if value:
             check_json_text(value, path, max_bytes=bound.max_bytes, max_depth=bound.max_depth)
     elif isinstance(bound, Choice):
         if field.enum_type is None or value not in field.enum_type.values_by_number:
-            raise _bad(f"{path} has no value {preview(str(value))}")
+            raise _bad(f"{path} has no value {preview(str(value))}", path)
     elif not isinstance(bound, Flag):
-        raise _bad(f"{path} has no declared bound yet")
+        raise _bad(f"{path} has no declared bound yet", path)

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 import grpc
 
 from gamehall.runtime.errors import ClientError
-from gamehall.v1 import common_pb2
+from gamehall_sdk.v1 import common_pb2
 
 MAX_ACTION_JSON_BYTES = 16 * 1024
 MAX_REQUEST_ID_CHARS = 128
@@ -30,8 +30,11 @@ def _env_float(name: str, default: float) -> float:
         return default
 
 
-def exhausted(message: str) -> ClientError:
-    return ClientError(grpc.StatusCode.RESOURCE_EXHAUSTED, message, common_pb2.ERROR_REASON_RATE_LIMITED)
+def exhausted(message: str, retry_after: float | None = None) -> ClientError:
+    """RESOURCE_EXHAUSTED with reason RATE_LIMITED (and a RetryInfo: `retry_after` seconds, or the default)."""
+    return ClientError(
+        grpc.StatusCode.RESOURCE_EXHAUSTED, message, common_pb2.ERROR_REASON_RATE_LIMITED, retry_after=retry_after
+    )
 
 
 @dataclass
@@ -46,7 +49,8 @@ class RateLimiter:
         tokens, last = self._buckets.get(account_id, (self.burst, now))
         tokens = min(self.burst, tokens + (now - last) * self.rate_per_second)
         if tokens < 1.0:
-            raise exhausted(f"too many requests: at most {self.rate_per_second:g} per second per account")
+            wait = (1.0 - tokens) / max(self.rate_per_second, 1e-9)
+            raise exhausted(f"too many requests: at most {self.rate_per_second:g} per second per account", wait)
         self._buckets[account_id] = (tokens - 1.0, now)
         if len(self._buckets) > 100_000:  # forget idle accounts
             cutoff = now - self.burst / max(self.rate_per_second, 1e-9)

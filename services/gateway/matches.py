@@ -17,14 +17,13 @@ from gamehall.internal.v1 import persistence_pb2 as ppb
 from gamehall.matches import require_seat, require_watch
 from gamehall.matches.lifecycle import match_id_for
 from gamehall.runtime.errors import ClientError
-from gamehall.v1 import common_pb2, gateway_pb2, gateway_pb2_grpc
+from gamehall.wire import pages
 from gamehall.wire.matches import STATUS_NAMES, public_match
+from gamehall_sdk.v1 import common_pb2, match_pb2, match_pb2_grpc
 from gamehall_services.gateway.auth import Authenticator
 from gamehall_services.gateway.limits import RateLimiter, WatchSlots, check_action_payload
 from gamehall_services.gateway.upstream import RulesReplicas, Upstream, call
 from gamehall_services.gateway.watch import Watcher
-
-MAX_PAGE = 200
 
 
 def _bad(message: str, reason: int = common_pb2.ERROR_REASON_MALFORMED) -> ClientError:
@@ -35,7 +34,7 @@ def _optional(request: Any, name: str) -> int | None:
     return int(getattr(request, name)) if request.HasField(name) else None
 
 
-class MatchServicer(gateway_pb2_grpc.MatchServiceServicer):
+class MatchServicer(match_pb2_grpc.MatchServiceServicer):
     def __init__(
         self, upstream: Upstream, auth: Authenticator, limiter: RateLimiter, watcher: Watcher, slots: WatchSlots
     ) -> None:
@@ -81,9 +80,7 @@ class MatchServicer(gateway_pb2_grpc.MatchServiceServicer):
         return self.upstream.replicas(game)
 
     # ----------------------------------------------------------------- lobby
-    async def CreateMatch(
-        self, request: gateway_pb2.CreateMatchRequest, context: Any
-    ) -> gateway_pb2.CreateMatchResponse:
+    async def CreateMatch(self, request: match_pb2.CreateMatchRequest, context: Any) -> match_pb2.CreateMatchResponse:
         """Opened on the rules replica that will own the match (the lobby is the match library's)."""
         claims = await self._caller(context)
         rules = self.upstream.replicas(request.game)
@@ -100,35 +97,40 @@ class MatchServicer(gateway_pb2_grpc.MatchServiceServicer):
             forwarded.join_seat = request.join_seat
         opened = await rules.on_owner(match_id, "OpenMatch", forwarded)
         self._games[match_id] = request.game
-        return gateway_pb2.CreateMatchResponse(match=public_match(opened.match))
+        return match_pb2.CreateMatchResponse(match=public_match(opened.match))
 
-    async def ListMatches(
-        self, request: gateway_pb2.ListMatchesRequest, context: Any
-    ) -> gateway_pb2.ListMatchesResponse:
+    async def ListMatches(self, request: match_pb2.ListMatchesRequest, context: Any) -> match_pb2.ListMatchesResponse:
         claims = await self._caller(context)
-        query = ppb.ListMatchesRequest(
-            game=request.game, limit=min(request.page_size or 50, MAX_PAGE), cursor=request.page_token
-        )
+        size = pages.page_size(request.page_size, pages.MATCHES)
+        filters = {"game": request.game, "status": int(request.status), "mine": request.mine}
+        cursor = pages.decode_token(request.page_token, "matches", filters)
+        if cursor is not None and not isinstance(cursor, str):
+            raise pages.invalid_token("page_token is not a token this list made")
+        query = ppb.ListMatchesRequest(game=request.game, limit=size, cursor=cursor or "")
         if request.status:
             if request.status not in STATUS_NAMES:
-                raise _bad(f"unknown status {request.status}")
+                raise ClientError(
+                    grpc.StatusCode.INVALID_ARGUMENT,
+                    f"unknown status {request.status}",
+                    common_pb2.ERROR_REASON_MALFORMED,
+                    field="status",
+                )
             query.statuses.append(STATUS_NAMES[request.status])
         if request.mine:
             query.account_id = claims.account_id
         elif claims.role != "operator":
             query.public = True
         page = await call(self.upstream.persistence.ListMatches(query))
-        return gateway_pb2.ListMatchesResponse(
-            matches=[public_match(m) for m in page.matches], next_page_token=page.next_cursor
-        )
+        token = pages.encode_token(page.next_cursor, "matches", filters) if page.next_cursor else ""
+        return match_pb2.ListMatchesResponse(matches=[public_match(m) for m in page.matches], next_page_token=token)
 
-    async def GetMatch(self, request: gateway_pb2.GetMatchRequest, context: Any) -> gateway_pb2.GetMatchResponse:
+    async def GetMatch(self, request: match_pb2.GetMatchRequest, context: Any) -> match_pb2.GetMatchResponse:
         claims = await self._caller(context)
         match = await self._fresh_record(request.match_id)
         require_watch(match, claims)
-        return gateway_pb2.GetMatchResponse(match=public_match(match))
+        return match_pb2.GetMatchResponse(match=public_match(match))
 
-    async def JoinMatch(self, request: gateway_pb2.JoinMatchRequest, context: Any) -> gateway_pb2.JoinMatchResponse:
+    async def JoinMatch(self, request: match_pb2.JoinMatchRequest, context: Any) -> match_pb2.JoinMatchResponse:
         """Taken (and the match started when full) by the rules replica that owns the match."""
         claims = await self._caller(context)
         if not request.match_id:
@@ -137,9 +139,9 @@ class MatchServicer(gateway_pb2_grpc.MatchServiceServicer):
         if request.HasField("seat"):
             forwarded.seat = request.seat
         joined = await (await self._owner(request.match_id)).on_owner(request.match_id, "JoinMatch", forwarded)
-        return gateway_pb2.JoinMatchResponse(match=public_match(joined.match), seat=joined.seat)
+        return match_pb2.JoinMatchResponse(match=public_match(joined.match), seat=joined.seat)
 
-    async def LeaveMatch(self, request: gateway_pb2.LeaveMatchRequest, context: Any) -> gateway_pb2.LeaveMatchResponse:
+    async def LeaveMatch(self, request: match_pb2.LeaveMatchRequest, context: Any) -> match_pb2.LeaveMatchResponse:
         claims = await self._caller(context)
         for _ in range(8):
             match = await self._fresh_record(request.match_id)
@@ -150,7 +152,7 @@ class MatchServicer(gateway_pb2_grpc.MatchServiceServicer):
                         ppb.ReleaseSeatRequest(match_id=match.id, seat=seat, account_id=claims.account_id)
                     )
                 )
-                return gateway_pb2.LeaveMatchResponse(match=public_match(await self._record(match.id)))
+                return match_pb2.LeaveMatchResponse(match=public_match(await self._record(match.id)))
             if match.status != "running":
                 raise ClientError(
                     grpc.StatusCode.FAILED_PRECONDITION,
@@ -167,19 +169,19 @@ class MatchServicer(gateway_pb2_grpc.MatchServiceServicer):
                 if exc.code != grpc.StatusCode.ABORTED:
                     raise
                 continue  # a move landed meanwhile: resign at the new version
-            return gateway_pb2.LeaveMatchResponse(match=public_match(await self._fresh_record(match.id)))
+            return match_pb2.LeaveMatchResponse(match=public_match(await self._fresh_record(match.id)))
         raise ClientError(
             grpc.StatusCode.ABORTED, "the match kept changing; retry", common_pb2.ERROR_REASON_VERSION_CONFLICT
         )
 
     # ----------------------------------------------------------------- play (forwarded to the owner)
-    async def GetView(self, request: gateway_pb2.GetViewRequest, context: Any) -> gateway_pb2.GetViewResponse:
+    async def GetView(self, request: match_pb2.GetViewRequest, context: Any) -> match_pb2.GetViewResponse:
         claims = await self._caller(context)
         forwarded = live_pb2.GetViewRequest(match_id=request.match_id, caller=_caller_proto(claims))
         if request.HasField("seat"):
             forwarded.seat = request.seat
         view = (await (await self._owner(request.match_id)).on_owner(request.match_id, "GetView", forwarded)).view
-        response = gateway_pb2.GetViewResponse(version=view.version, view_json=view.view_json, to_act=view.to_act)
+        response = match_pb2.GetViewResponse(version=view.version, view_json=view.view_json, to_act=view.to_act)
         if view.HasField("seat"):
             response.seat = view.seat
         if view.HasField("outcome"):
@@ -187,21 +189,21 @@ class MatchServicer(gateway_pb2_grpc.MatchServiceServicer):
         return response
 
     async def ListLegalActions(
-        self, request: gateway_pb2.ListLegalActionsRequest, context: Any
-    ) -> gateway_pb2.ListLegalActionsResponse:
+        self, request: match_pb2.ListLegalActionsRequest, context: Any
+    ) -> match_pb2.ListLegalActionsResponse:
         claims = await self._caller(context)
         forwarded = live_pb2.ListLegalActionsRequest(match_id=request.match_id, caller=_caller_proto(claims))
         if request.HasField("seat"):
             forwarded.seat = request.seat
         owner = await self._owner(request.match_id)
-        result: gateway_pb2.ListLegalActionsResponse = (
+        result: match_pb2.ListLegalActionsResponse = (
             await owner.on_owner(request.match_id, "ListLegalActions", forwarded)
         ).result
         return result
 
     async def SubmitAction(
-        self, request: gateway_pb2.SubmitActionRequest, context: Any
-    ) -> gateway_pb2.SubmitActionResponse:
+        self, request: match_pb2.SubmitActionRequest, context: Any
+    ) -> match_pb2.SubmitActionResponse:
         claims = await self._caller(context)
         which = request.WhichOneof("action")
         if which is None or not getattr(request, which):
@@ -221,24 +223,24 @@ class MatchServicer(gateway_pb2_grpc.MatchServiceServicer):
         if request.HasField("expected_version"):
             forwarded.expected_version = request.expected_version
         owner = await self._owner(request.match_id)
-        result: gateway_pb2.SubmitActionResponse = (await owner.on_owner(request.match_id, "Play", forwarded)).result
+        result: match_pb2.SubmitActionResponse = (await owner.on_owner(request.match_id, "Play", forwarded)).result
         return result
 
     # ----------------------------------------------------------------- watch and replay
     async def WatchMatch(
-        self, request: gateway_pb2.WatchMatchRequest, context: grpc.aio.ServicerContext
-    ) -> AsyncIterator[gateway_pb2.WatchMatchResponse]:
+        self, request: match_pb2.WatchMatchRequest, context: grpc.aio.ServicerContext
+    ) -> AsyncIterator[match_pb2.WatchMatchResponse]:
         claims = await self._caller(context)
         with self.slots.hold(claims.account_id):
             async for update in self.watcher.watch(request, claims, context):
                 yield update
 
-    async def GetReplay(self, request: gateway_pb2.GetReplayRequest, context: Any) -> gateway_pb2.GetReplayResponse:
+    async def GetReplay(self, request: match_pb2.GetReplayRequest, context: Any) -> match_pb2.GetReplayResponse:
         claims = await self._caller(context)
         record = await self._record(request.match_id)
         forwarded = live_pb2.GetReplayRequest(match_id=record.id, caller=_caller_proto(claims))
         owner = self.upstream.replicas(record.game)
-        result: gateway_pb2.GetReplayResponse = (await owner.on_owner(record.id, "GetReplay", forwarded)).result
+        result: match_pb2.GetReplayResponse = (await owner.on_owner(record.id, "GetReplay", forwarded)).result
         result.match.CopyFrom(public_match(await self._fresh_record(record.id)))
         return result
 

@@ -16,12 +16,15 @@ from google.protobuf.descriptor import ServiceDescriptor
 
 from gamehall.runtime.channels import internal_channel
 from gamehall.runtime.upstream import translate
-from gamehall.v1 import matchmaking_pb2, matchmaking_pb2_grpc
+from gamehall_sdk.v1 import matchmaking_pb2, matchmaking_pb2_grpc, tournament_pb2, tournament_pb2_grpc
 from gamehall_services.gateway.auth import Authenticator
 from gamehall_services.gateway.limits import RateLimiter, WatchSlots
 from gamehall_services.gateway.upstream import call
 
-SERVICES = matchmaking_pb2.DESCRIPTOR.services_by_name
+SERVICES = {
+    **matchmaking_pb2.DESCRIPTOR.services_by_name,
+    **tournament_pb2.DESCRIPTOR.services_by_name,
+}
 
 
 class Forwarder:
@@ -39,7 +42,7 @@ class Forwarder:
         self.channel = internal_channel(self.address)
         self.stubs = {
             "MatchmakingService": matchmaking_pb2_grpc.MatchmakingServiceStub(self.channel),
-            "TournamentService": matchmaking_pb2_grpc.TournamentServiceStub(self.channel),
+            "TournamentService": tournament_pb2_grpc.TournamentServiceStub(self.channel),
         }
 
     async def close(self) -> None:
@@ -98,8 +101,8 @@ def add_matchmaking_services(app: Any, forwarder: Forwarder) -> None:
         ),
         (
             "TournamentService",
-            matchmaking_pb2_grpc.TournamentServiceServicer,
-            matchmaking_pb2_grpc.add_TournamentServiceServicer_to_server,
+            tournament_pb2_grpc.TournamentServiceServicer,
+            tournament_pb2_grpc.add_TournamentServiceServicer_to_server,
         ),
     )
     for name, base, add in pairs:

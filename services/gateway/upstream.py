@@ -17,7 +17,7 @@ from gamehall.runtime.channels import CHANNEL_OPTIONS, internal_channel
 from gamehall.runtime.errors import ClientError
 from gamehall.runtime.rules_replicas import RulesReplicas
 from gamehall.runtime.upstream import translate
-from gamehall.v1 import common_pb2
+from gamehall_sdk.v1 import common_pb2
 
 T = TypeVar("T")
 __all__ = ["CHANNEL_OPTIONS", "RulesReplicas", "Upstream", "call", "upstream_code"]

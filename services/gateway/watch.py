@@ -24,7 +24,7 @@ from gamehall.internal.v1 import persistence_pb2 as ppb
 from gamehall.matches import require_watch, seat_of
 from gamehall.runtime.bus import Bus, view_subject
 from gamehall.runtime.errors import ClientError
-from gamehall.v1 import common_pb2, gateway_pb2
+from gamehall_sdk.v1 import common_pb2, match_pb2
 from gamehall_services.gateway.interest import Interest
 from gamehall_services.gateway.upstream import Upstream, call
 
@@ -47,8 +47,8 @@ class Watcher:
             await self.bus.nc.publish(subject, payload)
 
     async def watch(
-        self, request: gateway_pb2.WatchMatchRequest, claims: Claims, context: grpc.aio.ServicerContext
-    ) -> AsyncIterator[gateway_pb2.WatchMatchResponse]:
+        self, request: match_pb2.WatchMatchRequest, claims: Claims, context: grpc.aio.ServicerContext
+    ) -> AsyncIterator[match_pb2.WatchMatchResponse]:
         if not request.match_id:
             raise ClientError(
                 grpc.StatusCode.INVALID_ARGUMENT, "match_id is required", common_pb2.ERROR_REASON_MALFORMED
@@ -57,7 +57,7 @@ class Watcher:
         require_watch(record, claims)
         seat = seat_of(record, claims, int(request.seat) if request.HasField("seat") else None)
         follow = _Follow(self.upstream, record, claims, seat, int(request.delay_actions) if seat is None else 0)
-        pushed: asyncio.Queue[gateway_pb2.WatchMatchResponse] = asyncio.Queue()
+        pushed: asyncio.Queue[match_pb2.WatchMatchResponse] = asyncio.Queue()
         subscription = await self._subscribe(record.id, seat, pushed)
         lease = self.interest.hold(record.game, record.id, seat) if subscription is not None else _no_lease()
         try:
@@ -75,7 +75,7 @@ class Watcher:
 
         async def on_push(msg: Any) -> None:
             with contextlib.suppress(Exception):
-                into.put_nowait(gateway_pb2.WatchMatchResponse.FromString(msg.data))
+                into.put_nowait(match_pb2.WatchMatchResponse.FromString(msg.data))
 
         try:
             return await self.bus.nc.subscribe(view_subject(match_id, seat), cb=on_push)
@@ -100,21 +100,21 @@ class _Follow:
         self.caller = live_pb2.Caller(account_id=claims.account_id, role=claims.role)
         self.seat = seat
         self.delay = delay
-        self.held: dict[int, gateway_pb2.WatchMatchResponse] = {}
+        self.held: dict[int, match_pb2.WatchMatchResponse] = {}
         self.sent = -1
         self.newest = -1
-        self.final: gateway_pb2.WatchMatchResponse | None = None
+        self.final: match_pb2.WatchMatchResponse | None = None
 
-    async def _view(self, at_version: int | None = None) -> gateway_pb2.WatchMatchResponse:
+    async def _view(self, at_version: int | None = None) -> match_pb2.WatchMatchResponse:
         request = live_pb2.GetViewRequest(match_id=self.match_id, caller=self.caller)
         if self.seat is not None:
             request.seat = self.seat
         if at_version is not None:
             request.at_version = at_version
-        view: gateway_pb2.WatchMatchResponse = (await self.owner.on_owner(self.match_id, "GetView", request)).view
+        view: match_pb2.WatchMatchResponse = (await self.owner.on_owner(self.match_id, "GetView", request)).view
         return view
 
-    def _heard(self, message: gateway_pb2.WatchMatchResponse) -> None:
+    def _heard(self, message: match_pb2.WatchMatchResponse) -> None:
         self.newest = max(self.newest, int(message.version))
         if message.HasField("outcome"):
             self.final = message
@@ -122,8 +122,8 @@ class _Follow:
             self.held[int(message.version)] = message
 
     async def run(
-        self, pushed: asyncio.Queue[gateway_pb2.WatchMatchResponse], from_version: int, *, subscribed: bool
-    ) -> AsyncIterator[gateway_pb2.WatchMatchResponse]:
+        self, pushed: asyncio.Queue[match_pb2.WatchMatchResponse], from_version: int, *, subscribed: bool
+    ) -> AsyncIterator[match_pb2.WatchMatchResponse]:
         now = await self._view()
         self._heard(now)
         if from_version:
@@ -153,7 +153,7 @@ class _Follow:
             except TimeoutError:
                 self._heard(await self._view())  # a quiet match, or a push that was lost
 
-    async def _due(self) -> AsyncIterator[gateway_pb2.WatchMatchResponse]:
+    async def _due(self) -> AsyncIterator[match_pb2.WatchMatchResponse]:
         """Every version this watcher may see now, in order, each once; the one with the outcome last."""
         final = self.final
         limit = self.newest if final is not None else self.newest - self.delay

@@ -24,7 +24,7 @@ from gamehall.runtime.channels import internal_channel
 from gamehall.runtime.identity import account_lookup
 from gamehall.runtime.service import ServiceApp, exit_on_missing_secret
 from gamehall.runtime.settings import Settings
-from gamehall.v1 import matchmaking_pb2, matchmaking_pb2_grpc
+from gamehall_sdk.v1 import matchmaking_pb2, matchmaking_pb2_grpc, tournament_pb2, tournament_pb2_grpc
 from gamehall_services.matchmaking.creator import MatchCreator
 from gamehall_services.matchmaking.finished import FinishedMatches
 from gamehall_services.matchmaking.queues import Queues
@@ -35,7 +35,10 @@ from gamehall_services.matchmaking.tournament_servicer import TournamentServicer
 from gamehall_services.matchmaking.tournaments import Tournaments
 
 log = structlog.get_logger("gamehall.matchmaking")
-SERVICES = matchmaking_pb2.DESCRIPTOR.services_by_name
+SERVICES = {
+    **matchmaking_pb2.DESCRIPTOR.services_by_name,
+    **tournament_pb2.DESCRIPTOR.services_by_name,
+}
 FINISHED = f"{SUBJECT_ROOT}.match.*.finished"
 TICKET_NEWS = f"{SUBJECT_ROOT}.matchmaking.>"
 CONSUMER = "matchmaking-finished"
@@ -54,7 +57,7 @@ def build_app(settings: Settings) -> ServiceApp:
         SERVICES["MatchmakingService"].full_name,
     )
     app.add_servicer(
-        matchmaking_pb2_grpc.add_TournamentServiceServicer_to_server,
+        tournament_pb2_grpc.add_TournamentServiceServicer_to_server,
         tournament_servicer,
         SERVICES["TournamentService"].full_name,
     )

@@ -11,7 +11,7 @@ import grpc
 from gamehall.auth import Claims, Principals
 from gamehall.runtime.errors import ClientError
 from gamehall.runtime.identity import authenticate
-from gamehall.v1 import common_pb2
+from gamehall_sdk.v1 import common_pb2
 
 
 async def claims_of(context: grpc.aio.ServicerContext, principals: Principals) -> Claims:

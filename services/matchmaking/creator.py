@@ -19,8 +19,8 @@ from gamehall.runtime.errors import ClientError
 from gamehall.runtime.identity import ensure_service_account
 from gamehall.runtime.rules_replicas import RulesReplicas
 from gamehall.runtime.upstream import translate
-from gamehall.v1 import common_pb2, gateway_pb2
 from gamehall.wire.matches import public_match
+from gamehall_sdk.v1 import common_pb2, match_pb2
 
 SERVICE_USERNAME = "matchmaking-service"
 OPEN_DEADLINE_SECONDS = 15.0
@@ -55,12 +55,12 @@ class MatchCreator:
         self,
         game: str,
         mode: str,
-        seats: list[gateway_pb2.SeatSpec],
+        seats: list[match_pb2.SeatSpec],
         request_id: str,
         *,
         public: bool = True,
-        clock: gateway_pb2.ClockSpec | None = None,
-    ) -> gateway_pb2.Match:
+        clock: common_pb2.ClockSpec | None = None,
+    ) -> match_pb2.Match:
         """Open (or find again, same `request_id`) a match with these seats; ClientError when refused."""
         assert self.account is not None, "connect() first"
         replicas = self.rules.get(game)

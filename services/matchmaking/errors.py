@@ -10,7 +10,7 @@ import grpc
 from gamehall.matchmaking import errors as matchmaking_errors
 from gamehall.runtime.errors import register_error
 from gamehall.tournaments import errors as tournament_errors
-from gamehall.v1 import common_pb2 as c
+from gamehall_sdk.v1 import common_pb2 as c
 from gamehall_services.matchmaking.store_client import Stale
 
 REASONS = {

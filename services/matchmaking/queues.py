@@ -31,7 +31,7 @@ from gamehall.matchmaking.errors import InvalidTicket, UnknownTicket
 from gamehall.runtime import metrics
 from gamehall.runtime.bus import SUBJECT_ROOT
 from gamehall.runtime.errors import ClientError
-from gamehall.v1 import gateway_pb2
+from gamehall_sdk.v1 import match_pb2
 from gamehall_services.matchmaking.creator import MatchCreator
 from gamehall_services.matchmaking.documents import PendingMatch, TicketEntry
 from gamehall_services.matchmaking.ratings import Ratings
@@ -73,16 +73,16 @@ def request_id_of(match: Match) -> str:
 
 def seat_plan(
     match: Match, layout: tuple[tuple[int, ...], ...]
-) -> tuple[list[gateway_pb2.SeatSpec], dict[str, list[int]]]:
+) -> tuple[list[match_pb2.SeatSpec], dict[str, list[int]]]:
     """Seat specs with team k of the match in the engine's seats `layout[k]`, and each ticket's seats."""
-    specs: list[gateway_pb2.SeatSpec | None] = [None] * sum(len(t) for t in layout)
+    specs: list[match_pb2.SeatSpec | None] = [None] * sum(len(t) for t in layout)
     seats_of: dict[str, list[int]] = {}
     for team, seats in zip(match.teams, layout, strict=True):
         for member, index in zip(team, seats, strict=True):
             if member.player is None:
-                specs[index] = gateway_pb2.SeatSpec(bot=BOT_DIFFICULTY)
+                specs[index] = match_pb2.SeatSpec(bot=BOT_DIFFICULTY)
             else:
-                specs[index] = gateway_pb2.SeatSpec(reserved_for=member.player)
+                specs[index] = match_pb2.SeatSpec(reserved_for=member.player)
                 seats_of.setdefault(member.ticket or "", []).append(index)
     return [s for s in specs if s is not None], seats_of
 

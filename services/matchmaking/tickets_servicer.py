@@ -12,8 +12,9 @@ import grpc
 from gamehall.auth import Principals
 from gamehall.engine import get_game
 from gamehall.matchmaking.errors import UnknownTicket
-from gamehall.v1 import matchmaking_pb2 as pb
-from gamehall.v1 import matchmaking_pb2_grpc
+from gamehall.wire import pages
+from gamehall_sdk.v1 import matchmaking_pb2 as pb
+from gamehall_sdk.v1 import matchmaking_pb2_grpc
 from gamehall_services.matchmaking.caller import claims_of, invalid, is_operator, require_operator
 from gamehall_services.matchmaking.convert import rating_to_proto, ticket_to_proto
 from gamehall_services.matchmaking.documents import TicketEntry
@@ -24,7 +25,6 @@ WATCH_POLL_S = 2.0
 RECENT_CLOSED_S = 3600.0
 """A watch starts with the caller's open tickets and those closed in the last hour (e.g. matched
 between the enqueue and the watch call)."""
-MAX_LEADERBOARD = 1000
 
 
 class MatchmakingServicer(matchmaking_pb2_grpc.MatchmakingServiceServicer):
@@ -88,10 +88,16 @@ class MatchmakingServicer(matchmaking_pb2_grpc.MatchmakingServiceServicer):
     async def GetLeaderboard(self, request: pb.GetLeaderboardRequest, context: Any) -> pb.GetLeaderboardResponse:
         await claims_of(context, self.principals)
         mode = _mode(request.game, request.mode)
-        limit = min(request.limit or 100, MAX_LEADERBOARD)
-        rows = await self.ratings.leaderboard(request.game, mode, limit)
+        size = pages.page_size(request.page_size, pages.LEADERBOARD)
+        filters = {"game": request.game, "mode": mode}
+        start = pages.offset_of(request.page_token, "leaderboard", filters)
+        rows = await self.ratings.leaderboard(request.game, mode, start + size + 1)
+        more = len(rows) > start + size
         return pb.GetLeaderboardResponse(
-            entries=[rating_to_proto(request.game, mode, r.player, r.rating, r.rank) for r in rows]
+            entries=[
+                rating_to_proto(request.game, mode, r.player, r.rating, r.rank) for r in rows[start : start + size]
+            ],
+            next_page_token=pages.encode_token(start + size, "leaderboard", filters) if more else "",
         )
 
     async def GetRating(self, request: pb.GetRatingRequest, context: Any) -> pb.GetRatingResponse:

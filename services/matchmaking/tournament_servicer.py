@@ -10,10 +10,12 @@ import grpc
 
 from gamehall.auth import Claims, Principals
 from gamehall.tournaments import machine
-from gamehall.v1 import matchmaking_pb2 as pb
-from gamehall.v1 import matchmaking_pb2_grpc
+from gamehall.wire import pages
+from gamehall.wire.public import clock_from_proto, enum_name, ms_of, seconds_of
+from gamehall_sdk.v1 import tournament_pb2 as pb
+from gamehall_sdk.v1 import tournament_pb2_grpc
 from gamehall_services.matchmaking.caller import claims_of, denied, invalid, is_operator, require_operator
-from gamehall_services.matchmaking.convert import standings_to_proto, tournament_to_proto
+from gamehall_services.matchmaking.convert import pairing_to_proto, standings_to_proto, tournament_to_proto
 from gamehall_services.matchmaking.documents import TournamentDoc
 from gamehall_services.matchmaking.ratings import Ratings
 from gamehall_services.matchmaking.tournaments import Tournaments
@@ -23,7 +25,7 @@ WATCH_POLL_S = 0.25
 CLOSED = ("finished", "cancelled")
 
 
-class TournamentServicer(matchmaking_pb2_grpc.TournamentServiceServicer):
+class TournamentServicer(tournament_pb2_grpc.TournamentServiceServicer):
     def __init__(self, tournaments: Tournaments, ratings: Ratings, principals: Principals) -> None:
         self.book = tournaments
         self.ratings = ratings
@@ -43,28 +45,30 @@ class TournamentServicer(matchmaking_pb2_grpc.TournamentServiceServicer):
     async def CreateTournament(self, request: pb.CreateTournamentRequest, context: Any) -> pb.CreateTournamentResponse:
         claims = await self._operator(context, "create a tournament")
         now = self.book.clock()
-        opens = float(request.registration_opens_unix or now)
+        opens = seconds_of(request.registration_open_time) if request.HasField("registration_open_time") else now
+        closes = (
+            seconds_of(request.registration_close_time)
+            if request.HasField("registration_close_time")
+            else opens + WEEK_S
+        )
         clock = {
             k: v
-            for k, v in (
-                ("per_move_ms", request.clock.per_move_ms),
-                ("bank_ms", request.clock.bank_ms),
-                ("increment_ms", request.clock.increment_ms),
-            )
+            for k, v in zip(("per_move_ms", "bank_ms", "increment_ms"), clock_from_proto(request.clock), strict=True)
             if v
         }
+        no_show = ms_of(request.no_show_timeout) / 1000
         doc, revision = await self.book.create(
             name=request.name,
             game=request.game,
             mode=request.mode,
-            format=request.format or "swiss",
+            format=enum_name(pb.TournamentFormat, "TOURNAMENT_FORMAT", request.format) or "swiss",
             rounds=request.rounds,
             seats=request.seats,
             opens=opens,
-            closes=float(request.registration_closes_unix or opens + WEEK_S),
+            closes=closes,
             max_players=request.max_players,
             check_in=request.require_check_in,
-            no_show_s=float(request.no_show_seconds or 120),
+            no_show_s=no_show or 120.0,
             clock=clock,
             created_by=claims.account_id,
         )
@@ -72,16 +76,29 @@ class TournamentServicer(matchmaking_pb2_grpc.TournamentServiceServicer):
 
     async def ListTournaments(self, request: pb.ListTournamentsRequest, context: Any) -> pb.ListTournamentsResponse:
         await claims_of(context, self.principals)
-        rows = [
-            await self._proto(doc, revision)
-            for doc, revision in await self.book.all([request.status] if request.status else [])
-        ]
-        return pb.ListTournamentsResponse(tournaments=rows)
+        status = enum_name(pb.TournamentStatus, "TOURNAMENT_STATUS", request.status)
+        size = pages.page_size(request.page_size, pages.TOURNAMENTS)
+        found = await self.book.all([status] if status else [])
+        page, token = pages.offset_page(found, size, request.page_token, "tournaments", {"status": status})
+        return pb.ListTournamentsResponse(
+            tournaments=[tournament_to_proto(doc, revision) for doc, revision in page], next_page_token=token
+        )
 
     async def GetTournament(self, request: pb.GetTournamentRequest, context: Any) -> pb.GetTournamentResponse:
         await claims_of(context, self.principals)
         doc, revision = await self.book.get(request.tournament_id)
         return pb.GetTournamentResponse(tournament=await self._proto(doc, revision))
+
+    async def ListPairings(self, request: pb.ListPairingsRequest, context: Any) -> pb.ListPairingsResponse:
+        await claims_of(context, self.principals)
+        doc, _ = await self.book.get(request.tournament_id)
+        size = pages.page_size(request.page_size, pages.PAIRINGS)
+        wanted = [p for p in doc.tournament.pairings if not request.round or p.round == request.round]
+        wanted.sort(key=lambda p: (p.round, p.table))
+        filters = {"tournament": request.tournament_id, "round": request.round}
+        page, token = pages.offset_page(wanted, size, request.page_token, "pairings", filters)
+        links = await self.book.match_ids(request.tournament_id, request.round) if page else {}
+        return pb.ListPairingsResponse(pairings=[pairing_to_proto(p, links) for p in page], next_page_token=token)
 
     async def RegisterPlayer(self, request: pb.RegisterPlayerRequest, context: Any) -> pb.RegisterPlayerResponse:
         claims = await claims_of(context, self.principals)
@@ -170,7 +187,7 @@ class TournamentServicer(matchmaking_pb2_grpc.TournamentServiceServicer):
         return pb.AdjudicatePairingResponse(tournament=await self._proto(doc, revision))
 
     async def _proto(self, doc: TournamentDoc, revision: int) -> pb.Tournament:
-        return tournament_to_proto(doc, revision, await self.book.match_ids(doc.tournament.id))
+        return tournament_to_proto(doc, revision)
 
     async def _apply(self, tournament_id: str, kind: str, transition: Any, *args: Any) -> tuple[TournamentDoc, int]:
         """One library transition as one stored change."""

@@ -27,6 +27,7 @@ import structlog
 from gamehall.engine import get_game
 from gamehall.events.v1 import matchmaking_pb2 as epb
 from gamehall.internal.v1 import persistence_pb2 as ppb
+from gamehall.matches.clocks import ClockSpec
 from gamehall.runtime import metrics
 from gamehall.runtime.bus import SUBJECT_ROOT
 from gamehall.tournaments import (
@@ -38,7 +39,8 @@ from gamehall.tournaments import (
     current_pairings,
     machine,
 )
-from gamehall.v1 import gateway_pb2
+from gamehall.wire.public import clock_to_proto
+from gamehall_sdk.v1 import match_pb2
 from gamehall_services.matchmaking.caller import not_found
 from gamehall_services.matchmaking.creator import MatchCreator
 from gamehall_services.matchmaking.documents import TournamentDoc, decode_doc, encode_doc, link_key
@@ -315,11 +317,11 @@ class Tournaments:
     async def _start_pairing(self, doc: TournamentDoc, revision: int, pairing: Pairing) -> None:
         t = doc.tournament
         seats = [
-            gateway_pb2.SeatSpec(bot=doc.bots[p]) if p in doc.bots else gateway_pb2.SeatSpec(reserved_for=p)
+            match_pb2.SeatSpec(bot=doc.bots[p]) if p in doc.bots else match_pb2.SeatSpec(reserved_for=p)
             for p in pairing.players
         ]
         key = hashlib.sha256(f"{pairing.id}|{'|'.join(pairing.players)}".encode()).hexdigest()[:24]
-        clock = gateway_pb2.ClockSpec(**doc.clock) if doc.clock else None
+        clock = clock_to_proto(ClockSpec.from_json(doc.clock)) if doc.clock else None
         created = await self.creator.create(t.config.game, t.config.mode, seats, f"tn-{key}", clock=clock)
         event = event_of(doc, revision, "match-created", pairing_id=pairing.id, match_id=created.id)
         event.msg_id = f"{t.id}:match-created:{created.id}"

@@ -32,11 +32,11 @@ from gamehall.runtime import metrics
 from gamehall.runtime.errors import ClientError
 from gamehall.runtime.matchlog import LogConflict, Logged, LogUnavailable, MatchLog
 from gamehall.runtime.upstream import translate
-from gamehall.v1 import common_pb2, gateway_pb2
 from gamehall.wire import event_to_proto, outcome_to_proto
 from gamehall.wire.convert import dumps
 from gamehall.wire.matches import facts_from_record, logged_from_entry, logged_to_public, outcome_from_json
 from gamehall.wire.matchlog import close_entry, entry_for_step
+from gamehall_sdk.v1 import common_pb2, match_pb2
 
 log = structlog.get_logger("gamehall.rules.live")
 
@@ -225,7 +225,7 @@ class LiveMatches:
         expected_version: int | None,
         action_id: str = "",
         action_json: dict[str, Any] | None = None,
-    ) -> gateway_pb2.SubmitActionResponse:
+    ) -> match_pb2.SubmitActionResponse:
         """A move by `caller` for its seat (or `wanted_seat`, if it may act for it)."""
         return await self._play(
             match_id,
@@ -244,7 +244,7 @@ class LiveMatches:
         expected_version: int | None,
         action_id: str = "",
         action_json: dict[str, Any] | None = None,
-    ) -> gateway_pb2.SubmitActionResponse:
+    ) -> match_pb2.SubmitActionResponse:
         """Judge and log one move; a stale cache loses the compare-and-swap, reloads and judges again."""
         for attempt in range(MAX_ATTEMPTS):
             held = await self.held(match_id)
@@ -332,10 +332,10 @@ class LiveMatches:
                 return prior
         return None
 
-    async def _replayed(self, held: Held, seat: int, entry: ppb.ActionEntry) -> gateway_pb2.SubmitActionResponse:
+    async def _replayed(self, held: Held, seat: int, entry: ppb.ActionEntry) -> match_pb2.SubmitActionResponse:
         if entry.seat != seat:
             raise RequestReused(f"request id {entry.request_id!r} was already used by another seat of this match")
-        response = gateway_pb2.SubmitActionResponse(
+        response = match_pb2.SubmitActionResponse(
             version=entry.version, action=logged_to_public(logged_from_entry(entry)), replayed=True
         )
         outcome = outcome_from_json(dict(held.live.facts.outcome)) if held.live.facts.outcome else None
@@ -359,9 +359,9 @@ class LiveMatches:
         except Exception as exc:  # watchers fill gaps from GetView: a lost push costs latency, not data
             log.warning("view push failed", match_id=live.facts.id, error=str(exc))
 
-    def _message(self, live: LiveMatch, view: StepView, version: int) -> gateway_pb2.WatchMatchResponse:
+    def _message(self, live: LiveMatch, view: StepView, version: int) -> match_pb2.WatchMatchResponse:
         closed = live.facts.status in ("finished", "aborted")
-        message = gateway_pb2.WatchMatchResponse(
+        message = match_pb2.WatchMatchResponse(
             version=version,
             view_json=dumps(view.view),
             to_act=[] if closed else live.to_act,
@@ -377,7 +377,7 @@ class LiveMatches:
     # ----------------------------------------------------------------- reading
     async def view(
         self, match_id: str, caller: Caller, wanted_seat: int | None, at_version: int | None
-    ) -> gateway_pb2.WatchMatchResponse:
+    ) -> match_pb2.WatchMatchResponse:
         held = await self.settled(match_id)
         live = held.live
         require_watch(live.facts, caller)
@@ -396,7 +396,7 @@ class LiveMatches:
                 common_pb2.ERROR_REASON_MALFORMED,
             )
         past, last_events = await self._state_at(live, at_version)
-        message = gateway_pb2.WatchMatchResponse(
+        message = match_pb2.WatchMatchResponse(
             version=at_version,
             view_json=dumps(self.game.view(past, seat)),
             to_act=sorted(self.game.to_act(past)),
@@ -439,13 +439,11 @@ class LiveMatches:
         held = await self.settled(match_id)
         return held.live.facts, held.live.version
 
-    async def legal(
-        self, match_id: str, caller: Caller, wanted_seat: int | None
-    ) -> gateway_pb2.ListLegalActionsResponse:
+    async def legal(self, match_id: str, caller: Caller, wanted_seat: int | None) -> match_pb2.ListLegalActionsResponse:
         held = await self.settled(match_id)
         live = held.live
         seat = require_seat(live.facts, caller, wanted_seat)
-        response = gateway_pb2.ListLegalActionsResponse(version=live.version, seat=seat)
+        response = match_pb2.ListLegalActionsResponse(version=live.version, seat=seat)
         if live.facts.status == "running" and seat in live.to_act:
             for action in live.legal(seat):
                 the_id, label = live.describe(action)
@@ -454,7 +452,7 @@ class LiveMatches:
                 )
         return response
 
-    async def replay(self, match_id: str, caller: Caller) -> gateway_pb2.GetReplayResponse:
+    async def replay(self, match_id: str, caller: Caller) -> match_pb2.GetReplayResponse:
         held = await self.held(match_id, fresh=True)
         facts = held.live.facts
         require_watch(facts, caller)
@@ -462,10 +460,10 @@ class LiveMatches:
         seat = None if complete else seat_of(facts, caller, None)
         actions = await self._actions(held.live, held.live.version)
         initial, steps = await asyncio.to_thread(replay, self.game, facts, actions, seat, complete)
-        response = gateway_pb2.GetReplayResponse(complete=complete, initial_view_json=dumps(initial))
+        response = match_pb2.GetReplayResponse(complete=complete, initial_view_json=dumps(initial))
         for step in steps:
             response.steps.append(
-                gateway_pb2.ReplayStep(
+                match_pb2.ReplayStep(
                     version=step.version,
                     seat=step.seat,
                     action=logged_to_public(step.action) if step.action else common_pb2.LegalAction(label=HIDDEN),
@@ -587,8 +585,8 @@ def _advanced(facts: MatchFacts, entry: Any) -> MatchFacts:
     return replace(facts, **changes)
 
 
-def _submitted(step: Step, *, replayed: bool) -> gateway_pb2.SubmitActionResponse:
-    response = gateway_pb2.SubmitActionResponse(
+def _submitted(step: Step, *, replayed: bool) -> match_pb2.SubmitActionResponse:
+    response = match_pb2.SubmitActionResponse(
         version=step.version,
         action=common_pb2.LegalAction(id=step.action_id, label=step.label, action_json=dumps(dict(step.action_json))),
         to_act=[] if replayed else list(step.to_act),

@@ -9,9 +9,9 @@ import grpc
 from gamehall.internal.v1 import live_pb2, live_pb2_grpc
 from gamehall.matches import Caller
 from gamehall.runtime.errors import ClientError
-from gamehall.v1 import common_pb2
 from gamehall.wire import parse_json_object
 from gamehall.wire.convert import dumps
+from gamehall_sdk.v1 import common_pb2
 from gamehall_services.rules.live import LiveMatches
 from gamehall_services.rules.lobby import Lobby
 

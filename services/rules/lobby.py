@@ -22,11 +22,12 @@ from gamehall.matches.lifecycle import InvalidSeats, SeatRequest, is_full, plan_
 from gamehall.runtime.errors import ClientError
 from gamehall.runtime.upstream import translate
 from gamehall.store import seed_commitment
-from gamehall.v1 import common_pb2
 from gamehall.wire import config_from_proto
 from gamehall.wire import outbox as events
 from gamehall.wire.convert import dumps
 from gamehall.wire.matches import facts_from_record
+from gamehall.wire.public import clock_from_proto
+from gamehall_sdk.v1 import common_pb2
 
 log = structlog.get_logger("gamehall.rules.lobby")
 
@@ -92,9 +93,7 @@ class Lobby:
         to_act = sorted(self.game.to_act(initial))
         join = int(request.join_seat) if request.HasField("join_seat") else None
         seats = plan_seats(seat_requests(request.seats), config.seats, creator.account_id, join)
-        spec = clocks.ClockSpec.checked(
-            request.clock.per_move_ms, request.clock.bank_ms, request.clock.increment_ms, self.idle_ms
-        )
+        spec = clocks.ClockSpec.checked(*clock_from_proto(request.clock), idle_ms=self.idle_ms)
         match_id, game = request.match_id, self.game.id
         outbox = [events.created(match_id, game, config.mode, config.seats, seed_commitment(seed, match_id))]
         outbox += [

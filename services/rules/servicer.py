@@ -15,7 +15,6 @@ from gamehall.engine.lookup import action_from_json, legal_by_id
 from gamehall.internal.v1 import rules_pb2, rules_pb2_grpc
 from gamehall.runtime import metrics
 from gamehall.runtime.errors import ClientError
-from gamehall.v1 import common_pb2
 from gamehall.wire import (
     config_from_proto,
     config_to_proto,
@@ -26,6 +25,7 @@ from gamehall.wire import (
     parse_json_object,
 )
 from gamehall.wire.convert import dumps
+from gamehall_sdk.v1 import common_pb2
 
 
 class RulesServicer(rules_pb2_grpc.RulesServiceServicer):

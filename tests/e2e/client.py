@@ -9,7 +9,7 @@ from typing import Any
 
 import grpc
 
-from gamehall.v1 import common_pb2, gateway_pb2, gateway_pb2_grpc
+from gamehall_sdk.v1 import auth_pb2, auth_pb2_grpc, catalog_pb2_grpc, common_pb2, match_pb2, match_pb2_grpc
 
 PASSWORD = "correct horse battery staple"
 
@@ -18,15 +18,15 @@ PASSWORD = "correct horse battery staple"
 class Client:
     channel: grpc.Channel
     token: str = ""
-    account: gateway_pb2.Account | None = None
+    account: auth_pb2.Account | None = None
     auth: Any = field(init=False)
     catalog: Any = field(init=False)
     matches: Any = field(init=False)
 
     def __post_init__(self) -> None:
-        self.auth = gateway_pb2_grpc.AuthServiceStub(self.channel)
-        self.catalog = gateway_pb2_grpc.CatalogServiceStub(self.channel)
-        self.matches = gateway_pb2_grpc.MatchServiceStub(self.channel)
+        self.auth = auth_pb2_grpc.AuthServiceStub(self.channel)
+        self.catalog = catalog_pb2_grpc.CatalogServiceStub(self.channel)
+        self.matches = match_pb2_grpc.MatchServiceStub(self.channel)
 
     @property
     def metadata(self) -> tuple[tuple[str, str], ...]:
@@ -34,41 +34,41 @@ class Client:
 
     def register(self, username: str | None = None) -> Client:
         name = username or f"p-{uuid.uuid4().hex[:10]}"
-        reply = self.auth.Register(gateway_pb2.RegisterRequest(username=name, password=PASSWORD))
+        reply = self.auth.Register(auth_pb2.RegisterRequest(username=name, password=PASSWORD))
         self.token, self.account = reply.token, reply.account
         return self
 
     def call(self, method: str, request: Any, timeout: float = 20.0) -> Any:
         return getattr(self.matches, method)(request, metadata=self.metadata, timeout=timeout)
 
-    def create(self, game: str, mode: str = "", seats: int = 0, **kwargs: Any) -> gateway_pb2.Match:
-        request = gateway_pb2.CreateMatchRequest(
+    def create(self, game: str, mode: str = "", seats: int = 0, **kwargs: Any) -> match_pb2.Match:
+        request = match_pb2.CreateMatchRequest(
             game=game, config=common_pb2.MatchConfig(mode=mode, seats=seats), **kwargs
         )
         return self.call("CreateMatch", request).match
 
-    def join(self, match_id: str, seat: int | None = None) -> gateway_pb2.JoinMatchResponse:
-        request = gateway_pb2.JoinMatchRequest(match_id=match_id)
+    def join(self, match_id: str, seat: int | None = None) -> match_pb2.JoinMatchResponse:
+        request = match_pb2.JoinMatchRequest(match_id=match_id)
         if seat is not None:
             request.seat = seat
         return self.call("JoinMatch", request)
 
-    def view(self, match_id: str) -> gateway_pb2.GetViewResponse:
-        return self.call("GetView", gateway_pb2.GetViewRequest(match_id=match_id))
+    def view(self, match_id: str) -> match_pb2.GetViewResponse:
+        return self.call("GetView", match_pb2.GetViewRequest(match_id=match_id))
 
-    def legal(self, match_id: str) -> gateway_pb2.ListLegalActionsResponse:
-        return self.call("ListLegalActions", gateway_pb2.ListLegalActionsRequest(match_id=match_id))
+    def legal(self, match_id: str) -> match_pb2.ListLegalActionsResponse:
+        return self.call("ListLegalActions", match_pb2.ListLegalActionsRequest(match_id=match_id))
 
-    def submit(self, match_id: str, action_id: str, **kwargs: Any) -> gateway_pb2.SubmitActionResponse:
-        request = gateway_pb2.SubmitActionRequest(match_id=match_id, action_id=action_id, **kwargs)
+    def submit(self, match_id: str, action_id: str, **kwargs: Any) -> match_pb2.SubmitActionResponse:
+        request = match_pb2.SubmitActionRequest(match_id=match_id, action_id=action_id, **kwargs)
         return self.call("SubmitAction", request)
 
-    def match(self, match_id: str) -> gateway_pb2.Match:
-        return self.call("GetMatch", gateway_pb2.GetMatchRequest(match_id=match_id)).match
+    def match(self, match_id: str) -> match_pb2.Match:
+        return self.call("GetMatch", match_pb2.GetMatchRequest(match_id=match_id)).match
 
-    def replay(self, match_id: str) -> gateway_pb2.GetReplayResponse:
-        return self.call("GetReplay", gateway_pb2.GetReplayRequest(match_id=match_id))
+    def replay(self, match_id: str) -> match_pb2.GetReplayResponse:
+        return self.call("GetReplay", match_pb2.GetReplayRequest(match_id=match_id))
 
-    def watch(self, match_id: str, **kwargs: Any) -> Iterator[gateway_pb2.WatchMatchResponse]:
-        request = gateway_pb2.WatchMatchRequest(match_id=match_id, **kwargs)
+    def watch(self, match_id: str, **kwargs: Any) -> Iterator[match_pb2.WatchMatchResponse]:
+        request = match_pb2.WatchMatchRequest(match_id=match_id, **kwargs)
         return self.matches.WatchMatch(request, metadata=self.metadata, timeout=120)

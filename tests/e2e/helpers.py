@@ -14,7 +14,7 @@ import grpc
 
 from gamehall.engine import Event, MatchConfig, get_game
 from gamehall.runtime.matchlog import wait_projected_at
-from gamehall.v1 import gateway_pb2
+from gamehall_sdk.v1 import match_pb2
 from tests.e2e.client import Client
 
 MAX_ACTIONS = 5000
@@ -27,7 +27,7 @@ class Collector:
     client: Client
     match_id: str
     kwargs: dict[str, Any] = field(default_factory=dict)
-    messages: list[gateway_pb2.WatchMatchResponse] = field(default_factory=list)
+    messages: list[match_pb2.WatchMatchResponse] = field(default_factory=list)
     error: BaseException | None = None
 
     def __post_init__(self) -> None:
@@ -41,14 +41,14 @@ class Collector:
         except grpc.RpcError as exc:
             self.error = exc
 
-    def join(self, timeout: float = 60) -> list[gateway_pb2.WatchMatchResponse]:
+    def join(self, timeout: float = 60) -> list[match_pb2.WatchMatchResponse]:
         self.thread.join(timeout)
         assert not self.thread.is_alive(), "the watch stream did not end with the match"
         assert self.error is None, self.error
         return self.messages
 
 
-def play_to_end(players: list[Client], match_id: str, rng: random.Random) -> gateway_pb2.SubmitActionResponse:
+def play_to_end(players: list[Client], match_id: str, rng: random.Random) -> match_pb2.SubmitActionResponse:
     """Every seat plays random legal actions (by id, never resigning when it has another choice)."""
     for _ in range(MAX_ACTIONS):
         moved = False
@@ -74,7 +74,7 @@ class LocalRun:
     events: list[list[Event]]
 
 
-def rerun(replay: gateway_pb2.GetReplayResponse) -> LocalRun:
+def rerun(replay: match_pb2.GetReplayResponse) -> LocalRun:
     match = replay.match
     game = get_game(match.game)
     config = MatchConfig(

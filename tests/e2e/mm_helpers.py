@@ -8,7 +8,7 @@ from typing import Any, TypeVar
 
 import grpc
 
-from gamehall.v1 import gateway_pb2, matchmaking_pb2_grpc
+from gamehall_sdk.v1 import auth_pb2, matchmaking_pb2_grpc, tournament_pb2_grpc
 from tests.e2e.client import Client
 from tests.e2e.conftest import OPERATOR_PASSWORD, Running
 
@@ -20,12 +20,12 @@ def matchmaking(client: Client) -> Any:
 
 
 def tournaments(client: Client) -> Any:
-    return matchmaking_pb2_grpc.TournamentServiceStub(client.channel)
+    return tournament_pb2_grpc.TournamentServiceStub(client.channel)
 
 
 def operator(running: Running) -> Client:
     client = running.client()
-    reply = client.auth.Login(gateway_pb2.LoginRequest(username="operator", password=OPERATOR_PASSWORD))
+    reply = client.auth.Login(auth_pb2.LoginRequest(username="operator", password=OPERATOR_PASSWORD))
     client.token, client.account = reply.token, reply.account
     return client
 

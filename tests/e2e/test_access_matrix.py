@@ -23,12 +23,23 @@ import pytest
 from gamehall.auth import Tokens
 from gamehall.internal.v1 import persistence_pb2 as ppb
 from gamehall.internal.v1 import persistence_pb2_grpc
-from gamehall.v1 import gateway_pb2 as gw
-from gamehall.v1 import gateway_pb2_grpc, matchmaking_pb2_grpc
-from gamehall.v1 import matchmaking_pb2 as mm
+from gamehall_sdk.v1 import (
+    auth_pb2,
+    auth_pb2_grpc,
+    catalog_pb2,
+    catalog_pb2_grpc,
+    match_pb2,
+    match_pb2_grpc,
+    matchmaking_pb2,
+    matchmaking_pb2_grpc,
+    tournament_pb2,
+    tournament_pb2_grpc,
+)
 from gamehall_services.gateway.access_matrix import ACCESS, OK, ROLES
 from tests.e2e.client import Client
 from tests.e2e.conftest import OPERATOR_PASSWORD, TOKEN_KEY, Running
+
+PUBLIC_FILES = [m.DESCRIPTOR for m in (auth_pb2, catalog_pb2, match_pb2, matchmaking_pb2, tournament_pb2)]
 
 GAME = "high-card"
 _names = itertools.count()
@@ -55,7 +66,9 @@ class World:
         self.withdraw()
         ticket = (
             matchmaking_pb2_grpc.MatchmakingServiceStub(player.channel)
-            .EnqueueTicket(mm.EnqueueTicketRequest(game=GAME, no_bots=True, pool=_pool()), metadata=player.metadata)
+            .EnqueueTicket(
+                matchmaking_pb2.EnqueueTicketRequest(game=GAME, no_bots=True, pool=_pool()), metadata=player.metadata
+            )
             .ticket
         )
         self.tickets_made.append((player, ticket.id))
@@ -66,7 +79,7 @@ class World:
             owner, ticket = self.tickets_made.pop()
             with contextlib.suppress(grpc.RpcError):  # already cancelled by the probe
                 matchmaking_pb2_grpc.MatchmakingServiceStub(owner.channel).CancelTicket(
-                    mm.CancelTicketRequest(ticket_id=ticket), metadata=owner.metadata
+                    matchmaking_pb2.CancelTicketRequest(ticket_id=ticket), metadata=owner.metadata
                 )
 
 
@@ -92,7 +105,7 @@ def _bot_client(platform: Running) -> Client:
 def world(platform: Running) -> Iterator[World]:
     player, other, spectator = platform.player(), platform.player(), platform.player()
     operator = platform.client()
-    operator.token = operator.auth.Login(gw.LoginRequest(username="operator", password=OPERATOR_PASSWORD)).token
+    operator.token = operator.auth.Login(auth_pb2.LoginRequest(username="operator", password=OPERATOR_PASSWORD)).token
     clients = {
         "anonymous": platform.client(),
         "player": player,
@@ -106,14 +119,17 @@ def world(platform: Running) -> Iterator[World]:
     other.join(w.match)
     w.finished = player.create(GAME, join_seat=0, public=True).id
     other.join(w.finished)
-    other.call("LeaveMatch", gw.LeaveMatchRequest(match_id=w.finished))
+    other.call("LeaveMatch", match_pb2.LeaveMatchRequest(match_id=w.finished))
     for _ in range(3):  # past the catalog's cold start (view schemas derived once per rules host)
         with contextlib.suppress(grpc.RpcError):
-            operator.catalog.ListGames(gw.ListGamesRequest(), metadata=operator.metadata, timeout=60)
+            operator.catalog.ListGames(catalog_pb2.ListGamesRequest(), metadata=operator.metadata, timeout=60)
             break
-    tournaments = matchmaking_pb2_grpc.TournamentServiceStub(operator.channel)
+    tournaments = tournament_pb2_grpc.TournamentServiceStub(operator.channel)
     w.tournament = tournaments.CreateTournament(
-        mm.CreateTournamentRequest(name="authz", game=GAME, format="swiss", max_players=8), metadata=operator.metadata
+        tournament_pb2.CreateTournamentRequest(
+            name="authz", game=GAME, format=tournament_pb2.TOURNAMENT_FORMAT_SWISS, max_players=8
+        ),
+        metadata=operator.metadata,
     ).tournament.id
     w.dave = platform.player().account.id  # type: ignore[union-attr]
     yield w
@@ -125,11 +141,11 @@ Probe = Callable[[World, Client], Any]
 
 def _stub(kind: str, client: Client) -> Any:
     return {
-        "auth": gateway_pb2_grpc.AuthServiceStub,
-        "catalog": gateway_pb2_grpc.CatalogServiceStub,
-        "matches": gateway_pb2_grpc.MatchServiceStub,
+        "auth": auth_pb2_grpc.AuthServiceStub,
+        "catalog": catalog_pb2_grpc.CatalogServiceStub,
+        "matches": match_pb2_grpc.MatchServiceStub,
         "queue": matchmaking_pb2_grpc.MatchmakingServiceStub,
-        "cups": matchmaking_pb2_grpc.TournamentServiceStub,
+        "cups": tournament_pb2_grpc.TournamentServiceStub,
     }[kind](client.channel)
 
 
@@ -165,75 +181,104 @@ def _name() -> str:
 PROBES: dict[str, Probe] = {
     # AuthService
     "Register": _unary(
-        "auth", "Register", lambda w: gw.RegisterRequest(username=_name(), password="a long passphrase 42")
+        "auth", "Register", lambda w: auth_pb2.RegisterRequest(username=_name(), password="a long passphrase 42")
     ),
-    "Login": _unary("auth", "Login", lambda w: gw.LoginRequest(username=_name(), password="not a password at all")),
-    "WhoAmI": _unary("auth", "WhoAmI", lambda w: gw.WhoAmIRequest()),
+    "Login": _unary(
+        "auth", "Login", lambda w: auth_pb2.LoginRequest(username=_name(), password="not a password at all")
+    ),
+    "WhoAmI": _unary("auth", "WhoAmI", lambda w: auth_pb2.WhoAmIRequest()),
     # CatalogService
-    "ListGames": _unary("catalog", "ListGames", lambda w: gw.ListGamesRequest()),
+    "ListGames": _unary("catalog", "ListGames", lambda w: catalog_pb2.ListGamesRequest()),
     # MatchService
-    "CreateMatch": _unary("matches", "CreateMatch", lambda w: gw.CreateMatchRequest(game=GAME)),
-    "ListMatches": _unary("matches", "ListMatches", lambda w: gw.ListMatchesRequest(game=GAME, page_size=1)),
-    "GetMatch": _unary("matches", "GetMatch", lambda w: gw.GetMatchRequest(match_id=w.match)),
-    "JoinMatch": _unary("matches", "JoinMatch", lambda w: gw.JoinMatchRequest(match_id=w.match)),
-    "LeaveMatch": _unary("matches", "LeaveMatch", lambda w: gw.LeaveMatchRequest(match_id=w.finished)),
-    "GetView": _unary("matches", "GetView", lambda w: gw.GetViewRequest(match_id=w.match)),
-    "GetView(seat 0)": _unary("matches", "GetView", lambda w: gw.GetViewRequest(match_id=w.match, seat=0)),
+    "CreateMatch": _unary("matches", "CreateMatch", lambda w: match_pb2.CreateMatchRequest(game=GAME)),
+    "ListMatches": _unary("matches", "ListMatches", lambda w: match_pb2.ListMatchesRequest(game=GAME, page_size=1)),
+    "GetMatch": _unary("matches", "GetMatch", lambda w: match_pb2.GetMatchRequest(match_id=w.match)),
+    "JoinMatch": _unary("matches", "JoinMatch", lambda w: match_pb2.JoinMatchRequest(match_id=w.match)),
+    "LeaveMatch": _unary("matches", "LeaveMatch", lambda w: match_pb2.LeaveMatchRequest(match_id=w.finished)),
+    "GetView": _unary("matches", "GetView", lambda w: match_pb2.GetViewRequest(match_id=w.match)),
+    "GetView(seat 0)": _unary("matches", "GetView", lambda w: match_pb2.GetViewRequest(match_id=w.match, seat=0)),
     "ListLegalActions": _unary(
-        "matches", "ListLegalActions", lambda w: gw.ListLegalActionsRequest(match_id=w.match, seat=0)
+        "matches", "ListLegalActions", lambda w: match_pb2.ListLegalActionsRequest(match_id=w.match, seat=0)
     ),
     "SubmitAction": _unary(
         "matches",
         "SubmitAction",
-        lambda w: gw.SubmitActionRequest(match_id=w.match, action_id="resign", seat=0, expected_version=10**9),
+        lambda w: match_pb2.SubmitActionRequest(match_id=w.match, action_id="resign", seat=0, expected_version=10**9),
     ),
-    "WatchMatch": _stream("matches", "WatchMatch", lambda w: gw.WatchMatchRequest(match_id=w.match)),
-    "GetReplay": _unary("matches", "GetReplay", lambda w: gw.GetReplayRequest(match_id=w.match)),
+    "WatchMatch": _stream("matches", "WatchMatch", lambda w: match_pb2.WatchMatchRequest(match_id=w.match)),
+    "GetReplay": _unary("matches", "GetReplay", lambda w: match_pb2.GetReplayRequest(match_id=w.match)),
     # MatchmakingService
     "EnqueueTicket(for D)": _unary(
         "queue",
         "EnqueueTicket",
-        lambda w: mm.EnqueueTicketRequest(game=GAME, players=[w.dave], no_bots=True, pool=_pool()),
+        lambda w: matchmaking_pb2.EnqueueTicketRequest(game=GAME, players=[w.dave], no_bots=True, pool=_pool()),
     ),
-    "CancelTicket": _unary("queue", "CancelTicket", lambda w: mm.CancelTicketRequest(ticket_id=w.fresh_ticket())),
-    "GetTicket": _unary("queue", "GetTicket", lambda w: mm.GetTicketRequest(ticket_id=w.fresh_ticket())),
+    "CancelTicket": _unary(
+        "queue", "CancelTicket", lambda w: matchmaking_pb2.CancelTicketRequest(ticket_id=w.fresh_ticket())
+    ),
+    "GetTicket": _unary("queue", "GetTicket", lambda w: matchmaking_pb2.GetTicketRequest(ticket_id=w.fresh_ticket())),
     "WatchTickets": _stream(
-        "queue", "WatchTickets", lambda w: mm.WatchTicketsRequest(game=GAME), quiet_ok=True, wait=0.5
+        "queue", "WatchTickets", lambda w: matchmaking_pb2.WatchTicketsRequest(game=GAME), quiet_ok=True, wait=0.5
     ),
-    "GetLeaderboard": _unary("queue", "GetLeaderboard", lambda w: mm.GetLeaderboardRequest(game=GAME)),
-    "GetRating": _unary("queue", "GetRating", lambda w: mm.GetRatingRequest(game=GAME, account_id=w.dave)),
+    "GetLeaderboard": _unary("queue", "GetLeaderboard", lambda w: matchmaking_pb2.GetLeaderboardRequest(game=GAME)),
+    "GetRating": _unary("queue", "GetRating", lambda w: matchmaking_pb2.GetRatingRequest(game=GAME, account_id=w.dave)),
     # TournamentService
     "CreateTournament": _unary(
-        "cups", "CreateTournament", lambda w: mm.CreateTournamentRequest(name="probe", game=GAME, format="swiss")
+        "cups",
+        "CreateTournament",
+        lambda w: tournament_pb2.CreateTournamentRequest(
+            name="probe", game=GAME, format=tournament_pb2.TOURNAMENT_FORMAT_SWISS
+        ),
     ),
-    "ListTournaments": _unary("cups", "ListTournaments", lambda w: mm.ListTournamentsRequest(status="registration")),
-    "GetTournament": _unary("cups", "GetTournament", lambda w: mm.GetTournamentRequest(tournament_id=w.tournament)),
+    "ListTournaments": _unary(
+        "cups",
+        "ListTournaments",
+        lambda w: tournament_pb2.ListTournamentsRequest(status=tournament_pb2.TOURNAMENT_STATUS_REGISTRATION),
+    ),
+    "GetTournament": _unary(
+        "cups", "GetTournament", lambda w: tournament_pb2.GetTournamentRequest(tournament_id=w.tournament)
+    ),
+    "ListPairings": _unary(
+        "cups", "ListPairings", lambda w: tournament_pb2.ListPairingsRequest(tournament_id=w.tournament)
+    ),
     "RegisterPlayer(D)": _unary(
-        "cups", "RegisterPlayer", lambda w: mm.RegisterPlayerRequest(tournament_id=w.tournament, account_id=w.dave)
+        "cups",
+        "RegisterPlayer",
+        lambda w: tournament_pb2.RegisterPlayerRequest(tournament_id=w.tournament, account_id=w.dave),
     ),
-    "CheckIn(D)": _unary("cups", "CheckIn", lambda w: mm.CheckInRequest(tournament_id=w.tournament, player=w.dave)),
+    "CheckIn(D)": _unary(
+        "cups", "CheckIn", lambda w: tournament_pb2.CheckInRequest(tournament_id=w.tournament, player=w.dave)
+    ),
     "UnregisterPlayer(D)": _unary(
-        "cups", "UnregisterPlayer", lambda w: mm.UnregisterPlayerRequest(tournament_id=w.tournament, player=w.dave)
+        "cups",
+        "UnregisterPlayer",
+        lambda w: tournament_pb2.UnregisterPlayerRequest(tournament_id=w.tournament, player=w.dave),
     ),
     "StartTournament": _unary(
-        "cups", "StartTournament", lambda w: mm.StartTournamentRequest(tournament_id=w.tournament)
+        "cups", "StartTournament", lambda w: tournament_pb2.StartTournamentRequest(tournament_id=w.tournament)
     ),
-    "GetStandings": _unary("cups", "GetStandings", lambda w: mm.GetStandingsRequest(tournament_id=w.tournament)),
-    "WatchStandings": _stream("cups", "WatchStandings", lambda w: mm.WatchStandingsRequest(tournament_id=w.tournament)),
+    "GetStandings": _unary(
+        "cups", "GetStandings", lambda w: tournament_pb2.GetStandingsRequest(tournament_id=w.tournament)
+    ),
+    "WatchStandings": _stream(
+        "cups", "WatchStandings", lambda w: tournament_pb2.WatchStandingsRequest(tournament_id=w.tournament)
+    ),
     "PauseTournament": _unary(
-        "cups", "PauseTournament", lambda w: mm.PauseTournamentRequest(tournament_id=w.tournament)
+        "cups", "PauseTournament", lambda w: tournament_pb2.PauseTournamentRequest(tournament_id=w.tournament)
     ),
     "ResumeTournament": _unary(
-        "cups", "ResumeTournament", lambda w: mm.ResumeTournamentRequest(tournament_id=w.tournament)
+        "cups", "ResumeTournament", lambda w: tournament_pb2.ResumeTournamentRequest(tournament_id=w.tournament)
     ),
     "DropPlayer(D)": _unary(
-        "cups", "DropPlayer", lambda w: mm.DropPlayerRequest(tournament_id=w.tournament, player=w.dave)
+        "cups", "DropPlayer", lambda w: tournament_pb2.DropPlayerRequest(tournament_id=w.tournament, player=w.dave)
     ),
-    "RepairRound": _unary("cups", "RepairRound", lambda w: mm.RepairRoundRequest(tournament_id=w.tournament)),
+    "RepairRound": _unary(
+        "cups", "RepairRound", lambda w: tournament_pb2.RepairRoundRequest(tournament_id=w.tournament)
+    ),
     "AdjudicatePairing": _unary(
         "cups",
         "AdjudicatePairing",
-        lambda w: mm.AdjudicatePairingRequest(tournament_id=w.tournament, pairing_id="none", ranks=[1, 2]),
+        lambda w: tournament_pb2.AdjudicatePairingRequest(tournament_id=w.tournament, pairing_id="none", ranks=[1, 2]),
     ),
 }
 
@@ -247,7 +292,7 @@ def _status(probe: Probe, w: World, client: Client) -> str:
 
 
 def test_every_public_rpc_has_a_probe_and_a_row() -> None:
-    rpcs = {m.name for f in (gw.DESCRIPTOR, mm.DESCRIPTOR) for s in f.services_by_name.values() for m in s.methods}
+    rpcs = {m.name for f in PUBLIC_FILES for s in f.services_by_name.values() for m in s.methods}
     assert {name.split("(")[0] for name in PROBES} == rpcs
     assert set(ACCESS) == set(PROBES)
 

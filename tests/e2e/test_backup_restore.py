@@ -14,7 +14,7 @@ from pathlib import Path
 import grpc
 import pytest
 
-from gamehall.v1 import gateway_pb2, matchmaking_pb2
+from gamehall_sdk.v1 import auth_pb2, match_pb2, matchmaking_pb2
 from tests.e2e.client import Client
 from tests.e2e.conftest import AUTH_UNLIMITED, OPERATOR_PASSWORD, TOKEN_KEY
 from tests.e2e.helpers import projected
@@ -77,7 +77,7 @@ def test_backup_of_a_running_platform_restores_into_a_fresh_data_dir(tmp_path: P
         bob.join(live_match)
         assert _move((alice, bob), live_match) and _move((alice, bob), live_match)
         boss = _client(stack)
-        login = boss.auth.Login(gateway_pb2.LoginRequest(username="operator", password=OPERATOR_PASSWORD))
+        login = boss.auth.Login(auth_pb2.LoginRequest(username="operator", password=OPERATOR_PASSWORD))
         boss.token = login.token
         cup = tournaments(boss).CreateTournament(
             matchmaking_pb2.CreateTournamentRequest(name="Backup Cup", game=GAME, mode="duel"),
@@ -101,13 +101,13 @@ def test_backup_of_a_running_platform_restores_into_a_fresh_data_dir(tmp_path: P
     with running_stack(fresh, [GAME], "sqlite", ENV) as stack:
         alice, bob = (_signed_in(stack, t) for t in tokens)
         finished = alice.match(done_match)
-        assert finished.status == gateway_pb2.MATCH_STATUS_FINISHED
+        assert finished.status == match_pb2.MATCH_STATUS_FINISHED
         replay = alice.replay(done_match)
         assert replay.complete and len(replay.steps) == finished.version
         assert alice.match(live_match).version == live_version
         while _move((alice, bob), live_match):
             pass
-        assert alice.match(live_match).status == gateway_pb2.MATCH_STATUS_FINISHED
+        assert alice.match(live_match).status == match_pb2.MATCH_STATUS_FINISHED
         projected(stack.nats_url)
         for match_id in (done_match, live_match):
             verified = _cli("verify", match_id, "--database-url", f"sqlite:///{fresh / 'gamehall.db'}", "--json")

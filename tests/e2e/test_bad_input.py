@@ -10,7 +10,7 @@ import grpc
 import pytest
 
 from gamehall.auth import Tokens
-from gamehall.v1 import gateway_pb2
+from gamehall_sdk.v1 import auth_pb2, match_pb2
 from tests.e2e.client import Client
 from tests.e2e.conftest import TOKEN_KEY, Running
 
@@ -44,7 +44,7 @@ def test_bad_moves_get_their_status_and_change_nothing(duel: tuple[Client, Clien
     first = alice.submit(match_id, alice.legal(match_id).actions[0].id, request_id="alice-1")
     assert first.version == 1
     before = _snapshot(alice, match_id)
-    submit = gateway_pb2.SubmitActionRequest
+    submit = match_pb2.SubmitActionRequest
     cases: dict[str, tuple[Callable[[], Any], grpc.StatusCode]] = {
         "malformed json": (
             lambda: alice.call("SubmitAction", submit(match_id=match_id, action_json="{not json")),
@@ -99,7 +99,7 @@ def test_private_match_is_closed_to_strangers(platform: Running) -> None:
     match = alice.create("high-card", join_seat=0, public=False)
     assert _status(lambda: stranger.view(match.id)) == grpc.StatusCode.PERMISSION_DENIED
     assert _status(lambda: stranger.replay(match.id)) == grpc.StatusCode.PERMISSION_DENIED
-    listed = stranger.call("ListMatches", gateway_pb2.ListMatchesRequest(game="high-card", page_size=200))
+    listed = stranger.call("ListMatches", match_pb2.ListMatchesRequest(game="high-card", page_size=200))
     assert match.id not in {m.id for m in listed.matches}
 
 
@@ -110,13 +110,13 @@ def test_login_and_operator_bootstrap(platform: Running) -> None:
     player = platform.player()
     assert player.account is not None
     client = platform.client()
-    logged = client.auth.Login(gateway_pb2.LoginRequest(username=player.account.username, password=PASSWORD))
+    logged = client.auth.Login(auth_pb2.LoginRequest(username=player.account.username, password=PASSWORD))
     assert logged.account.id == player.account.id
     with pytest.raises(grpc.RpcError) as wrong:
-        client.auth.Login(gateway_pb2.LoginRequest(username=player.account.username, password="wrong password!!"))
+        client.auth.Login(auth_pb2.LoginRequest(username=player.account.username, password="wrong password!!"))
     assert wrong.value.code() == grpc.StatusCode.UNAUTHENTICATED
-    operator = client.auth.Login(gateway_pb2.LoginRequest(username="operator", password=OPERATOR_PASSWORD))
-    assert operator.account.role == gateway_pb2.ROLE_OPERATOR
+    operator = client.auth.Login(auth_pb2.LoginRequest(username="operator", password=OPERATOR_PASSWORD))
+    assert operator.account.role == auth_pb2.ROLE_OPERATOR
     with pytest.raises(grpc.RpcError) as weak:
-        client.auth.Register(gateway_pb2.RegisterRequest(username="someone", password="short"))
+        client.auth.Register(auth_pb2.RegisterRequest(username="someone", password="short"))
     assert weak.value.code() == grpc.StatusCode.INVALID_ARGUMENT

@@ -13,19 +13,19 @@ from nats.js import api
 
 from gamehall.runtime.matchlog import LOG_STREAM
 from gamehall.testing.high_card import GAME as HIGH_CARD
-from gamehall.v1 import gateway_pb2
+from gamehall_sdk.v1 import match_pb2
 from tests.e2e.conftest import Running
 from tests.e2e.helpers import projected
 
-FINISHED = gateway_pb2.MATCH_STATUS_FINISHED
+FINISHED = match_pb2.MATCH_STATUS_FINISHED
 
 
-def _create(client, seats: list[gateway_pb2.SeatSpec], **kwargs) -> gateway_pb2.Match:  # type: ignore[no-untyped-def]
-    request = gateway_pb2.CreateMatchRequest(game="high-card", seats=seats, **kwargs)
+def _create(client, seats: list[match_pb2.SeatSpec], **kwargs) -> match_pb2.Match:  # type: ignore[no-untyped-def]
+    request = match_pb2.CreateMatchRequest(game="high-card", seats=seats, **kwargs)
     return client.call("CreateMatch", request).match
 
 
-def _wait_finished(running: Running, match_id: str, timeout: float = 90.0) -> gateway_pb2.Match:
+def _wait_finished(running: Running, match_id: str, timeout: float = 90.0) -> match_pb2.Match:
     watcher = running.player()
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -62,7 +62,7 @@ def _bot_turns(running: Running) -> list[api.ConsumerInfo]:
 
 def test_a_bot_plays_against_a_human(platform: Running) -> None:
     human = platform.player()
-    match = _create(human, [gateway_pb2.SeatSpec(open=True), gateway_pb2.SeatSpec(bot="hard")], join_seat=0)
+    match = _create(human, [match_pb2.SeatSpec(open=True), match_pb2.SeatSpec(bot="hard")], join_seat=0)
     rng = random.Random(4)
     deadline = time.monotonic() + 90
     while human.match(match.id).status != FINISHED:
@@ -79,7 +79,7 @@ def test_a_bot_plays_against_a_human(platform: Running) -> None:
 
 def test_bots_fill_every_seat_and_finish(platform: Running) -> None:
     creator = platform.player()
-    match = _create(creator, [gateway_pb2.SeatSpec(bot="easy"), gateway_pb2.SeatSpec(bot="normal")], public=True)
+    match = _create(creator, [match_pb2.SeatSpec(bot="easy"), match_pb2.SeatSpec(bot="normal")], public=True)
     finished = _wait_finished(platform, match.id)
     assert len(finished.outcome.ranks) == 2
     versions = [v for v, _ in _logged(platform, match.id)]
@@ -89,7 +89,7 @@ def test_bots_fill_every_seat_and_finish(platform: Running) -> None:
 def test_killing_the_ai_mid_think_neither_stalls_nor_double_plays(platform: Running) -> None:
     creator = platform.player()
     start = _bot_turns(platform)  # before the match exists: every delivery of its turns comes after
-    match = _create(creator, [gateway_pb2.SeatSpec(bot="expert"), gateway_pb2.SeatSpec(bot="expert")], public=True)
+    match = _create(creator, [match_pb2.SeatSpec(bot="expert"), match_pb2.SeatSpec(bot="expert")], public=True)
     for kill in range(3):  # a think can end between the look and the kill: kill up to three times mid-match
         deadline = time.monotonic() + 30
         while not any(c.num_ack_pending for c in _bot_turns(platform)):  # no turn is being thought about yet

@@ -9,13 +9,13 @@ import jsonschema
 import pytest
 
 from gamehall.engine import get_game
-from gamehall.v1 import gateway_pb2
+from gamehall_sdk.v1 import 
 from tests.e2e.conftest import Running, game_ids
 
 
 def test_catalog_lists_every_game_with_schemas(platform: Running) -> None:
     player = platform.player()
-    games = {g.id: g for g in player.catalog.ListGames(gateway_pb2.ListGamesRequest(), metadata=player.metadata).games}
+    games = {g.id: g for g in player.catalog.ListGames(catalog_pb2.ListGamesRequest(), metadata=player.metadata).games}
     assert set(games) == set(game_ids())
     for game in games.values():
         assert game.modes and all(m.seats for m in game.modes)
@@ -27,5 +27,5 @@ def test_catalog_lists_every_game_with_schemas(platform: Running) -> None:
 
 def test_catalog_needs_a_token(platform: Running) -> None:
     with pytest.raises(grpc.RpcError) as info:
-        platform.client().catalog.ListGames(gateway_pb2.ListGamesRequest())
+        platform.client().catalog.ListGames(catalog_pb2.ListGamesRequest())
     assert info.value.code() == grpc.StatusCode.UNAUTHENTICATED

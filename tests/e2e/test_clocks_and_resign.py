@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import time
 
-from gamehall.v1 import gateway_pb2
+from google.protobuf.duration_pb2 import Duration
+
+from gamehall_sdk.v1 import common_pb2, match_pb2
 from tests.e2e.conftest import Running
 from tests.e2e.helpers import Collector
 from tests.e2e.test_play_through_gateway import _verify
@@ -21,7 +23,7 @@ def _wait_for(predicate, timeout: float = 20.0) -> None:  # type: ignore[no-unty
 
 def test_per_move_clock_plays_the_default_action(platform: Running) -> None:
     alice, bob = platform.player(), platform.player()
-    match = alice.create("high-card", join_seat=0, clock=gateway_pb2.ClockSpec(per_move_ms=300))
+    match = alice.create("high-card", join_seat=0, clock=common_pb2.ClockSpec(per_move=Duration(nanos=300_000_000)))
     bob.join(match.id)
     hand = alice.view(match.id).view_json
     _wait_for(lambda: alice.match(match.id).version >= 2)  # both seats timed out once
@@ -32,12 +34,14 @@ def test_per_move_clock_plays_the_default_action(platform: Running) -> None:
 
 def test_bank_clock_counts_down(platform: Running) -> None:
     alice, bob = platform.player(), platform.player()
-    match = alice.create("high-card", join_seat=0, clock=gateway_pb2.ClockSpec(bank_ms=60_000, increment_ms=1000))
+    match = alice.create(
+        "high-card", join_seat=0, clock=common_pb2.ClockSpec(bank=Duration(seconds=60), increment=Duration(seconds=1))
+    )
     bob.join(match.id)
     alice.submit(match.id, alice.legal(match.id).actions[0].id)
     seats = alice.match(match.id).seats
-    assert 0 < seats[1].clock_remaining_ms <= 60_000
-    assert seats[0].clock_remaining_ms > 55_000  # the increment was added after the move
+    assert 0 < seats[1].clock_remaining.ToMilliseconds() <= 60_000
+    assert seats[0].clock_remaining.ToMilliseconds() > 55_000  # the increment was added after the move
 
 
 def test_leaving_a_running_match_forfeits(platform: Running) -> None:
@@ -46,8 +50,8 @@ def test_leaving_a_running_match_forfeits(platform: Running) -> None:
     bob.join(match.id)
     watching = Collector(alice, match.id)
     alice.submit(match.id, alice.legal(match.id).actions[0].id)
-    left = bob.call("LeaveMatch", gateway_pb2.LeaveMatchRequest(match_id=match.id)).match
-    assert left.status == gateway_pb2.MATCH_STATUS_FINISHED
+    left = bob.call("LeaveMatch", match_pb2.LeaveMatchRequest(match_id=match.id)).match
+    assert left.status == match_pb2.MATCH_STATUS_FINISHED
     assert list(left.outcome.ranks) == [1, 2] and left.outcome.reason.startswith("forfeit: seat 1")
     assert left.seed != 0
     messages = watching.join()
@@ -58,6 +62,6 @@ def test_leaving_a_running_match_forfeits(platform: Running) -> None:
 def test_leaving_an_open_match_frees_the_seat(platform: Running) -> None:
     alice, bob = platform.player(), platform.player()
     match = alice.create("high-card", join_seat=0)
-    left = alice.call("LeaveMatch", gateway_pb2.LeaveMatchRequest(match_id=match.id)).match
-    assert [s.kind for s in left.seats] == ["open", "open"]
+    left = alice.call("LeaveMatch", match_pb2.LeaveMatchRequest(match_id=match.id)).match
+    assert [s.kind for s in left.seats] == [match_pb2.SEAT_KIND_OPEN, match_pb2.SEAT_KIND_OPEN]
     assert bob.join(match.id).seat == 0

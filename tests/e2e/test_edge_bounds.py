@@ -13,9 +13,9 @@ from typing import Any
 import grpc
 import pytest
 
-from gamehall.v1 import common_pb2, gateway_pb2
-from gamehall.v1 import matchmaking_pb2 as mm
-from gamehall.v1 import matchmaking_pb2_grpc as mm_grpc
+from gamehall_sdk.v1 import common_pb2, match_pb2
+from gamehall_sdk.v1 import matchmaking_pb2 as mm
+from gamehall_sdk.v1 import matchmaking_pb2_grpc as mm_grpc
 from tests.e2e.conftest import Running
 
 DEEP = "[" * 5000 + "]" * 5000
@@ -36,10 +36,10 @@ def test_hostile_inputs_are_invalid_argument_and_never_echoed(platform: Running)
     match = alice.create("high-card", join_seat=0)
     bob.join(match.id)
     tickets = mm_grpc.MatchmakingServiceStub(alice.channel)
-    create = gateway_pb2.CreateMatchRequest
+    create = match_pb2.CreateMatchRequest
     cases: dict[str, Callable[[], Any]] = {
         "deep action_json": lambda: bob.call(
-            "SubmitAction", gateway_pb2.SubmitActionRequest(match_id=match.id, action_json=DEEP)
+            "SubmitAction", match_pb2.SubmitActionRequest(match_id=match.id, action_json=DEEP)
         ),
         "deep options_json": lambda: alice.call(
             "CreateMatch", create(game="grimmoir", config=common_pb2.MatchConfig(options_json='{"a": ' + DEEP + "}"))
@@ -55,7 +55,7 @@ def test_hostile_inputs_are_invalid_argument_and_never_echoed(platform: Running)
         "100 KB pool": lambda: tickets.EnqueueTicket(
             mm.EnqueueTicketRequest(game="high-card", pool="p" * 100_000), metadata=alice.metadata
         ),
-        "10 KB unknown id": lambda: alice.call("GetMatch", gateway_pb2.GetMatchRequest(match_id="x" * 10_000)),
+        "10 KB unknown id": lambda: alice.call("GetMatch", match_pb2.GetMatchRequest(match_id="x" * 10_000)),
     }
     for name, call in cases.items():
         error = _refused(call)

@@ -15,8 +15,8 @@ import grpc
 import pytest
 
 from gamehall.auth import Tokens
-from gamehall.v1 import gateway_pb2
-from gamehall.v1 import matchmaking_pb2 as mpb
+from gamehall_sdk.v1 import auth_pb2
+from gamehall_sdk.v1 import tournament_pb2 as mpb
 from tests.e2e.conftest import TOKEN_KEY, Running
 from tests.e2e.mm_helpers import operator, tournaments
 
@@ -37,14 +37,16 @@ def _status(call: Callable[[], Any]) -> grpc.StatusCode:
 def _create_tournament(token: str, running: Running) -> Callable[[], Any]:
     client = running.client()
     client.token = token
-    request = mpb.CreateTournamentRequest(name=f"forged-{uuid.uuid4().hex[:6]}", game="high-card", format="swiss")
+    request = mpb.CreateTournamentRequest(
+        name=f"forged-{uuid.uuid4().hex[:6]}", game="high-card", format=mpb.TOURNAMENT_FORMAT_SWISS
+    )
     return lambda: tournaments(client).CreateTournament(request, metadata=client.metadata, timeout=20)
 
 
 def _who(token: str, running: Running) -> Callable[[], Any]:
     client = running.client()
     client.token = token
-    return lambda: client.auth.WhoAmI(gateway_pb2.WhoAmIRequest(), metadata=client.metadata, timeout=20)
+    return lambda: client.auth.WhoAmI(auth_pb2.WhoAmIRequest(), metadata=client.metadata, timeout=20)
 
 
 def test_an_operator_claim_on_a_player_account_grants_nothing(platform: Running) -> None:
@@ -53,7 +55,7 @@ def test_an_operator_claim_on_a_player_account_grants_nothing(platform: Running)
     forged = Tokens(TOKEN_KEY).issue(_Subject(player.account.id, "operator", "operator"), 600)
     assert _status(_create_tournament(forged, platform)) == grpc.StatusCode.PERMISSION_DENIED
     me = _who(forged, platform)()
-    assert (me.account.role, me.account.username) == (gateway_pb2.ROLE_PLAYER, player.account.username)
+    assert (me.account.role, me.account.username) == (auth_pb2.ROLE_PLAYER, player.account.username)
 
 
 def test_a_token_for_an_account_that_does_not_exist_is_unauthenticated(platform: Running) -> None:

@@ -13,7 +13,7 @@ import sys
 import grpc
 import pytest
 
-from gamehall.v1 import common_pb2, gateway_pb2
+from gamehall_sdk.v1 import common_pb2, match_pb2
 from tests.e2e.conftest import Running
 from tests.e2e.helpers import Collector, canonical, play_to_end, rerun
 from tests.support.processes import repo_env
@@ -23,14 +23,14 @@ OPTIONS = {"conflict": "Y702", "chapter": 7}
 
 def test_grimm_world_skirmish_with_a_spectator(platform: Running) -> None:
     martha, carol = platform.player(), platform.player()
-    request = gateway_pb2.CreateMatchRequest(
+    request = match_pb2.CreateMatchRequest(
         game="grimm-world",
         config=common_pb2.MatchConfig(mode="skirmish", seats=1, options_json=json.dumps(OPTIONS)),
         public=True,
         join_seat=0,
     )
     match = martha.call("CreateMatch", request).match
-    assert match.status == gateway_pb2.MATCH_STATUS_RUNNING  # a solo skirmish starts as soon as Martha sits
+    assert match.status == match_pb2.MATCH_STATUS_RUNNING  # a solo skirmish starts as soon as Martha sits
     spectator = Collector(carol, match.id)
     seat = Collector(martha, match.id)
     first = json.loads(carol.view(match.id).view_json)
@@ -42,7 +42,7 @@ def test_grimm_world_skirmish_with_a_spectator(platform: Running) -> None:
     final = play_to_end([martha], match.id, random.Random("grimm-world"))
 
     replay = carol.replay(match.id)
-    assert replay.complete and replay.match.status == gateway_pb2.MATCH_STATUS_FINISHED
+    assert replay.complete and replay.match.status == match_pb2.MATCH_STATUS_FINISHED
     local = rerun(replay)
     game = local.game
     outcome = game.outcome(local.states[-1])

@@ -13,7 +13,7 @@ import grpc
 import pytest
 
 from gamehall.launcher.platform import Platform
-from gamehall.v1 import common_pb2, gateway_pb2
+from gamehall_sdk.v1 import common_pb2, match_pb2
 from tests.e2e.client import Client
 from tests.e2e.conftest import TOKEN_KEY, Running
 from tests.e2e.helpers import canonical, play_to_end, rerun
@@ -36,11 +36,11 @@ def test_campaign_left_platform_restarted_resumed_to_its_end(tmp_path: Path, mon
     platform, running = _start(tmp_path)
     try:
         martha = running.player()
-        request = gateway_pb2.CreateMatchRequest(
+        request = match_pb2.CreateMatchRequest(
             game="grimm-world", config=common_pb2.MatchConfig(mode="campaign", seats=1), join_seat=0)
         match = martha.call("CreateMatch", request).match
-        assert match.status == gateway_pb2.MATCH_STATUS_RUNNING
-        assert match.clock.per_move_ms == 0 and match.clock.bank_ms == 0  # the clock is off by default
+        assert match.status == match_pb2.MATCH_STATUS_RUNNING
+        assert not match.clock.HasField("per_move") and not match.clock.HasField("bank")  # the clock is off by default
         rng = random.Random("grimm-world campaign")
         for _ in range(BEFORE_LEAVING):
             legal = martha.legal(match.id)
@@ -56,7 +56,7 @@ def test_campaign_left_platform_restarted_resumed_to_its_end(tmp_path: Path, mon
 
         back = Client(grpc.insecure_channel(running.address), token=token)
         resumed = back.match(match.id)
-        assert resumed.status == gateway_pb2.MATCH_STATUS_RUNNING and resumed.version == BEFORE_LEAVING
+        assert resumed.status == match_pb2.MATCH_STATUS_RUNNING and resumed.version == BEFORE_LEAVING
         assert json.loads(back.view(match.id).view_json) == left_view
         assert [a.id for a in back.legal(match.id).actions] == left_legal
         assert left_view["journey"]["menu"] or left_view.get("fight")
@@ -65,7 +65,7 @@ def test_campaign_left_platform_restarted_resumed_to_its_end(tmp_path: Path, mon
         assert final.outcome.reason in ("victory", "defeat") and len(final.outcome.scores) == 1
 
         replay = back.replay(match.id)
-        assert replay.complete and replay.match.status == gateway_pb2.MATCH_STATUS_FINISHED
+        assert replay.complete and replay.match.status == match_pb2.MATCH_STATUS_FINISHED
         local = rerun(replay)
         outcome = local.game.outcome(local.states[-1])
         assert outcome is not None and list(outcome.ranks) == list(final.outcome.ranks)

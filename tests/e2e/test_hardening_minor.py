@@ -19,9 +19,9 @@ import pytest
 
 from gamehall.internal.v1 import diagnostics_pb2, diagnostics_pb2_grpc
 from gamehall.runtime.bus import DEAD_HEADER, DEADLETTER_STREAM, deadletter_subject, match_subject
-from gamehall.v1 import gateway_pb2
-from gamehall.v1 import matchmaking_pb2 as mm
-from gamehall.v1 import matchmaking_pb2_grpc as mm_grpc
+from gamehall_sdk.v1 import match_pb2
+from gamehall_sdk.v1 import matchmaking_pb2 as mm
+from gamehall_sdk.v1 import matchmaking_pb2_grpc as mm_grpc
 from gamehall_services.matchmaking.app import CONSUMER
 from tests.e2e.conftest import Running
 
@@ -40,8 +40,8 @@ def test_the_public_port_serves_no_diagnostics_echo(platform: Running) -> None:
 
 def test_a_reservation_for_no_account_is_a_clean_not_found(platform: Running) -> None:
     alice = platform.player()
-    seats = [gateway_pb2.SeatSpec(open=True), gateway_pb2.SeatSpec(reserved_for="no-such-account-0000")]
-    request = gateway_pb2.CreateMatchRequest(game="high-card", seats=seats, join_seat=0)
+    seats = [match_pb2.SeatSpec(open=True), match_pb2.SeatSpec(reserved_for="no-such-account-0000")]
+    request = match_pb2.CreateMatchRequest(game="high-card", seats=seats, join_seat=0)
     error = _refused(lambda: alice.call("CreateMatch", request))
     assert error.code() == grpc.StatusCode.NOT_FOUND, error.details()  # type: ignore[attr-defined]
     details = (error.details() or "").lower()  # type: ignore[attr-defined]
@@ -99,14 +99,14 @@ def test_one_account_cannot_take_both_seats(platform: Running) -> None:
     with pytest.raises(grpc.RpcError) as twice:  # nor at creation
         alice.call(
             "CreateMatch",
-            gateway_pb2.CreateMatchRequest(
+            match_pb2.CreateMatchRequest(
                 game="high-card",
-                seats=[gateway_pb2.SeatSpec(open=True), gateway_pb2.SeatSpec(reserved_for=alice.account.id)],  # type: ignore[union-attr]
+                seats=[match_pb2.SeatSpec(open=True), match_pb2.SeatSpec(reserved_for=alice.account.id)],  # type: ignore[union-attr]
                 join_seat=0,
             ),
         )
     assert twice.value.code() == grpc.StatusCode.INVALID_ARGUMENT  # type: ignore[attr-defined]
     stored = alice.match(match.id)
-    assert stored.status == gateway_pb2.MATCH_STATUS_OPEN
+    assert stored.status == match_pb2.MATCH_STATUS_OPEN
     bob = platform.player()
     assert bob.join(match.id).seat == 1  # the seat stayed open for someone else

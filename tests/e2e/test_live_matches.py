@@ -16,7 +16,7 @@ import pytest
 from gamehall.internal.v1 import live_pb2, live_pb2_grpc
 from gamehall.launcher.platform import Platform
 from gamehall.matches.routing import rank_replicas
-from gamehall.v1 import gateway_pb2
+from gamehall_sdk.v1 import match_pb2
 from tests.e2e.client import Client
 from tests.e2e.conftest import AUTH_UNLIMITED, TOKEN_KEY, Running
 from tests.e2e.test_play_through_gateway import _verify
@@ -38,9 +38,7 @@ def _duel(running: Running) -> tuple[Client, Client, str]:
     return alice, bob, match.id
 
 
-def _play_one(
-    clients: tuple[Client, Client], match_id: str, **kwargs: object
-) -> gateway_pb2.SubmitActionResponse | None:
+def _play_one(clients: tuple[Client, Client], match_id: str, **kwargs: object) -> match_pb2.SubmitActionResponse | None:
     for client in clients:
         legal = client.legal(match_id)
         if legal.actions:
@@ -252,13 +250,13 @@ def test_a_match_its_players_walked_away_from_ends_aborted(two_replicas: tuple[P
     inactivity limit the sweeper closes it as aborted, through its log, at the version it was left at."""
     _, running = two_replicas
     alice, bob, match_id = _duel(running)
-    assert alice.match(match_id).status == gateway_pb2.MATCH_STATUS_RUNNING
+    assert alice.match(match_id).status == match_pb2.MATCH_STATUS_RUNNING
     deadline = time.monotonic() + IDLE_SECONDS + 30
     match = alice.match(match_id)
-    while match.status == gateway_pb2.MATCH_STATUS_RUNNING and time.monotonic() < deadline:
+    while match.status == match_pb2.MATCH_STATUS_RUNNING and time.monotonic() < deadline:
         time.sleep(0.5)
         match = alice.match(match_id)
-    assert match.status == gateway_pb2.MATCH_STATUS_ABORTED
+    assert match.status == match_pb2.MATCH_STATUS_ABORTED
     assert match.version == 0 and match.outcome.reason.startswith("abandoned")
     with pytest.raises(grpc.RpcError) as refused:
         bob.submit(match_id, "play(card=1)")

@@ -14,8 +14,8 @@ import nats
 import pytest
 
 from gamehall.runtime.bus import match_subject
-from gamehall.v1 import gateway_pb2
-from gamehall.v1 import matchmaking_pb2 as pb
+from gamehall_sdk.v1 import match_pb2
+from gamehall_sdk.v1 import matchmaking_pb2 as pb
 from tests.e2e.client import Client
 from tests.e2e.conftest import Running
 from tests.e2e.helpers import play_to_end
@@ -99,7 +99,7 @@ def test_two_players_get_a_match_with_reserved_seats_and_are_rated_once(platform
     assert a.match_id == b.match_id
     match = alice.match(a.match_id)
     reserved = {s.seat: s.account_id for s in match.seats}
-    assert {s.kind for s in match.seats} == {"reserved"}
+    assert {s.kind for s in match.seats} == {match_pb2.SEAT_KIND_RESERVED}
     assert reserved == {a.seats[0]: alice.account.id, b.seats[0]: bob.account.id}
     watcher.join(30)
     stream.cancel()
@@ -132,7 +132,9 @@ def test_two_players_get_a_match_with_reserved_seats_and_are_rated_once(platform
     wait_for(lambda: _consumer_idle(platform), what="the consumer to take the replay")
     assert _rating(alice, alice.account.id) == rated_a
     assert _rating(bob, bob.account.id) == rated_b
-    board = matchmaking(alice).GetLeaderboard(pb.GetLeaderboardRequest(game=GAME, limit=1000), metadata=alice.metadata)
+    board = matchmaking(alice).GetLeaderboard(
+        pb.GetLeaderboardRequest(game=GAME, page_size=1000), metadata=alice.metadata
+    )
     ranked = {e.account_id: e for e in board.entries}
     assert ranked[alice.account.id].matches == 1 and ranked[bob.account.id].matches == 1
 
@@ -143,7 +145,7 @@ def test_a_lone_player_gets_bots_after_the_wait(platform: Running) -> None:
     matched = wait_for(lambda: _matched(carol, ticket.id), timeout=40, what="a bot-filled match")
     match = carol.match(matched.match_id)
     kinds = sorted(s.kind for s in match.seats)
-    assert kinds == ["bot", "reserved"]
+    assert kinds == [match_pb2.SEAT_KIND_RESERVED, match_pb2.SEAT_KIND_BOT]
     assert match.seats[matched.seats[0]].account_id == carol.account.id
 
 
@@ -179,7 +181,7 @@ def test_killing_matchmaking_loses_no_ticket_and_matches_none_twice(platform: Ru
             "SELECT DISTINCT match_id FROM seats WHERE account_id IN (?, ?)", (erin.account.id, frank.account.id)
         ).fetchall()
     assert rows == [(a.match_id,)]
-    assert erin.match(a.match_id).status == gateway_pb2.MATCH_STATUS_OPEN
+    assert erin.match(a.match_id).status == match_pb2.MATCH_STATUS_OPEN
 
 
 def test_killing_persistence_loses_no_ticket_and_matching_resumes(platform: Running) -> None:
@@ -211,7 +213,7 @@ def test_the_gateway_checks_callers_and_operator_only_party_tickets(platform: Ru
 
 def test_create_match_with_a_request_id_is_idempotent(platform: Running) -> None:
     host = platform.player()
-    request = gateway_pb2.CreateMatchRequest(game=GAME, request_id="once", seats=[gateway_pb2.SeatSpec(open=True)])
+    request = match_pb2.CreateMatchRequest(game=GAME, request_id="once", seats=[match_pb2.SeatSpec(open=True)])
     first = host.call("CreateMatch", request).match
     again = host.call("CreateMatch", request).match
     assert first.id == again.id

@@ -10,7 +10,7 @@ import grpc
 from gamehall.auth import Passwords
 from gamehall.internal.v1 import persistence_pb2 as ppb
 from gamehall.internal.v1 import persistence_pb2_grpc
-from gamehall.v1 import gateway_pb2
+from gamehall_sdk.v1 import auth_pb2
 from tests.e2e.conftest import Running
 
 PASSWORD = "an old but long passphrase"
@@ -24,10 +24,10 @@ def test_login_upgrades_a_hash_made_with_weaker_parameters(platform: Running) ->
         store = persistence_pb2_grpc.PersistenceServiceStub(channel)
         store.CreateAccount(ppb.CreateAccountRequest(username=name, password_hash=weak, role="player"), timeout=20)
         assert Passwords().needs_rehash(weak)
-        logged = platform.client().auth.Login(gateway_pb2.LoginRequest(username=name, password=PASSWORD), timeout=30)
+        logged = platform.client().auth.Login(auth_pb2.LoginRequest(username=name, password=PASSWORD), timeout=30)
         assert logged.account.username == name
         stored = store.GetAccount(ppb.GetAccountRequest(username=name), timeout=20).account.password_hash
     assert stored != weak and not Passwords().needs_rehash(stored)
     assert Passwords().verify(stored, PASSWORD)
-    again = platform.client().auth.Login(gateway_pb2.LoginRequest(username=name, password=PASSWORD), timeout=30)
+    again = platform.client().auth.Login(auth_pb2.LoginRequest(username=name, password=PASSWORD), timeout=30)
     assert again.account.id == logged.account.id

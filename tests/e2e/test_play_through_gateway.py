@@ -12,7 +12,7 @@ import sys
 import pytest
 
 from gamehall.engine import get_game
-from gamehall.v1 import gateway_pb2
+from gamehall_sdk.v1 import match_pb2
 from tests.e2e.conftest import Running, game_ids
 from tests.e2e.helpers import Collector, canonical, play_to_end, projected, rerun
 from tests.support.processes import repo_env
@@ -43,16 +43,16 @@ def _two_player_games() -> list[str]:
 def test_full_match_watch_replay_verify_and_secrets(platform: Running, game: str) -> None:
     alice, bob, carol = platform.player(), platform.player(), platform.player()
     match = alice.create(game, join_seat=0, public=True)
-    assert match.status == gateway_pb2.MATCH_STATUS_OPEN and match.seed == 0 and len(match.seed_commitment) == 64
+    assert match.status == match_pb2.MATCH_STATUS_OPEN and match.seed == 0 and len(match.seed_commitment) == 64
     spectator = Collector(carol, match.id)
     joined = bob.join(match.id)
-    assert joined.seat == 1 and joined.match.status == gateway_pb2.MATCH_STATUS_RUNNING
+    assert joined.seat == 1 and joined.match.status == match_pb2.MATCH_STATUS_RUNNING
     seats = {0: Collector(alice, match.id), 1: Collector(bob, match.id)}
 
     final = play_to_end([alice, bob], match.id, random.Random(game))
 
     replay = carol.replay(match.id)
-    assert replay.complete and replay.match.status == gateway_pb2.MATCH_STATUS_FINISHED
+    assert replay.complete and replay.match.status == match_pb2.MATCH_STATUS_FINISHED
     assert replay.match.seed != 0 and len(replay.steps) == final.version
     local = rerun(replay)
     game_impl = local.game

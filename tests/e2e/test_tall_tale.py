@@ -14,7 +14,7 @@ import grpc
 import pytest
 
 from gamehall.launcher.platform import Platform
-from gamehall.v1 import common_pb2, gateway_pb2
+from gamehall_sdk.v1 import common_pb2, match_pb2
 from tests.e2e.client import Client
 from tests.e2e.conftest import TOKEN_KEY, Running
 from tests.e2e.test_play_through_gateway import _verify
@@ -38,7 +38,7 @@ def _start(tmp_path: Path) -> tuple[Platform, Running]:
 
 def _play(
     players: list[Client], match_id: str, rng: random.Random, actions: int
-) -> gateway_pb2.SubmitActionResponse | None:
+) -> match_pb2.SubmitActionResponse | None:
     """The humans play random legal actions by id; while only the bot seat may act, they wait for it."""
     played = 0
     idle_since = time.monotonic()
@@ -66,7 +66,7 @@ def _play(
             idle_since = time.monotonic()
             continue
         match = players[0].match(match_id)
-        if match.status == gateway_pb2.MATCH_STATUS_FINISHED:
+        if match.status == match_pb2.MATCH_STATUS_FINISHED:
             return None
         assert time.monotonic() - idle_since < 60, "the bot seat never moved"
         time.sleep(0.05)  # the bot's turn (or a group decision only it can answer)
@@ -102,13 +102,13 @@ def test_coop_tall_tale_two_accounts_and_a_bot_saved_restarted_resumed(
     platform, running = _start(tmp_path)
     try:
         alice, bob = running.player(), running.player()
-        request = gateway_pb2.CreateMatchRequest(
+        request = match_pb2.CreateMatchRequest(
             game="grimslingers",
             config=common_pb2.MatchConfig(mode="tall-tale", seats=3, options_json=json.dumps(OPTIONS)),
             seats=[
-                gateway_pb2.SeatSpec(open=True),
-                gateway_pb2.SeatSpec(open=True),
-                gateway_pb2.SeatSpec(bot="random"),
+                match_pb2.SeatSpec(open=True),
+                match_pb2.SeatSpec(open=True),
+                match_pb2.SeatSpec(bot="random"),
             ],
             join_seat=0,
         )
@@ -132,14 +132,14 @@ def test_coop_tall_tale_two_accounts_and_a_bot_saved_restarted_resumed(
 
         back = {who: Client(grpc.insecure_channel(running.address), token=tokens[who]) for who in tokens}
         resumed = back["alice"].match(match.id)
-        assert resumed.status == gateway_pb2.MATCH_STATUS_RUNNING and resumed.version == version
+        assert resumed.status == match_pb2.MATCH_STATUS_RUNNING and resumed.version == version
         for who, client in back.items():  # exactly where they left it
             assert json.loads(_retrying(lambda c=client: c.view(match.id)).view_json) == left[who]  # type: ignore[misc]
             assert [a.id for a in client.legal(match.id).actions] == left_legal[who]
 
         final = _play([back["alice"], back["bob"]], match.id, rng, MAX_ACTIONS)
         finished = back["alice"].match(match.id)
-        assert finished.status == gateway_pb2.MATCH_STATUS_FINISHED
+        assert finished.status == match_pb2.MATCH_STATUS_FINISHED
         ranks = list(finished.outcome.ranks)
         assert len(ranks) == 3 and len(set(ranks)) == 1  # co-op: one shared result, the bot's seat included
         if final is not None:

@@ -15,7 +15,7 @@ import pytest
 
 from gamehall.events.v1 import matchmaking_pb2 as epb
 from gamehall.tournaments.standings import TIEBREAKS
-from gamehall.v1 import matchmaking_pb2 as pb
+from gamehall_sdk.v1 import tournament_pb2 as pb
 from tests.e2e.client import Client
 from tests.e2e.conftest import Running
 from tests.e2e.mm_helpers import operator, tournaments, wait_for
@@ -31,8 +31,20 @@ def _get(client: Client, tid: str) -> pb.Tournament:
     return _call(client, "GetTournament", pb.GetTournamentRequest(tournament_id=tid)).tournament
 
 
+def _pairings(client: Client, tid: str, round_no: int = 0) -> list[pb.TournamentPairing]:
+    """Every pairing, read five to a page (ListPairings' tokens followed to the last page)."""
+    request = pb.ListPairingsRequest(tournament_id=tid, round=round_no, page_size=5)
+    found: list[pb.TournamentPairing] = []
+    while True:
+        reply = _call(client, "ListPairings", request)
+        found.extend(reply.pairings)
+        if not reply.next_page_token:
+            return found
+        request.page_token = reply.next_page_token
+
+
 def _bot_swiss(boss: Client, players: int, rounds: int = 0, name: str = "cup") -> pb.Tournament:
-    request = pb.CreateTournamentRequest(name=name, game=GAME, format="swiss", rounds=rounds)
+    request = pb.CreateTournamentRequest(name=name, game=GAME, format=pb.TOURNAMENT_FORMAT_SWISS, rounds=rounds)
     tid = _call(boss, "CreateTournament", request).tournament.id
     for k in range(players):
         _call(boss, "RegisterPlayer", pb.RegisterPlayerRequest(tournament_id=tid, bot=("random", "easy")[k % 2]))
@@ -42,7 +54,7 @@ def _bot_swiss(boss: Client, players: int, rounds: int = 0, name: str = "cup") -
 def _finished(client: Client, tid: str, timeout: float) -> pb.Standings:
     def probe() -> pb.Standings | None:
         standings = _call(client, "GetStandings", pb.GetStandingsRequest(tournament_id=tid)).standings
-        return standings if standings.status == "finished" else None
+        return standings if standings.status == pb.TOURNAMENT_STATUS_FINISHED else None
 
     return wait_for(probe, timeout=timeout, what=f"tournament {tid} to finish")
 
@@ -53,11 +65,11 @@ def _outcomes(running: Running) -> dict[str, list[int]]:
     return {match_id: json.loads(outcome)["ranks"] for match_id, outcome in rows}
 
 
-def _points_from_matches(running: Running, tournament: pb.Tournament) -> dict[str, float]:
+def _points_from_matches(running: Running, pairings: list[pb.TournamentPairing]) -> dict[str, float]:
     """Swiss points recomputed from the stored match outcomes: win 1, draw 1/2, loss 0, bye 1."""
     outcomes = _outcomes(running)
     points: dict[str, float] = defaultdict(float)
-    for pairing in tournament.pairings:
+    for pairing in pairings:
         if len(pairing.players) == 1:
             points[pairing.players[0]] += 1.0
             continue
@@ -106,7 +118,8 @@ def _event_kinds(running: Running, tid: str) -> set[str]:
 def test_a_swiss_of_eight_bots_finishes_with_correct_standings(platform: Running) -> None:
     boss = operator(platform)
     started = _bot_swiss(boss, 8, rounds=3, name="eight")
-    assert started.status == "running" and started.rounds_planned == 3 and len(started.pairings) == 4
+    assert started.status == pb.TOURNAMENT_STATUS_RUNNING and started.rounds_planned == 3
+    assert started.pairing_count == 4 and len(_pairings(boss, started.id)) == 4
     revisions = []
     stream = tournaments(boss).WatchStandings(
         pb.WatchStandingsRequest(tournament_id=started.id), metadata=boss.metadata, timeout=120
@@ -115,9 +128,10 @@ def test_a_swiss_of_eight_bots_finishes_with_correct_standings(platform: Running
         revisions.append(message.standings.revision)
     standings = _finished(boss, started.id, timeout=5)
     assert revisions == sorted(revisions) and revisions[-1] == standings.revision
-    tournament = _get(boss, started.id)
-    assert len(tournament.pairings) == 12 and all(p.match_id for p in tournament.pairings)
-    expected = _points_from_matches(platform, tournament)
+    pairings = _pairings(boss, started.id)
+    assert len(pairings) == 12 and all(p.match_id for p in pairings) and _get(boss, started.id).pairing_count == 12
+    assert [p.id for p in _pairings(boss, started.id, 2)] == [p.id for p in pairings if p.round == 2]
+    expected = _points_from_matches(platform, pairings)
     rows = {r.player: r for r in standings.rows}
     assert {p: r.points for p, r in rows.items()} == pytest.approx({p: expected.get(p, 0.0) for p in rows})
     assert [r.rank for r in standings.rows] == list(range(1, 9))
@@ -126,7 +140,7 @@ def test_a_swiss_of_eight_bots_finishes_with_correct_standings(platform: Running
     kinds = _event_kinds(platform, started.id)
     assert {"created", "registered", "started", "match-created", "result", "round", "finished"} <= kinds
     for player, row in rows.items():  # Buchholz: the sum of the opponents' final points
-        opponents = [q for p in tournament.pairings if player in p.players for q in p.players if q != player]
+        opponents = [q for p in pairings if player in p.players for q in p.players if q != player]
         assert row.tiebreaks["buchholz"] == pytest.approx(sum(rows[q].points for q in opponents))
         assert row.games == 3
 
@@ -134,9 +148,11 @@ def test_a_swiss_of_eight_bots_finishes_with_correct_standings(platform: Running
 def test_players_register_and_only_operators_run_tournaments(platform: Running) -> None:
     boss, player = operator(platform), platform.player()
     with pytest.raises(grpc.RpcError) as refused:
-        _call(player, "CreateTournament", pb.CreateTournamentRequest(game=GAME, format="swiss"))
+        _call(player, "CreateTournament", pb.CreateTournamentRequest(game=GAME, format=pb.TOURNAMENT_FORMAT_SWISS))
     assert refused.value.code() == grpc.StatusCode.PERMISSION_DENIED
-    tid = _call(boss, "CreateTournament", pb.CreateTournamentRequest(game=GAME, format="swiss")).tournament.id
+    tid = _call(
+        boss, "CreateTournament", pb.CreateTournamentRequest(game=GAME, format=pb.TOURNAMENT_FORMAT_SWISS)
+    ).tournament.id
     joined = _call(player, "RegisterPlayer", pb.RegisterPlayerRequest(tournament_id=tid))
     assert joined.player == player.account.id
     with pytest.raises(grpc.RpcError) as twice:
@@ -151,7 +167,8 @@ def test_players_register_and_only_operators_run_tournaments(platform: Running) 
 
 def test_a_human_no_show_forfeits(platform: Running) -> None:
     boss, absent = operator(platform), platform.player()
-    request = pb.CreateTournamentRequest(game=GAME, format="swiss", rounds=1, no_show_seconds=2)
+    request = pb.CreateTournamentRequest(game=GAME, format=pb.TOURNAMENT_FORMAT_SWISS, rounds=1)
+    request.no_show_timeout.FromSeconds(2)
     tid = _call(boss, "CreateTournament", request).tournament.id
     _call(boss, "RegisterPlayer", pb.RegisterPlayerRequest(tournament_id=tid, account_id=absent.account.id))
     _call(boss, "RegisterPlayer", pb.RegisterPlayerRequest(tournament_id=tid, bot="random"))
@@ -159,8 +176,8 @@ def test_a_human_no_show_forfeits(platform: Running) -> None:
     standings = _finished(boss, tid, timeout=60)
     rows = {r.player: r for r in standings.rows}
     assert rows[absent.account.id].points == 0.0 and rows["bot-random-1"].points == 1.0
-    (pairing,) = _get(boss, tid).pairings
-    assert list(pairing.forfeited) == [absent.account.id] and pairing.forfeit_reason == "no-show"
+    (pairing,) = _pairings(boss, tid)
+    assert list(pairing.forfeited) == [absent.account.id] and pairing.forfeit_reason == pb.FORFEIT_REASON_NO_SHOW
     assert absent.match(pairing.match_id).status == 4  # MATCH_STATUS_ABORTED: nobody plays it any more
 
 
@@ -168,21 +185,21 @@ def test_killing_matchmaking_mid_round_loses_nothing(platform: Running) -> None:
     boss = operator(platform)
     before = _last_rowid(platform)
     started = _bot_swiss(boss, 8, rounds=3, name="crash")
-    wait_for(lambda: all(p.match_id for p in _get(boss, started.id).pairings), what="round 1 matches")
+    wait_for(lambda: all(p.match_id for p in _pairings(boss, started.id)), what="round 1 matches")
     platform.platform.restart("matchmaking")  # SIGKILL mid-round
     standings = _finished(boss, started.id, timeout=120)
     assert standings.round == 3 and sum(r.games for r in standings.rows) == 3 * 8
-    tournament = _get(boss, started.id)
-    assert len({p.match_id for p in tournament.pairings}) == 12
+    pairings = _pairings(boss, started.id)
+    assert len({p.match_id for p in pairings}) == 12
     assert _service_matches_after(platform, before) == 12  # one match per pairing, none created twice
-    expected = _points_from_matches(platform, tournament)
+    expected = _points_from_matches(platform, pairings)
     assert {r.player: r.points for r in standings.rows} == pytest.approx(expected)
 
 
 def test_a_swiss_of_64_bots_finishes(platform: Running) -> None:
     boss = operator(platform)
     started = _bot_swiss(boss, 64, name="sixty-four")
-    assert started.rounds_planned == 6 and len(started.pairings) == 32
+    assert started.rounds_planned == 6 and started.pairing_count == 32
     standings = _finished(boss, started.id, timeout=300)
     assert len(standings.rows) == 64 and sum(r.games for r in standings.rows) == 6 * 64
     assert sum(r.points for r in standings.rows) == pytest.approx(6 * 32)
@@ -192,14 +209,15 @@ def test_operator_controls_pause_adjudicate_drop_and_resume(platform: Running) -
     boss = operator(platform)
     started = _bot_swiss(boss, 4, rounds=2, name="controls")
     paused = _call(boss, "PauseTournament", pb.PauseTournamentRequest(tournament_id=started.id)).tournament
-    assert paused.status == "paused"
-    target = paused.pairings[0]
+    assert paused.status == pb.TOURNAMENT_STATUS_PAUSED
+    target = _pairings(boss, started.id)[0]
     judged = _call(
         boss,
         "AdjudicatePairing",
         pb.AdjudicatePairingRequest(tournament_id=started.id, pairing_id=target.id, ranks=[2, 1]),
     ).tournament
-    ruled = next(p for p in judged.pairings if p.id == target.id)
+    assert judged.revision > paused.revision
+    ruled = next(p for p in _pairings(boss, started.id) if p.id == target.id)
     assert list(ruled.ranks) == [2, 1] and ruled.adjudicated
     leaving = target.players[0]
     dropped = _call(boss, "DropPlayer", pb.DropPlayerRequest(tournament_id=started.id, player=leaving)).tournament
@@ -212,7 +230,7 @@ def test_operator_controls_pause_adjudicate_drop_and_resume(platform: Running) -
     rows = {r.player: r for r in standings.rows}
     assert rows[leaving].dropped and rows[leaving].games == 1  # never paired after the drop
     assert rows[target.players[1]].points >= 1.0
-    final = _get(boss, started.id)
-    assert next(p for p in final.pairings if p.id == target.id).adjudicated
-    round_two = [p for p in final.pairings if p.round == 2]
+    final = _pairings(boss, started.id)
+    assert next(p for p in final if p.id == target.id).adjudicated
+    round_two = _pairings(boss, started.id, 2)
     assert sum(1 for p in round_two if len(p.players) == 1) == 1  # three players left: one bye

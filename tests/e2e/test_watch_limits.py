@@ -7,8 +7,8 @@ import asyncio
 import grpc
 import pytest
 
-from gamehall.v1 import gateway_pb2, gateway_pb2_grpc, matchmaking_pb2_grpc
-from gamehall.v1 import matchmaking_pb2 as mpb
+from gamehall_sdk.v1 import match_pb2, match_pb2_grpc, matchmaking_pb2_grpc
+from gamehall_sdk.v1 import matchmaking_pb2 as mpb
 from tests.e2e.conftest import Running
 
 LIMIT = 64
@@ -33,9 +33,9 @@ def test_a_65th_watch_stream_is_refused_until_one_closes(platform: Running) -> N
 
     async def run() -> None:
         async with grpc.aio.insecure_channel(platform.address) as channel:
-            matches = gateway_pb2_grpc.MatchServiceStub(channel)
+            matches = match_pb2_grpc.MatchServiceStub(channel)
             tickets = matchmaking_pb2_grpc.MatchmakingServiceStub(channel)
-            watch = gateway_pb2.WatchMatchRequest(match_id=match.id)
+            watch = match_pb2.WatchMatchRequest(match_id=match.id)
             md = watcher.metadata
             streams = [await _opened(matches.WatchMatch(watch, metadata=md)) for _ in range(LIMIT)]
             assert await _refused(matches.WatchMatch(watch, metadata=md)) == grpc.StatusCode.RESOURCE_EXHAUSTED

@@ -14,8 +14,8 @@ import grpc
 import pytest
 
 from gamehall.runtime.settings import Settings
-from gamehall.sdk import Gamehall
-from gamehall.v1 import gateway_pb2, gateway_pb2_grpc
+from gamehall_sdk import Gamehall
+from gamehall_sdk.v1 import auth_pb2, auth_pb2_grpc
 from gamehall_services.gateway.app import build_app as gateway_app
 from gamehall_services.persistence.app import build_app as persistence_app
 from tests.support.nats import NatsServer
@@ -27,7 +27,7 @@ PASSWORD = "a long passphrase 42"
 Gateway = Callable[..., contextlib.AbstractAsyncContextManager["Gate"]]
 
 
-class Gate(gateway_pb2_grpc.AuthServiceStub):
+class Gate(auth_pb2_grpc.AuthServiceStub):
     """The AuthService of a running gateway, and its address (for the SDK)."""
 
     def __init__(self, channel: grpc.aio.Channel, address: str) -> None:
@@ -83,8 +83,8 @@ async def _code(call: Any) -> grpc.StatusCode:
     return caught.value.code()
 
 
-def _register(name: str, code: str = "") -> gateway_pb2.RegisterRequest:
-    return gateway_pb2.RegisterRequest(username=name, password=PASSWORD, invite_code=code)
+def _register(name: str, code: str = "") -> auth_pb2.RegisterRequest:
+    return auth_pb2.RegisterRequest(username=name, password=PASSWORD, invite_code=code)
 
 
 async def test_registrations_per_address_are_limited(gateway: Gateway) -> None:
@@ -97,14 +97,14 @@ async def test_registrations_per_address_are_limited(gateway: Gateway) -> None:
 async def test_failed_logins_back_off_per_username(gateway: Gateway) -> None:
     async with gateway(auth_free_failures=2) as auth:
         await auth.Register(_register("victim"))
-        wrong = gateway_pb2.LoginRequest(username="victim", password="not the password")
-        right = gateway_pb2.LoginRequest(username="victim", password=PASSWORD)
+        wrong = auth_pb2.LoginRequest(username="victim", password="not the password")
+        right = auth_pb2.LoginRequest(username="victim", password=PASSWORD)
         for _ in range(2):
             assert await _code(auth.Login(wrong)) == grpc.StatusCode.UNAUTHENTICATED
         with pytest.raises(grpc.aio.AioRpcError) as waiting:
             await auth.Login(right)  # even the right password waits out the backoff
         assert waiting.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED and "retry in 1 s" in waiting.value.details()
-        await auth.Login(gateway_pb2.LoginRequest(username="operator", password=OPERATOR))  # others are not held
+        await auth.Login(auth_pb2.LoginRequest(username="operator", password=OPERATOR))  # others are not held
         await asyncio.sleep(1.1)
         assert (await auth.Login(right)).account.username == "victim"
         assert await _code(auth.Login(wrong)) == grpc.StatusCode.UNAUTHENTICATED  # success cleared the count
@@ -113,11 +113,11 @@ async def test_failed_logins_back_off_per_username(gateway: Gateway) -> None:
 async def test_login_attempts_per_username_and_per_address_are_limited(gateway: Gateway) -> None:
     async with gateway(auth_login_per_username="3/minute", auth_login_per_ip="5/minute") as auth:
         await auth.Register(_register("target"))
-        unknown = gateway_pb2.LoginRequest(username="target", password="guess guess guess")
+        unknown = auth_pb2.LoginRequest(username="target", password="guess guess guess")
         for _ in range(3):
             assert await _code(auth.Login(unknown)) == grpc.StatusCode.UNAUTHENTICATED
         assert await _code(auth.Login(unknown)) == grpc.StatusCode.RESOURCE_EXHAUSTED
-        other = gateway_pb2.LoginRequest(username="nobody-here", password="guess guess guess")
+        other = auth_pb2.LoginRequest(username="nobody-here", password="guess guess guess")
         assert await _code(auth.Login(other)) == grpc.StatusCode.UNAUTHENTICATED  # 5th from this address
         assert await _code(auth.Login(other)) == grpc.StatusCode.RESOURCE_EXHAUSTED  # 6th
 
@@ -138,6 +138,6 @@ async def test_operator_only_registration(gateway: Gateway) -> None:
         assert await _code(auth.Register(_register("walkin"))) == grpc.StatusCode.UNAUTHENTICATED
         as_player = (("authorization", f"Bearer {player.token}"),)
         assert await _code(auth.Register(_register("walkin"), metadata=as_player)) == grpc.StatusCode.PERMISSION_DENIED
-        op = await auth.Login(gateway_pb2.LoginRequest(username="operator", password=OPERATOR))
+        op = await auth.Login(auth_pb2.LoginRequest(username="operator", password=OPERATOR))
         made = await auth.Register(_register("walkin"), metadata=(("authorization", f"Bearer {op.token}"),))
-        assert made.account.username == "walkin" and made.account.role == gateway_pb2.ROLE_PLAYER
+        assert made.account.username == "walkin" and made.account.role == auth_pb2.ROLE_PLAYER

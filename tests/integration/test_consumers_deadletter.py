@@ -21,7 +21,7 @@ from gamehall.events.v1.log_pb2 import LogEntry
 from gamehall.internal.v1 import persistence_pb2 as ppb
 from gamehall.runtime.bus import DEAD_HEADER, DEADLETTER_STREAM, Bus, deadletter_subject, match_subject, turn_subject
 from gamehall.runtime.matchlog import BOT, LOG_STREAM, bot_filter, log_subject
-from gamehall.v1 import common_pb2
+from gamehall_sdk.v1 import common_pb2
 from gamehall_services.ai.worker import Turn, handle_turn
 from gamehall_services.matchmaking.app import CONSUMER, FINISHED
 from gamehall_services.matchmaking.finished import FinishedMatches

@@ -18,7 +18,7 @@ import pytest
 from gamehall.auth import Tokens
 from gamehall.internal.v1 import rules_pb2, rules_pb2_grpc
 from gamehall.launcher.platform import Platform, grpc_healthy
-from gamehall.v1 import common_pb2, gateway_pb2, gateway_pb2_grpc
+from gamehall_sdk.v1 import auth_pb2, auth_pb2_grpc, common_pb2
 from tests.support.processes import processes_mentioning, repo_env
 
 pytestmark = pytest.mark.integration
@@ -89,12 +89,12 @@ def _run_credentials(directory: Path) -> tuple[grpc.ChannelCredentials, grpc.Cha
 def _check_operator_login(gateway: str, password: str, credentials: grpc.ChannelCredentials | None = None) -> None:
     """The generated operator password logs in; a token signed with the old public default key does not."""
     with _channel(gateway, credentials) as channel:
-        auth = gateway_pb2_grpc.AuthServiceStub(channel)
-        login = auth.Login(gateway_pb2.LoginRequest(username="operator", password=password), timeout=30)
-        assert login.account.role == gateway_pb2.ROLE_OPERATOR
+        auth = auth_pb2_grpc.AuthServiceStub(channel)
+        login = auth.Login(auth_pb2.LoginRequest(username="operator", password=password), timeout=30)
+        assert login.account.role == auth_pb2.ROLE_OPERATOR
         forged = Tokens(OLD_PUBLIC_DEFAULT_KEY).issue(_Operator(login.account.id), 600)
         with pytest.raises(grpc.RpcError) as refused:
-            auth.WhoAmI(gateway_pb2.WhoAmIRequest(), metadata=(("authorization", f"Bearer {forged}"),), timeout=30)
+            auth.WhoAmI(auth_pb2.WhoAmIRequest(), metadata=(("authorization", f"Bearer {forged}"),), timeout=30)
         assert refused.value.code() == grpc.StatusCode.UNAUTHENTICATED
 
 

@@ -27,11 +27,11 @@ from gamehall.internal.v1 import persistence_pb2, persistence_pb2_grpc, rules_pb
 from gamehall.launcher.platform import Platform
 from gamehall.launcher.security import LAUNCHER_IDENTITY
 from gamehall.runtime.pki import EmbeddedCA
-from gamehall.v1 import gateway_pb2, gateway_pb2_grpc, matchmaking_pb2, matchmaking_pb2_grpc
+from gamehall_sdk.v1 import auth_pb2, auth_pb2_grpc, catalog_pb2, catalog_pb2_grpc, match_pb2, match_pb2_grpc, matchmaking_pb2, matchmaking_pb2_grpc
 from tests.support.processes import repo_env
 
 pytestmark = pytest.mark.integration
-FINISHED = gateway_pb2.MATCH_STATUS_FINISHED
+FINISHED = match_pb2.MATCH_STATUS_FINISHED
 
 
 @pytest.fixture(scope="module")
@@ -54,24 +54,24 @@ def _as(platform: Platform, identity: str) -> grpc.ChannelCredentials:
     return platform.security.client_credentials(platform.security.ca.issue(identity))
 
 
-def _player(channel: grpc.Channel) -> tuple[gateway_pb2_grpc.MatchServiceStub, tuple[tuple[str, str], ...]]:
-    auth = gateway_pb2_grpc.AuthServiceStub(channel)
+def _player(channel: grpc.Channel) -> tuple[match_pb2_grpc.MatchServiceStub, tuple[tuple[str, str], ...]]:
+    auth = auth_pb2_grpc.AuthServiceStub(channel)
     name = f"tls-{time.monotonic_ns() % 10**9}"
-    reply = auth.Register(gateway_pb2.RegisterRequest(username=name, password="a long passphrase 42"), timeout=30)
-    return gateway_pb2_grpc.MatchServiceStub(channel), (("authorization", f"Bearer {reply.token}"),)
+    reply = auth.Register(auth_pb2.RegisterRequest(username=name, password="a long passphrase 42"), timeout=30)
+    return match_pb2_grpc.MatchServiceStub(channel), (("authorization", f"Bearer {reply.token}"),)
 
 
 def test_a_bot_match_plays_to_the_end_over_tls_with_no_permission_refused(secure: Platform) -> None:
     with secure.channel("gateway") as channel:
         matches, metadata = _player(channel)
-        seats = [gateway_pb2.SeatSpec(bot="easy"), gateway_pb2.SeatSpec(bot="easy")]
-        request = gateway_pb2.CreateMatchRequest(game="high-card", seats=seats, public=True)
+        seats = [match_pb2.SeatSpec(bot="easy"), match_pb2.SeatSpec(bot="easy")]
+        request = match_pb2.CreateMatchRequest(game="high-card", seats=seats, public=True)
         match = matches.CreateMatch(request, metadata=metadata, timeout=30).match
         deadline = time.monotonic() + 60
         while match.status != FINISHED:
             assert time.monotonic() < deadline, f"the bots' match stopped at version {match.version}"
             time.sleep(0.2)
-            match = matches.GetMatch(gateway_pb2.GetMatchRequest(match_id=match.id), metadata=metadata).match
+            match = matches.GetMatch(match_pb2.GetMatchRequest(match_id=match.id), metadata=metadata).match
         assert len(match.outcome.ranks) == 2
         tickets = matchmaking_pb2_grpc.MatchmakingServiceStub(channel)  # gateway -> matchmaking over mTLS
         listed = tickets.GetLeaderboard(
@@ -86,7 +86,7 @@ def test_plaintext_clients_are_refused(secure: Platform) -> None:
     for name in ("gateway", "persistence", "rules-high-card"):
         with grpc.insecure_channel(secure.service(name).address) as channel:
             with pytest.raises(grpc.RpcError) as refused:
-                gateway_pb2_grpc.CatalogServiceStub(channel).ListGames(gateway_pb2.ListGamesRequest(), timeout=5)
+                catalog_pb2_grpc.CatalogServiceStub(channel).ListGames(catalog_pb2.ListGamesRequest(), timeout=5)
             assert refused.value.code() == grpc.StatusCode.UNAVAILABLE, name
 
 

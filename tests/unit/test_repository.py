@@ -49,6 +49,14 @@ def test_every_python_package_is_listed_in_pyproject() -> None:
             found.add(".".join([prefix, *rel.parts]))
     missing = found - _declared_packages()
     assert not missing, f"add to [tool.setuptools] packages in pyproject.toml: {sorted(missing)}"
+    sdk = tomllib.loads((ROOT / "sdk" / "pyproject.toml").read_text())
+    in_sdk = {
+        ".".join(p.parent.relative_to(ROOT / "sdk").parts) for p in (ROOT / "sdk").glob("gamehall_sdk/**/__init__.py")
+    }
+    assert in_sdk == set(sdk["tool"]["setuptools"]["packages"]), "sdk/pyproject.toml lists the SDK's packages"
+    assert not any(
+        d.startswith("gamehall") and not d.startswith("gamehall-sdk") for d in sdk["project"]["dependencies"]
+    )
 
 
 LAYOUT_ROW = re.compile(r"^\| ((?:`[^`]+`(?:, )?)+) \|", re.MULTILINE)

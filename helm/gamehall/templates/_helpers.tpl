@@ -229,6 +229,9 @@ Plain settings first (config.extraEnv, then the component's env, override them),
 {{- if $root.Values.bundled.enabled -}}
 {{- $_ := set $vars "GAMEHALL_NATS_USER" $c.name -}}
 {{- end -}}
+{{- if $c.http -}}
+{{- $_ := set $vars "GAMEHALL_HTTP_PORT" (toString $root.Values.ports.http) -}}
+{{- end -}}
 {{- range $name, $value := $root.Values.config.extraEnv -}}
 {{- $_ := set $vars $name (toString $value) -}}
 {{- end -}}

@@ -16,7 +16,7 @@ from gamehall.ai.playout import random_playout
 from gamehall.bench.e2e import bench_platform
 from gamehall.bench.rows import Row
 from gamehall.engine import Game, all_games
-from gamehall.v1 import gateway_pb2, gateway_pb2_grpc
+from gamehall_sdk.v1 import auth_pb2, auth_pb2_grpc, match_pb2, match_pb2_grpc
 
 LEVELS = ("easy", "normal", "hard", "expert")
 MODE_ROWS: dict[str, tuple[tuple[str, str], ...]] = {"grimm-world": (("campaign", "normal"),)}
@@ -82,17 +82,17 @@ async def _bot_matches(address: str, metrics_address: str, matches: int, timeout
     """(decisions, seconds) from the first match's creation to the last decision, read off the ai's own
     counter (a scrape a second: the load generator adds no RPCs while the bots play)."""
     async with grpc.aio.insecure_channel(address) as channel:
-        auth = gateway_pb2_grpc.AuthServiceStub(channel)
-        stub = gateway_pb2_grpc.MatchServiceStub(channel)
-        reply = await auth.Register(gateway_pb2.RegisterRequest(username="bench-bots", password="bench password 2026"))
+        auth = auth_pb2_grpc.AuthServiceStub(channel)
+        stub = match_pb2_grpc.MatchServiceStub(channel)
+        reply = await auth.Register(auth_pb2.RegisterRequest(username="bench-bots", password="bench password 2026"))
         md = (("authorization", f"Bearer {reply.token}"),)
-        seats = [gateway_pb2.SeatSpec(bot="easy"), gateway_pb2.SeatSpec(bot="easy")]
+        seats = [match_pb2.SeatSpec(bot="easy"), match_pb2.SeatSpec(bot="easy")]
         before = await asyncio.to_thread(_decisions, metrics_address)
         started = time.perf_counter()
         for first in range(0, matches, 50):
             await asyncio.gather(
                 *(
-                    stub.CreateMatch(gateway_pb2.CreateMatchRequest(game="high-card", seats=seats), metadata=md)
+                    stub.CreateMatch(match_pb2.CreateMatchRequest(game="high-card", seats=seats), metadata=md)
                     for _ in range(first, min(matches, first + 50))
                 )
             )

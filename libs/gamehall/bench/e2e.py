@@ -22,7 +22,7 @@ import grpc
 
 from gamehall.bench.rows import Row
 from gamehall.launcher.platform import Platform
-from gamehall.v1 import common_pb2, gateway_pb2, gateway_pb2_grpc
+from gamehall_sdk.v1 import auth_pb2, auth_pb2_grpc, common_pb2, match_pb2, match_pb2_grpc
 
 FIXTURE = "gamehall.testing.high_card:GAME"
 GOAL = ">= 25% of echo calls/s, p99 < 50 ms"
@@ -30,39 +30,39 @@ SQLITE_NORMAL = "sqlite:///{data_dir}/gamehall.db?synchronous=normal"
 """WAL with synchronous=NORMAL: safe against process crashes, may lose the last commits on power loss."""
 
 
-async def _register(stub: gateway_pb2_grpc.AuthServiceStub, name: str) -> tuple[tuple[str, str], ...]:
-    reply = await stub.Register(gateway_pb2.RegisterRequest(username=name, password="bench password 2026"))
+async def _register(stub: auth_pb2_grpc.AuthServiceStub, name: str) -> tuple[tuple[str, str], ...]:
+    reply = await stub.Register(auth_pb2.RegisterRequest(username=name, password="bench password 2026"))
     return (("authorization", f"Bearer {reply.token}"),)
 
 
 async def _play(address: str, matches: int) -> tuple[list[float], float]:
     async with grpc.aio.insecure_channel(address) as channel:
-        auth = gateway_pb2_grpc.AuthServiceStub(channel)
-        stub = gateway_pb2_grpc.MatchServiceStub(channel)
+        auth = auth_pb2_grpc.AuthServiceStub(channel)
+        stub = match_pb2_grpc.MatchServiceStub(channel)
         suffix = os.urandom(4).hex()
         seats = [await _register(auth, f"bench-a-{suffix}"), await _register(auth, f"bench-b-{suffix}")]
         ids = []
         for _ in range(matches):
             created = await stub.CreateMatch(
-                gateway_pb2.CreateMatchRequest(
+                match_pb2.CreateMatchRequest(
                     game="high-card", config=common_pb2.MatchConfig(mode="duel", seats=2), join_seat=0
                 ),
                 metadata=seats[0],
             )
-            await stub.JoinMatch(gateway_pb2.JoinMatchRequest(match_id=created.match.id, seat=1), metadata=seats[1])
+            await stub.JoinMatch(match_pb2.JoinMatchRequest(match_id=created.match.id, seat=1), metadata=seats[1])
             ids.append(created.match.id)
         latencies: list[float] = []
 
         async def one_match(match_id: str) -> None:
             hands = []
             for seat, md in enumerate(seats):
-                view = await stub.GetView(gateway_pb2.GetViewRequest(match_id=match_id, seat=seat), metadata=md)
+                view = await stub.GetView(match_pb2.GetViewRequest(match_id=match_id, seat=seat), metadata=md)
                 hands.append(json.loads(view.view_json)["hand"])
             for card_a, card_b in zip(hands[0], hands[1], strict=True):
                 for seat, card in ((0, card_a), (1, card_b)):
                     started = time.perf_counter()
                     await stub.SubmitAction(
-                        gateway_pb2.SubmitActionRequest(match_id=match_id, action_id=f"play(card={card})", seat=seat),
+                        match_pb2.SubmitActionRequest(match_id=match_id, action_id=f"play(card={card})", seat=seat),
                         metadata=seats[seat],
                     )
                     latencies.append(time.perf_counter() - started)

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import grpc
+from google.protobuf import duration_pb2
 
 from gamehall.bench.baselines import _echo_load, echo_server
 from gamehall.bench.e2e import bench_platform
@@ -29,7 +30,7 @@ from gamehall.bench.rows import Row
 from gamehall.internal.v1 import persistence_pb2 as ppb
 from gamehall.internal.v1 import persistence_pb2_grpc
 from gamehall.launcher.platform import Platform
-from gamehall.v1 import common_pb2, gateway_pb2, gateway_pb2_grpc
+from gamehall_sdk.v1 import auth_pb2, auth_pb2_grpc, common_pb2, match_pb2, match_pb2_grpc
 
 TICKS = os.sysconf("SC_CLK_TCK")
 
@@ -73,43 +74,41 @@ def echo_cpu_per_call(calls: int = 3000, concurrency: int = 32) -> float:
 class Table:
     """Two accounts and a set of running 2-seat high-card matches, played by SubmitAction."""
 
-    stub: gateway_pb2_grpc.MatchServiceStub
+    stub: match_pb2_grpc.MatchServiceStub
     seats: list[tuple[tuple[str, str], ...]]
     matches: list[str]
 
     async def hands(self, match_id: str) -> list[list[int]]:
         hands = []
         for seat, md in enumerate(self.seats):
-            view = await self.stub.GetView(gateway_pb2.GetViewRequest(match_id=match_id, seat=seat), metadata=md)
+            view = await self.stub.GetView(match_pb2.GetViewRequest(match_id=match_id, seat=seat), metadata=md)
             hands.append(json.loads(view.view_json)["hand"])
         return hands
 
     async def move(self, match_id: str, seat: int, card: int) -> float:
         started = time.perf_counter()
         await self.stub.SubmitAction(
-            gateway_pb2.SubmitActionRequest(match_id=match_id, action_id=f"play(card={card})", seat=seat),
+            match_pb2.SubmitActionRequest(match_id=match_id, action_id=f"play(card={card})", seat=seat),
             metadata=self.seats[seat],
         )
         return time.perf_counter() - started
 
 
-async def open_table(channel: grpc.aio.Channel, matches: int, clock: gateway_pb2.ClockSpec | None = None) -> Table:
+async def open_table(channel: grpc.aio.Channel, matches: int, clock: common_pb2.ClockSpec | None = None) -> Table:
     """`matches` running 2-seat high-card matches (with `clock` on each, if given) between two new accounts."""
-    auth = gateway_pb2_grpc.AuthServiceStub(channel)
-    stub = gateway_pb2_grpc.MatchServiceStub(channel)
+    auth = auth_pb2_grpc.AuthServiceStub(channel)
+    stub = match_pb2_grpc.MatchServiceStub(channel)
     suffix = os.urandom(4).hex()
     seats: list[tuple[tuple[str, str], ...]] = []
     for who in ("a", "b"):
-        reply = await auth.Register(
-            gateway_pb2.RegisterRequest(username=f"mp-{who}-{suffix}", password="bench pass 2026")
-        )
+        reply = await auth.Register(auth_pb2.RegisterRequest(username=f"mp-{who}-{suffix}", password="bench pass 2026"))
         seats.append((("authorization", f"Bearer {reply.token}"),))
     ids: list[str] = []
     for start in range(0, matches, 50):
         created = await asyncio.gather(
             *(
                 stub.CreateMatch(
-                    gateway_pb2.CreateMatchRequest(
+                    match_pb2.CreateMatchRequest(
                         game="high-card",
                         config=common_pb2.MatchConfig(mode="duel", seats=2),
                         join_seat=0,
@@ -122,7 +121,7 @@ async def open_table(channel: grpc.aio.Channel, matches: int, clock: gateway_pb2
         )
         await asyncio.gather(
             *(
-                stub.JoinMatch(gateway_pb2.JoinMatchRequest(match_id=c.match.id, seat=1), metadata=seats[1])
+                stub.JoinMatch(match_pb2.JoinMatchRequest(match_id=c.match.id, seat=1), metadata=seats[1])
                 for c in created
             )
         )
@@ -170,7 +169,9 @@ def open_idle_matches(platform: Platform, matches: int) -> list[str]:
 
     async def run() -> list[str]:
         async with grpc.aio.insecure_channel(platform.service("gateway").address) as channel:
-            table = await open_table(channel, matches, gateway_pb2.ClockSpec(per_move_ms=3_600_000))
+            table = await open_table(
+                channel, matches, common_pb2.ClockSpec(per_move=duration_pb2.Duration(seconds=3600))
+            )
             return table.matches
 
     return asyncio.run(run())
@@ -268,7 +269,7 @@ def watcher_cost(platform: Platform, spectators: int = 20, matches: int = 10) ->
                     for _ in range(watchers):
                         streams.append(
                             table.stub.WatchMatch(
-                                gateway_pb2.WatchMatchRequest(match_id=match_id), metadata=table.seats[0]
+                                match_pb2.WatchMatchRequest(match_id=match_id), metadata=table.seats[0]
                             )
                         )
                 readers = [asyncio.create_task(_drain(s)) for s in streams]

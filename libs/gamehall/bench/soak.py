@@ -30,8 +30,8 @@ from gamehall.engine import UnknownGame, get_game, register
 from gamehall.engine.registry import load_reference
 from gamehall.launcher.platform import Platform
 from gamehall.runtime.matchlog import wait_projected_at
-from gamehall.sdk import Gamehall, GamehallError, RetryPolicy, play_seat, random_policy
-from gamehall.v1 import gateway_pb2
+from gamehall_sdk import Gamehall, GamehallError, RetryPolicy, play_seat, random_policy
+from gamehall_sdk.v1 import match_pb2
 
 FAULT_ORDER = ("gateway", "persistence", "rules-high-card", "ai", "matchmaking")
 """Round-robin order of the services killed (those the platform runs)."""
@@ -174,7 +174,7 @@ async def _register(hall: Gamehall, name: str, tally: Tally, deadline: float) ->
     return False
 
 
-async def _play_both(a: Gamehall, b: Gamehall, match_id: str, rng: random.Random) -> gateway_pb2.Match:
+async def _play_both(a: Gamehall, b: Gamehall, match_id: str, rng: random.Random) -> match_pb2.Match:
     tasks = [asyncio.create_task(play_seat(h, match_id, seat, random_policy(rng))) for seat, h in enumerate((a, b))]
     try:
         finals = await asyncio.gather(*tasks)
@@ -203,7 +203,7 @@ async def _one_match(a: Gamehall, b: Gamehall, rng: random.Random, tally: Tally,
         tally.failed += 1
         tally.error(exc, since, f"match {match_id or '-'} ({stage})")
         return
-    if final.status == gateway_pb2.MATCH_STATUS_FINISHED:
+    if final.status == match_pb2.MATCH_STATUS_FINISHED:
         tally.finished.add(match_id)
     tally.actions += final.version
 

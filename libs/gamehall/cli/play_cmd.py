@@ -38,7 +38,7 @@ from gamehall.cli.play_render import (
 from gamehall.engine import UnknownGame as EngineUnknownGame
 from gamehall.engine import get_game
 from gamehall.launcher.processes import LaunchError
-from gamehall.sdk import (
+from gamehall_sdk import (
     GamehallError,
     IllegalAction,
     InvalidRequest,
@@ -52,8 +52,8 @@ from gamehall.sdk import (
     bot_seat,
     open_seat,
 )
-from gamehall.sdk.client import Gamehall
-from gamehall.v1 import gateway_pb2
+from gamehall_sdk.client import Gamehall
+from gamehall_sdk.v1 import match_pb2
 
 ReadLine = Callable[[str], str | None]
 """Reads one answer after showing a prompt; None when the input is exhausted (EOF)."""
@@ -140,7 +140,7 @@ async def seat_count(hall: Gamehall, game: str, mode: str, bots: int) -> tuple[s
     return chosen.id, (1 + bots if 1 + bots in counts else counts[0])
 
 
-async def take_seat(hall: Gamehall, seating: Seating) -> tuple[gateway_pb2.Match, int]:
+async def take_seat(hall: Gamehall, seating: Seating) -> tuple[match_pb2.Match, int]:
     """Join `seating.join`, or create a match with bot seats around the player's seat; (match, seat)."""
     try:
         if seating.join:
@@ -211,8 +211,8 @@ async def leave(hall: Gamehall, match_id: str, out: Console) -> Literal["left"]:
 
 
 async def play_match(
-    hall: Gamehall, match: gateway_pb2.Match, seat: int, out: Console, read: ReadLine, *, compact: bool = False
-) -> gateway_pb2.Match:
+    hall: Gamehall, match: match_pb2.Match, seat: int, out: Console, read: ReadLine, *, compact: bool = False
+) -> match_pb2.Match:
     """Play `seat` of `match` to its end (or until the player leaves); the final match record."""
     out.print(render_status(match, seat))
     reconnects = 0
@@ -262,7 +262,7 @@ async def session(
     connect_timeout: float,
     compact: bool,
     ca_file: Path | None = None,
-) -> gateway_pb2.Match:
+) -> match_pb2.Match:
     """Connect, sign in, take a seat and play it; the final match record."""
     hall = await connect(target, connect_timeout, ca_file)
     try:
@@ -350,7 +350,7 @@ def play(
         raise typer.Exit(130) from None
 
 
-def _play_local(seating: Seating, out: Console, err: Console, *, compact: bool, keep: Path | None) -> gateway_pb2.Match:
+def _play_local(seating: Seating, out: Console, err: Console, *, compact: bool, keep: Path | None) -> match_pb2.Match:
     """Start a temporary platform hosting only the game (like `tournament --simulate`) and play on it."""
     if seating.join:
         raise PlayError("--local creates its own match; --join needs a gateway", code=2)

@@ -15,34 +15,34 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from gamehall.sdk import LegalAction, LegalActions, MatchUpdate, View
-from gamehall.v1 import common_pb2, gateway_pb2
+from gamehall_sdk import LegalAction, LegalActions, MatchUpdate, View
+from gamehall_sdk.v1 import common_pb2, match_pb2
 
 Choice = LegalAction | Literal["quit", "view"]
-ENDED = (gateway_pb2.MATCH_STATUS_FINISHED, gateway_pb2.MATCH_STATUS_ABORTED)
+ENDED = (match_pb2.MATCH_STATUS_FINISHED, match_pb2.MATCH_STATUS_ABORTED)
 SHORT_VALUE = 60
 """Characters of JSON a view field may take to be shown on one line."""
 
 
 def status_name(status: int) -> str:
     """`MATCH_STATUS_RUNNING` -> `running`."""
-    return str(gateway_pb2.MatchStatus.Name(status)).removeprefix("MATCH_STATUS_").lower()
+    return str(match_pb2.MatchStatus.Name(status)).removeprefix("MATCH_STATUS_").lower()
 
 
-def describe_seat(seat: gateway_pb2.Seat, mine: int | None = None) -> str:
+def describe_seat(seat: match_pb2.Seat, mine: int | None = None) -> str:
     """`seat 1 (bot easy)`, `seat 0 (you)`, `seat 2 (alice)`, `seat 3 (open)`."""
     if mine is not None and seat.seat == mine:
         who = "you"
-    elif seat.kind == "bot":
+    elif seat.kind == match_pb2.SEAT_KIND_BOT:
         who = f"bot {seat.bot_difficulty}".strip()
     elif seat.username:
         who = seat.username
     else:
-        who = seat.kind or "?"
+        who = str(match_pb2.SeatKind.Name(seat.kind)).removeprefix("SEAT_KIND_").lower() if seat.kind else "?"
     return f"seat {seat.seat} ({who})"
 
 
-def render_status(match: gateway_pb2.Match, seat: int) -> str:
+def render_status(match: match_pb2.Match, seat: int) -> str:
     """One line: game, match id, status, version and whose turn it is."""
     to_act = list(match.to_act)
     if match.status in ENDED:
@@ -122,10 +122,10 @@ def _ordinal(n: int) -> str:
     return f"{n}{suffix}"
 
 
-def render_outcome(match: gateway_pb2.Match, seat: int | None = None) -> str:
+def render_outcome(match: match_pb2.Match, seat: int | None = None) -> str:
     """How the match ended: the reason, each seat's rank (and score), your result and the replay hint."""
     lines = []
-    if match.status == gateway_pb2.MATCH_STATUS_ABORTED:
+    if match.status == match_pb2.MATCH_STATUS_ABORTED:
         lines.append("match aborted")
     elif not match.HasField("outcome"):
         lines.append(f"match not over ({status_name(match.status)})")

@@ -57,6 +57,8 @@ def run(
         for s in platform.services:
             table.add_row(s.definition.name, s.address, f"http://127.0.0.1:{s.metrics_port}/metrics")
         Console(width=None if Console().is_terminal else 160).print(table)
+        if platform.web_url:
+            console.print(f"web pages: {platform.web_url}")
         console.print(operator_login(data_dir))
         if platform.security is not None:
             console.print(

@@ -24,7 +24,7 @@ from gamehall.cli.local_platform import temporary_platform
 from gamehall.cli.ui import progress_bar
 from gamehall.launcher.platform import Platform
 from gamehall.launcher.processes import LaunchError
-from gamehall.v1 import gateway_pb2, gateway_pb2_grpc, matchmaking_pb2, matchmaking_pb2_grpc
+from gamehall_sdk.v1 import auth_pb2, auth_pb2_grpc, tournament_pb2, tournament_pb2_grpc
 
 FORMATS = ("swiss", "single-elimination", "double-elimination", "round-robin", "pods")
 
@@ -87,14 +87,15 @@ def _run(
     quiet: bool,
 ) -> dict[str, Any]:
     channel = grpc.insecure_channel(platform.service("gateway").address)
-    login = gateway_pb2_grpc.AuthServiceStub(channel).Login(
-        gateway_pb2.LoginRequest(username="operator", password=password), timeout=30
+    login = auth_pb2_grpc.AuthServiceStub(channel).Login(
+        auth_pb2.LoginRequest(username="operator", password=password), timeout=30
     )
     meta = (("authorization", f"Bearer {login.token}"),)
-    stub = matchmaking_pb2_grpc.TournamentServiceStub(channel)
-    pb = matchmaking_pb2
+    stub = tournament_pb2_grpc.TournamentServiceStub(channel)
+    pb = tournament_pb2
+    wanted = pb.TournamentFormat.Value("TOURNAMENT_FORMAT_" + format.upper().replace("-", "_"))
     created = stub.CreateTournament(
-        pb.CreateTournamentRequest(name=f"simulated {format}", game=game, format=format, rounds=rounds, seats=seats),
+        pb.CreateTournamentRequest(name=f"simulated {format}", game=game, format=wanted, rounds=rounds, seats=seats),
         metadata=meta,
         timeout=30,
     ).tournament
@@ -111,9 +112,10 @@ def _run(
         for message in watch:
             last = message.standings
             t = stub.GetTournament(pb.GetTournamentRequest(tournament_id=created.id), metadata=meta, timeout=30)
-            pairings = t.tournament.pairings
+            pairings = _pairings(stub, created.id, meta)
             done = sum(1 for p in pairings if p.ranks)
-            total = len(pairings) if t.tournament.status == "finished" else _expected_games(t.tournament)
+            finished = t.tournament.status == pb.TOURNAMENT_STATUS_FINISHED
+            total = len(pairings) if finished else _expected_games(t.tournament, pairings)
             progress.update(
                 task,
                 description=f"round {last.round}/{last.rounds_planned or '?'}",
@@ -125,7 +127,7 @@ def _run(
         "tournament": created.id,
         "game": game,
         "format": format,
-        "status": last.status,
+        "status": pb.TournamentStatus.Name(last.status).removeprefix("TOURNAMENT_STATUS_").lower(),
         "rounds": last.round,
         "seconds": round(time.perf_counter() - started, 2),
         "tiebreak_order": list(last.tiebreak_order),
@@ -143,11 +145,23 @@ def _run(
     }
 
 
-def _expected_games(t: matchmaking_pb2.Tournament) -> int | None:
+def _pairings(stub: Any, tournament_id: str, meta: Any) -> list[tournament_pb2.TournamentPairing]:
+    """Every pairing so far (every page of ListPairings)."""
+    request = tournament_pb2.ListPairingsRequest(tournament_id=tournament_id, page_size=500)
+    found: list[tournament_pb2.TournamentPairing] = []
+    while True:
+        reply = stub.ListPairings(request, metadata=meta, timeout=30)
+        found.extend(reply.pairings)
+        if not reply.next_page_token:
+            return found
+        request.page_token = reply.next_page_token
+
+
+def _expected_games(t: tournament_pb2.Tournament, pairings: list[tournament_pb2.TournamentPairing]) -> int | None:
     """Pairings a points format will have in all (None when unknown ahead, e.g. brackets)."""
     if not t.rounds_planned or not t.round:
         return None
-    per_round = sum(1 for p in t.pairings if p.round == t.round)
+    per_round = sum(1 for p in pairings if p.round == t.round)
     return per_round * t.rounds_planned
 
 

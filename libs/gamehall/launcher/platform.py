@@ -27,7 +27,7 @@ from gamehall.engine import all_games
 from gamehall.launcher.nats import nats_child
 from gamehall.launcher.processes import Child, LaunchError, free_port, python_module
 from gamehall.launcher.security import PlatformSecurity
-from gamehall.runtime.settings import DEFAULT_PORTS
+from gamehall.runtime.settings import DEFAULT_HTTP_PORTS, DEFAULT_PORTS
 
 
 @dataclass(frozen=True)
@@ -36,6 +36,8 @@ class ServiceDef:
     module: str
     args: tuple[str, ...] = ()
     game: str | None = None
+    http: bool = False
+    """Also serves HTTP (the web pages) on a port of its own."""
 
     def exists(self) -> bool:
         try:
@@ -50,6 +52,7 @@ CORE_SERVICES: tuple[ServiceDef, ...] = (
     ServiceDef("matchmaking", "gamehall_services.matchmaking"),
     ServiceDef("gateway", "gamehall_services.gateway"),
     ServiceDef("ai", "gamehall_services.ai"),
+    ServiceDef("web", "gamehall_services.web", http=True),
 )
 
 
@@ -84,10 +87,16 @@ class RunningService:
     child: Child
     grpc_port: int
     metrics_port: int
+    http_port: int = 0
 
     @property
     def address(self) -> str:
         return f"127.0.0.1:{self.grpc_port}"
+
+    @property
+    def url(self) -> str:
+        """The HTTP address of a service that serves HTTP (the web pages), else ''."""
+        return f"http://127.0.0.1:{self.http_port}/" if self.http_port else ""
 
 
 @dataclass
@@ -129,6 +138,16 @@ class Platform:
             return DEFAULT_PORTS[name]
         return free_port(), free_port()
 
+    def _http_port(self, d: ServiceDef) -> int:
+        if not d.http:
+            return 0
+        return DEFAULT_HTTP_PORTS[d.name] if self.fixed_ports and d.name in DEFAULT_HTTP_PORTS else free_port()
+
+    @property
+    def web_url(self) -> str:
+        """Where the web pages are served ('' when the web service is not running)."""
+        return next((s.url for s in self.services if s.definition.name == "web"), "")
+
     def start(self, ready_timeout: float = 60.0) -> None:
         self.data_dir.mkdir(parents=True, exist_ok=True)
         logs = self.data_dir / "logs"
@@ -155,6 +174,7 @@ class Platform:
             shared = self._shared_env(defs, ports)
             for d in defs:
                 grpc_port, metrics_port = ports[d.name]
+                http_port = self._http_port(d)
                 env = {
                     **shared,
                     "GAMEHALL_SERVICE": d.name,
@@ -162,6 +182,7 @@ class Platform:
                     "GAMEHALL_METRICS_PORT": str(metrics_port),
                     **({"GAMEHALL_GAME": d.game} if d.game else {}),
                     **(self.security.service_env(d.name) if self.security else {}),
+                    **({"GAMEHALL_HTTP_PORT": str(http_port)} if http_port else {}),
                 }
                 address = f"127.0.0.1:{grpc_port}"
                 child = Child(
@@ -172,7 +193,7 @@ class Platform:
                     log_path=logs / f"{d.name}.log",
                 )
                 child.start()
-                self.services.append(RunningService(d, child, grpc_port, metrics_port))
+                self.services.append(RunningService(d, child, grpc_port, metrics_port, http_port))
                 child.wait_ready(ready_timeout)
         except BaseException:
             self.stop()

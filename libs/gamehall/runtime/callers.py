@@ -16,7 +16,7 @@ from typing import Final
 import grpc
 
 from gamehall.runtime.errors import ClientError
-from gamehall.v1 import common_pb2
+from gamehall_sdk.v1 import common_pb2
 
 GATEWAY, PERSISTENCE, MATCHMAKING, AI, RULES = "gateway", "persistence", "matchmaking", "ai", "rules"
 ROLES: Final = frozenset({GATEWAY, PERSISTENCE, MATCHMAKING, AI, RULES})

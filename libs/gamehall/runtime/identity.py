@@ -20,7 +20,7 @@ from gamehall.internal.v1 import persistence_pb2 as ppb
 from gamehall.internal.v1 import persistence_pb2_grpc
 from gamehall.runtime.errors import ClientError
 from gamehall.runtime.upstream import translate
-from gamehall.v1 import common_pb2
+from gamehall_sdk.v1 import common_pb2
 
 LOOKUP_TIMEOUT_SECONDS = 5.0
 

@@ -19,12 +19,12 @@ import grpc
 import structlog
 
 from gamehall.runtime import errors, metrics
-from gamehall.v1 import common_pb2
+from gamehall_sdk.v1 import common_pb2
 
 log = structlog.get_logger("gamehall.rpc")
 
 MAX_MESSAGE_CHARS = 512
-"""An error message (details and its ErrorDetail trailer) is cut here: it never carries a client's large input."""
+"""An error message (details and its google.rpc.Status trailer) is cut here: it never carries a client's large input."""
 
 SLOW_SECONDS = 0.5
 """A unary call slower than this is logged at info even when it succeeded."""
@@ -172,30 +172,33 @@ class _Call:
         structlog.contextvars.reset_contextvars(**self.tokens)
 
     async def fail(self, exc: BaseException) -> None:
-        """Abort the call with the status `exc` maps to (always raises)."""
+        """Abort the call with the status `exc` maps to and its AIP-193 details (always raises)."""
         if isinstance(exc, grpc.aio.AbortError) or _aborted_code(self.context):
             self.code = _aborted_code(self.context) or grpc.StatusCode.UNKNOWN
             raise exc
         if isinstance(exc, asyncio.TimeoutError):
             self.code = grpc.StatusCode.DEADLINE_EXCEEDED
-            await self._abort(self.code, "the server's deadline for this call passed", common_pb2.ERROR_REASON_INTERNAL)
-        mapping = errors.lookup(exc)
-        if mapping is not None:
-            self.code = mapping.code
-            await self._abort(mapping.code, _short(str(exc) or type(exc).__name__), mapping.reason)
+            await self._abort(
+                errors.Failure(self.code, "the server's deadline for this call passed", trace_id=self.trace_id)
+            )
+        failure = errors.failure_of(exc, _short(str(exc) or type(exc).__name__), self.trace_id)
+        if failure is not None:
+            self.code = failure.code
+            await self._abort(failure)
         self.code = grpc.StatusCode.INTERNAL
         log.error("rpc failed unexpectedly", exc_info=exc)
         await self._abort(
-            grpc.StatusCode.INTERNAL,
-            f"internal error (trace id {self.trace_id}); it was logged",
-            common_pb2.ERROR_REASON_INTERNAL,
+            errors.Failure(
+                grpc.StatusCode.INTERNAL,
+                f"internal error (trace id {self.trace_id}); it was logged",
+                common_pb2.ERROR_REASON_INTERNAL,
+                trace_id=self.trace_id,
+            )
         )
 
-    async def _abort(self, code: grpc.StatusCode, message: str, reason: int) -> None:
-        self.context.set_trailing_metadata(
-            ((errors.ERROR_TRAILER, errors.detail_bytes(reason, message, self.trace_id)),)
-        )
-        await self.context.abort(code, message)
+    async def _abort(self, failure: errors.Failure) -> None:
+        status = failure.grpc_status()
+        await self.context.abort(status.code, status.details, status.trailing_metadata)
 
 
 def _aborted_code(context: grpc.aio.ServicerContext) -> grpc.StatusCode | None:

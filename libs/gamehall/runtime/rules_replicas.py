@@ -23,7 +23,7 @@ import structlog
 from gamehall.internal.v1 import live_pb2_grpc, rules_pb2_grpc
 from gamehall.matches.routing import rank_replicas
 from gamehall.runtime.channels import internal_channel
-from gamehall.runtime.errors import ClientError, error_detail
+from gamehall.runtime.errors import ClientError, read_failure
 from gamehall.runtime.upstream import translate
 
 log = structlog.get_logger("gamehall.rules_replicas")
@@ -111,7 +111,7 @@ class RulesReplicas:
             try:
                 return await make(self._replica(address))
             except grpc.aio.AioRpcError as exc:
-                if exc.code() not in FAILOVER_CODES or error_detail(exc) is not None:
+                if exc.code() not in FAILOVER_CODES or read_failure(exc) is not None:
                     raise translate(exc) from exc  # an answer from the replica (e.g. its store is away): no failover
                 self.skip(address)
                 log.warning(

@@ -20,11 +20,15 @@ DEFAULT_PORTS: dict[str, tuple[int, int]] = {
     "persistence": (50052, 9102),
     "matchmaking": (50053, 9103),
     "ai": (50054, 9104),
+    "web": (50055, 9105),
     "rules-grimslingers": (50061, 9111),
     "rules-grimmoir": (50062, 9112),
     "rules-tiny-epic-quest": (50063, 9113),
     "rules-grimm-world": (50064, 9114),
 }
+
+DEFAULT_HTTP_PORTS: dict[str, int] = {"web": 8080}
+"""HTTP ports of the embedded platform's services that have one (the web pages and their API bridge)."""
 
 
 class Settings(BaseSettings):
@@ -36,6 +40,14 @@ class Settings(BaseSettings):
     host: str = Field("127.0.0.1", description="Interface the gRPC server binds (0.0.0.0 in containers).")
     grpc_port: int = Field(0, ge=0, le=65535, description="gRPC port; 0 picks a free one.")
     metrics_port: int = Field(0, ge=0, le=65535, description="Prometheus port; 0 picks a free one.")
+    http_port: int = Field(0, ge=0, le=65535, description="web: the HTTP port of the pages and API; 0 picks one.")
+    web_allowed_origins: str = Field(
+        "",
+        description=(
+            "web: other origins (scheme://host[:port], comma separated) whose pages may call the API; empty: "
+            "only the web service's own pages. Never a wildcard: tokens travel in the Authorization header."
+        ),
+    )
     log_format: Literal["json", "console", "auto"] = Field("auto", description="auto: console on a TTY, else JSON.")
     log_level: Literal["debug", "info", "warning", "error"] = "info"
     data_dir: Path = Field(Path("var"), description="Where embedded state lives (SQLite file, JetStream store).")

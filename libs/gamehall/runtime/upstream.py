@@ -1,9 +1,10 @@
 """A failed call to another platform service, translated for the caller of this one.
 
 A status the client caused upstream (an illegal move found by the rules host, a version conflict
-found by persistence) keeps its code, message and reason; an unreachable service is UNAVAILABLE
-with a hint to retry; anything else is the platform's fault and stays an error the interceptor
-reports as INTERNAL with a trace id. Shared by every service that calls another (gateway, matchmaking).
+found by persistence) keeps its code, message and error details (reason, metadata, field, retry);
+an unreachable service is UNAVAILABLE with a hint to retry; anything else is the platform's fault
+and stays an error the interceptor reports as INTERNAL with a trace id. Shared by every service that
+calls another (gateway, matchmaking).
 A message that carries a database's own words (a foreign-key or unique-constraint text) keeps only the
 part before them: the schema is nobody's business outside (issue 20, finding 9).
 """
@@ -14,8 +15,7 @@ import re
 
 import grpc
 
-from gamehall.runtime.errors import ClientError, error_detail
-from gamehall.v1 import common_pb2
+from gamehall.runtime.errors import ClientError, read_failure
 
 PASSED_THROUGH = frozenset(
     {
@@ -55,9 +55,17 @@ def translate(exc: grpc.aio.AioRpcError) -> Exception:
     if code not in PASSED_THROUGH:
         internal: Exception = exc
         return internal  # a bug or a crash upstream: INTERNAL with a trace id
-    detail = error_detail(exc)
-    reason = detail.reason if detail is not None else common_pb2.ERROR_REASON_UNSPECIFIED
+    failure = read_failure(exc)
     message = public_message(exc.details() or code.name.lower())
     if code in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED):
         message = f"a platform service is unavailable, retry: {message}"
-    return ClientError(code, message, reason)
+    if failure is None:
+        return ClientError(code, message)
+    return ClientError(
+        code,
+        message,
+        failure.reason,
+        metadata=failure.metadata,
+        field=failure.field,
+        retry_after=failure.retry_after,
+    )

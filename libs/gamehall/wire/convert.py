@@ -9,8 +9,8 @@ import grpc
 
 from gamehall.engine import Action, Event, Game, MatchConfig, Outcome, action_id
 from gamehall.runtime.errors import ClientError
-from gamehall.v1 import common_pb2
 from gamehall.wire.json_limits import check_json_text
+from gamehall_sdk.v1 import common_pb2
 
 
 def dumps(value: Any) -> str:

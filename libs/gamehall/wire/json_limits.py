@@ -13,7 +13,7 @@ from itertools import accumulate
 import grpc
 
 from gamehall.runtime.errors import ClientError
-from gamehall.v1 import common_pb2
+from gamehall_sdk.v1 import common_pb2
 
 MAX_JSON_DEPTH = 32
 """Nesting of objects and arrays; a game's actions and options need a handful of levels."""

@@ -11,8 +11,9 @@ from gamehall.internal.v1 import persistence_pb2 as ppb
 from gamehall.matches import clocks
 from gamehall.matches.clocks import ClockSpec
 from gamehall.matches.live import LoggedAction, MatchFacts, SeatFacts
-from gamehall.v1 import common_pb2, gateway_pb2
 from gamehall.wire.convert import dumps
+from gamehall.wire.public import clock_to_proto, duration_ms, enum_value, timestamp
+from gamehall_sdk.v1 import common_pb2, match_pb2
 
 
 def loads(text: str) -> Any:
@@ -64,10 +65,10 @@ def outcome_from_json(data: dict[str, Any] | None) -> common_pb2.Outcome | None:
 
 
 STATUSES = {
-    "open": gateway_pb2.MATCH_STATUS_OPEN,
-    "running": gateway_pb2.MATCH_STATUS_RUNNING,
-    "finished": gateway_pb2.MATCH_STATUS_FINISHED,
-    "aborted": gateway_pb2.MATCH_STATUS_ABORTED,
+    "open": match_pb2.MATCH_STATUS_OPEN,
+    "running": match_pb2.MATCH_STATUS_RUNNING,
+    "finished": match_pb2.MATCH_STATUS_FINISHED,
+    "aborted": match_pb2.MATCH_STATUS_ABORTED,
 }
 STATUS_NAMES = {v: k for k, v in STATUSES.items()}
 CLOSED = frozenset({"finished", "aborted"})
@@ -93,35 +94,37 @@ def config_to_proto(config: dict[str, Any]) -> common_pb2.MatchConfig:
     )
 
 
-def public_match(match: ppb.MatchRecord, usernames: dict[str, str] | None = None) -> gateway_pb2.Match:
+def public_match(match: ppb.MatchRecord, usernames: dict[str, str] | None = None) -> match_pb2.Match:
     spec = clocks.ClockSpec.from_json(loads(match.clock_json))
     clock_state = loads(match.clock_state_json)
     now = now_ms()
-    msg = gateway_pb2.Match(
+    msg = match_pb2.Match(
         id=match.id,
         game=match.game,
         config=config_to_proto(loads(match.config_json) or {}),
-        status=STATUSES.get(match.status, gateway_pb2.MATCH_STATUS_UNSPECIFIED),
+        status=STATUSES.get(match.status, match_pb2.MATCH_STATUS_UNSPECIFIED),
         version=match.version,
         to_act=to_act_of(match),
         seed_commitment=match.seed_commitment,
         seed=match.seed if match.status in CLOSED else 0,
         public=match.public,
-        clock=gateway_pb2.ClockSpec(per_move_ms=spec.per_move_ms, bank_ms=spec.bank_ms, increment_ms=spec.increment_ms),
+        clock=clock_to_proto(spec),
         created_by=match.created_by,
-        created_unix=match.created_unix_ms // 1000,
+        create_time=timestamp(match.created_unix_ms / 1000),
         seats=[
-            gateway_pb2.Seat(
+            match_pb2.Seat(
                 seat=s.seat,
-                kind=s.kind,
+                kind=enum_value(match_pb2.SeatKind, "SEAT_KIND", s.kind),
                 account_id=s.account_id,
                 username=(usernames or {}).get(s.account_id, ""),
                 bot_difficulty=s.bot_difficulty,
-                clock_remaining_ms=clocks.remaining_now(spec, clock_state, s.seat, now),
             )
             for s in match.seats
         ],
     )
+    if spec.bank_ms:
+        for seat in msg.seats:
+            seat.clock_remaining.CopyFrom(duration_ms(clocks.remaining_now(spec, clock_state, seat.seat, now)))
     outcome = outcome_from_json(loads(match.outcome_json))
     if outcome is not None:
         msg.outcome.CopyFrom(outcome)

@@ -16,8 +16,8 @@ from gamehall.engine import Game
 from gamehall.events.v1 import match_pb2 as epb
 from gamehall.internal.v1 import persistence_pb2 as ppb
 from gamehall.runtime.bus import match_subject, turn_subject
-from gamehall.v1 import common_pb2
 from gamehall.wire.matchlog import bot_turn
+from gamehall_sdk.v1 import common_pb2
 
 
 def _entry(subject: str, msg_id: str, event: epb.MatchEvent) -> ppb.OutboxEntry:

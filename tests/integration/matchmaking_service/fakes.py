@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 import grpc
 
 from gamehall.internal.v1 import persistence_pb2 as ppb
-from gamehall.v1 import gateway_pb2
+from gamehall_sdk.v1 import match_pb2
 
 
 def rpc_error(code: grpc.StatusCode, details: str) -> grpc.aio.AioRpcError:
@@ -27,7 +27,7 @@ class FakeCreator:
     `record` serves the created matches as persistence would (status "open" unless set in `status`)."""
 
     clock: Callable[[], float] = time.time
-    created: dict[str, gateway_pb2.Match] = field(default_factory=dict)
+    created: dict[str, match_pb2.Match] = field(default_factory=dict)
     """Request id → the match created for it."""
     created_at: dict[str, float] = field(default_factory=dict)
     status: dict[str, str] = field(default_factory=dict)
@@ -42,7 +42,7 @@ class FakeCreator:
         if self.refuse is not None:
             raise rpc_error(self.refuse, "refused by the fake gateway")
         if request_id not in self.created:
-            match = gateway_pb2.Match(id=f"m{len(self.created) + 1}", game=game)
+            match = match_pb2.Match(id=f"m{len(self.created) + 1}", game=game)
             for n, spec in enumerate(seats):
                 kind = spec.WhichOneof("kind")
                 match.seats.add(seat=n, kind="bot" if kind == "bot" else "reserved", account_id=spec.reserved_for)
@@ -50,7 +50,7 @@ class FakeCreator:
             self.created_at[match.id] = self.clock()
         return self.created[request_id]
 
-    def match(self, match_id: str) -> gateway_pb2.Match:
+    def match(self, match_id: str) -> match_pb2.Match:
         found = [m for m in self.created.values() if m.id == match_id]
         if not found:
             raise rpc_error(grpc.StatusCode.NOT_FOUND, f"no match {match_id}")

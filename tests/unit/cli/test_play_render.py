@@ -19,9 +19,9 @@ from gamehall.cli.play_render import (
     render_view,
 )
 from gamehall.engine import Outcome
-from gamehall.sdk import GameEvent, LegalAction, LegalActions, MatchUpdate, View
-from gamehall.v1 import gateway_pb2
 from gamehall.wire.convert import legal_action_to_proto, outcome_to_proto
+from gamehall_sdk import GameEvent, LegalAction, LegalActions, MatchUpdate, View
+from gamehall_sdk.v1 import match_pb2
 from tests.fixtures.high_card import GAME as HIGH_CARD
 from tests.fixtures.high_card import State
 
@@ -50,15 +50,15 @@ def legal_of(state: State, seat: int, version: int = 0) -> LegalActions:
     return LegalActions(version=version, seat=seat, actions=actions)
 
 
-def finished_match(outcome: Outcome) -> gateway_pb2.Match:
-    return gateway_pb2.Match(
+def finished_match(outcome: Outcome) -> match_pb2.Match:
+    return match_pb2.Match(
         id="m-123",
         game="high-card",
-        status=gateway_pb2.MATCH_STATUS_FINISHED,
+        status=match_pb2.MATCH_STATUS_FINISHED,
         version=10,
         seats=[
-            gateway_pb2.Seat(seat=0, kind="human", username="alice"),
-            gateway_pb2.Seat(seat=1, kind="bot", bot_difficulty="easy"),
+            match_pb2.Seat(seat=0, kind=match_pb2.SEAT_KIND_HUMAN, username="alice"),
+            match_pb2.Seat(seat=1, kind=match_pb2.SEAT_KIND_BOT, bot_difficulty="easy"),
         ],
         outcome=outcome_to_proto(outcome),
     )
@@ -135,9 +135,7 @@ def test_an_outcome_from_a_played_out_engine_match() -> None:
 
 
 def test_status_line_and_events() -> None:
-    match = gateway_pb2.Match(
-        id="m-1", game="high-card", status=gateway_pb2.MATCH_STATUS_RUNNING, version=3, to_act=[1]
-    )
+    match = match_pb2.Match(id="m-1", game="high-card", status=match_pb2.MATCH_STATUS_RUNNING, version=3, to_act=[1])
     assert render_status(match, 0) == "high-card · match m-1 · running · v3 · waiting for seat 1"
     match.to_act[:] = [0, 1]
     assert render_status(match, 0).endswith("your turn (with seat 1)")

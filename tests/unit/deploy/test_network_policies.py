@@ -1,4 +1,5 @@
-"""Only the gateway's gRPC port is reachable from outside; internal ports only from the platform and monitoring."""
+"""Only the gateway's gRPC port and the web's HTTP port are reachable from outside; internal ports only from the
+platform and monitoring."""
 
 from __future__ import annotations
 
@@ -14,10 +15,12 @@ def test_policies_pass(rendered: dict, merged: dict, label: str) -> None:
 
 
 @pytest.mark.parametrize("label", VALUE_SETS)
-def test_only_the_gateway_grpc_port_is_open_outside(rendered: dict, merged: dict, label: str) -> None:
+def test_only_the_gateway_grpc_port_and_the_web_http_port_are_open_outside(
+    rendered: dict, merged: dict, label: str
+) -> None:
     allowed, uncovered = netpol.exposures(rendered[label], merged[label])
     assert uncovered == []
-    assert {(e.component, e.port) for e in allowed if e.peer in netpol.EXTERNAL} == {("gateway", 50051)}
+    assert {(e.component, e.port) for e in allowed if e.peer in netpol.EXTERNAL} == {("gateway", 50051), ("web", 8080)}
     assert {e.port for e in allowed if e.peer == "monitoring"} <= {9100, 8222}
 
 

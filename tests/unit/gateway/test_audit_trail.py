@@ -15,7 +15,7 @@ from gamehall.auth import Claims
 from gamehall.internal.v1 import audit_pb2_grpc
 from gamehall.runtime.errors import ClientError
 from gamehall.store import Store, open_store
-from gamehall.v1 import gateway_pb2, matchmaking_pb2, matchmaking_pb2_grpc
+from gamehall_sdk.v1 import auth_pb2, matchmaking_pb2, matchmaking_pb2_grpc
 from gamehall_services.gateway.audit_trail import OPERATOR_ONLY, AuditTrail, redacted
 from gamehall_services.persistence.audit_servicer import AuditServicer
 
@@ -139,7 +139,7 @@ async def test_without_the_audit_log_an_operator_action_is_refused_before_it_run
 
 
 def test_secrets_never_reach_the_log() -> None:
-    request = gateway_pb2.RegisterRequest(username="newbie", password="hunter22", invite_code="abc")
+    request = auth_pb2.RegisterRequest(username="newbie", password="hunter22", invite_code="abc")
     detail = redacted(request)
     assert detail == {"username": "newbie"}
     assert "hunter22" not in msgspec.json.encode(detail).decode()

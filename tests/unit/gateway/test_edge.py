@@ -7,14 +7,15 @@ from collections.abc import Iterator
 import grpc
 import pytest
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
+from google.protobuf.duration_pb2 import Duration
+from google.protobuf.timestamp_pb2 import Timestamp
 
 from gamehall.runtime.errors import ClientError
-from gamehall.v1 import common_pb2, gateway_pb2, matchmaking_pb2
-from gamehall.v1 import matchmaking_pb2 as mm
-from gamehall_services.gateway.edge import BOUNDS, Many, Nested, check_request
+from gamehall_sdk.v1 import auth_pb2, catalog_pb2, common_pb2, match_pb2, matchmaking_pb2, tournament_pb2
+from gamehall_services.gateway.edge import BOUNDS, Instant, Many, Nested, Span, check_request
 
 DEEP = "[" * 5000 + "]" * 5000
-PUBLIC = (gateway_pb2.DESCRIPTOR, matchmaking_pb2.DESCRIPTOR)
+PUBLIC = tuple(m.DESCRIPTOR for m in (auth_pb2, catalog_pb2, match_pb2, matchmaking_pb2, tournament_pb2))
 
 
 def _request_types() -> Iterator[Descriptor]:
@@ -26,7 +27,11 @@ def _request_types() -> Iterator[Descriptor]:
             continue
         seen.add(message.full_name)
         yield message
-        pending.extend(f.message_type for f in message.fields if f.type == FieldDescriptor.TYPE_MESSAGE)
+        pending.extend(
+            f.message_type
+            for f in message.fields
+            if f.type == FieldDescriptor.TYPE_MESSAGE and f.message_type.full_name.startswith("gamehall.v1.")
+        )
 
 
 def _refused(request: object) -> ClientError:
@@ -44,60 +49,68 @@ def test_every_field_of_every_public_request_has_a_bound() -> None:
             if field.is_repeated:
                 assert isinstance(bound, Many), field.full_name
             elif field.type == FieldDescriptor.TYPE_MESSAGE:
-                assert isinstance(bound, Nested), field.full_name
+                expected = {"google.protobuf.Duration": Span, "google.protobuf.Timestamp": Instant}
+                assert isinstance(bound, expected.get(field.message_type.full_name, Nested)), field.full_name
 
 
 def test_requests_within_bounds_pass() -> None:
     check_request(
         "/x",
-        gateway_pb2.CreateMatchRequest(
+        match_pb2.CreateMatchRequest(
             game="grimmoir",
             config=common_pb2.MatchConfig(mode="versus", seats=2, options_json='{"max_rounds": 60}'),
-            seats=[gateway_pb2.SeatSpec(open=True), gateway_pb2.SeatSpec(bot="easy")],
-            clock=gateway_pb2.ClockSpec(per_move_ms=30_000),
+            seats=[match_pb2.SeatSpec(open=True), match_pb2.SeatSpec(bot="easy")],
+            clock=common_pb2.ClockSpec(per_move=Duration(seconds=30)),
             join_seat=0,
             request_id="3f2a9c1e-create",
         ),
     )
-    check_request("/x", gateway_pb2.SubmitActionRequest(match_id="m", action_json='{"kind": "play", "card": [1, 2]}'))
+    check_request("/x", match_pb2.SubmitActionRequest(match_id="m", action_json='{"kind": "play", "card": [1, 2]}'))
     check_request("/x", object())  # not a public message: another service's business
 
 
 def test_deep_json_is_invalid_argument_before_any_parser() -> None:
     for request in (
-        gateway_pb2.SubmitActionRequest(match_id="m", action_json=DEEP),
-        gateway_pb2.CreateMatchRequest(game="g", config=common_pb2.MatchConfig(options_json='{"a":' + DEEP + "}")),
-        gateway_pb2.CreateMatchRequest(game="g", config=common_pb2.MatchConfig(flags_json=DEEP)),
+        match_pb2.SubmitActionRequest(match_id="m", action_json=DEEP),
+        match_pb2.CreateMatchRequest(game="g", config=common_pb2.MatchConfig(options_json='{"a":' + DEEP + "}")),
+        match_pb2.CreateMatchRequest(game="g", config=common_pb2.MatchConfig(flags_json=DEEP)),
     ):
         error = _refused(request)
         assert error.code == grpc.StatusCode.INVALID_ARGUMENT and "levels deep" in error.message
 
 
 def test_oversized_json_is_resource_exhausted() -> None:
-    error = _refused(gateway_pb2.SubmitActionRequest(match_id="m", action_json='"' + "x" * 20_000 + '"'))
+    error = _refused(match_pb2.SubmitActionRequest(match_id="m", action_json='"' + "x" * 20_000 + '"'))
     assert error.code == grpc.StatusCode.RESOURCE_EXHAUSTED
 
 
 @pytest.mark.parametrize(
     ("request_", "field"),
     [
-        (gateway_pb2.CreateMatchRequest(game="g", request_id="r" * 1_000_000), "request_id"),
-        (gateway_pb2.SubmitActionRequest(match_id="m", action_id="a", request_id="r" * 129), "request_id"),
-        (mm.EnqueueTicketRequest(game="g", pool="p" * 100_000), "pool"),
-        (gateway_pb2.GetMatchRequest(match_id="x" * 10_000), "match_id"),
-        (mm.CancelTicketRequest(ticket_id="t" * 10_000), "ticket_id"),
-        (gateway_pb2.CreateMatchRequest(clock=gateway_pb2.ClockSpec(per_move_ms=4_000_000_000)), "per_move_ms"),
-        (gateway_pb2.CreateMatchRequest(game="g", join_seat=1_000_000), "join_seat"),
-        (gateway_pb2.WatchMatchRequest(match_id="m", delay_actions=1_000_000), "delay_actions"),
-        (gateway_pb2.ListMatchesRequest(status=99), "status"),
-        (gateway_pb2.CreateMatchRequest(game="g", seats=[gateway_pb2.SeatSpec(open=True)] * 17), "seats"),
-        (gateway_pb2.CreateMatchRequest(game="g", seats=[gateway_pb2.SeatSpec(reserved_for="u" * 65)]), "seats[0]."),
-        (mm.CreateTournamentRequest(name="t", registration_opens_unix=-5), "registration_opens_unix"),
-        (mm.EnqueueTicketRequest(game="g", players=["a\n"]), "players[0]"),
-        (gateway_pb2.GetMatchRequest(match_id="has space"), "match_id"),
+        (match_pb2.CreateMatchRequest(game="g", request_id="r" * 1_000_000), "request_id"),
+        (match_pb2.SubmitActionRequest(match_id="m", action_id="a", request_id="r" * 129), "request_id"),
+        (matchmaking_pb2.EnqueueTicketRequest(game="g", pool="p" * 100_000), "pool"),
+        (match_pb2.GetMatchRequest(match_id="x" * 10_000), "match_id"),
+        (matchmaking_pb2.CancelTicketRequest(ticket_id="t" * 10_000), "ticket_id"),
+        (match_pb2.CreateMatchRequest(clock=common_pb2.ClockSpec(per_move=Duration(seconds=4_000_000))), "per_move"),
+        (match_pb2.CreateMatchRequest(clock=common_pb2.ClockSpec(bank=Duration(seconds=-1))), "clock.bank"),
+        (match_pb2.ListMatchesRequest(page_size=-1), "page_size"),
+        (tournament_pb2.ListPairingsRequest(tournament_id="t", page_token="bad token"), "page_token"),
+        (match_pb2.CreateMatchRequest(game="g", join_seat=1_000_000), "join_seat"),
+        (match_pb2.WatchMatchRequest(match_id="m", delay_actions=1_000_000), "delay_actions"),
+        (match_pb2.ListMatchesRequest(status=99), "status"),
+        (match_pb2.CreateMatchRequest(game="g", seats=[match_pb2.SeatSpec(open=True)] * 17), "seats"),
+        (match_pb2.CreateMatchRequest(game="g", seats=[match_pb2.SeatSpec(reserved_for="u" * 65)]), "seats[0]."),
+        (
+            tournament_pb2.CreateTournamentRequest(name="t", registration_open_time=Timestamp(seconds=-5)),
+            "registration_open_time",
+        ),
+        (matchmaking_pb2.EnqueueTicketRequest(game="g", players=["a\n"]), "players[0]"),
+        (match_pb2.GetMatchRequest(match_id="has space"), "match_id"),
     ],
 )
 def test_out_of_bounds_values_are_invalid_argument_with_short_messages(request_: object, field: str) -> None:
     error = _refused(request_)
     assert error.code == grpc.StatusCode.INVALID_ARGUMENT
     assert field in error.message and len(error.message) < 160
+    assert field.rstrip(".") in error.field, "the BadRequest names the field at fault"

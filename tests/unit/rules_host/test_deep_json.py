@@ -12,8 +12,8 @@ from gamehall.engine import register
 from gamehall.internal.v1 import rules_pb2, rules_pb2_grpc
 from gamehall.runtime.errors import ClientError
 from gamehall.runtime.settings import Settings
-from gamehall.v1 import common_pb2
 from gamehall.wire.json_limits import MAX_JSON_DEPTH, check_json_text, json_depth, preview
+from gamehall_sdk.v1 import common_pb2
 from gamehall_services.rules.app import build_app
 from tests.fixtures.high_card import GAME
 

@@ -10,9 +10,9 @@ import pytest
 
 from gamehall.engine import register
 from gamehall.internal.v1 import rules_pb2, rules_pb2_grpc
-from gamehall.runtime.errors import error_detail
+from gamehall.runtime.errors import read_failure
 from gamehall.runtime.settings import Settings
-from gamehall.v1 import common_pb2
+from gamehall_sdk.v1 import common_pb2
 from gamehall_services.rules.app import build_app
 from tests.fixtures.high_card import GAME
 
@@ -146,7 +146,7 @@ async def test_bad_requests_get_clear_statuses(
         await call(request)
     assert info.value.code() == code, info.value.details()
     assert fragment in info.value.details()
-    assert error_detail(info.value).reason == reason  # type: ignore[union-attr]
+    assert read_failure(info.value).reason == reason  # type: ignore[union-attr]
 
 
 async def test_not_your_turn_and_bad_config(rules: rules_pb2_grpc.RulesServiceStub) -> None:

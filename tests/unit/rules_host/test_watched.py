@@ -6,7 +6,7 @@ import msgspec
 
 from gamehall.engine import get_game
 from gamehall.matches import LiveMatch, MatchFacts, SeatFacts
-from gamehall.v1 import gateway_pb2
+from gamehall_sdk.v1 import match_pb2
 from gamehall_services.rules.live import LiveMatches
 from gamehall_services.rules.watched import LEASE_SECONDS, PRUNE_EVERY_SECONDS, Watched
 
@@ -58,10 +58,10 @@ async def test_the_owner_builds_and_pushes_views_only_for_watched_audiences() ->
     seat = live.to_act[0]
     step = live.play(seat, live.legal(seat)[0], "r1", now_ms=1)
     live.commit(step)
-    pushed: list[tuple[str, int | None, gateway_pb2.WatchMatchResponse]] = []
+    pushed: list[tuple[str, int | None, match_pb2.WatchMatchResponse]] = []
 
     async def publish(match_id: str, audience: int | None, payload: bytes) -> None:
-        pushed.append((match_id, audience, gateway_pb2.WatchMatchResponse.FromString(payload)))
+        pushed.append((match_id, audience, match_pb2.WatchMatchResponse.FromString(payload)))
 
     clock = _Clock()
     watched = Watched(clock)

@@ -5,7 +5,7 @@ import pytest
 
 from gamehall.engine import errors as e
 from gamehall.runtime.errors import ClientError, lookup, register_error
-from gamehall.v1 import common_pb2 as pb
+from gamehall_sdk.v1 import common_pb2 as pb
 
 
 @pytest.mark.parametrize(
@@ -33,3 +33,41 @@ def test_most_specific_class_wins_and_unknown_is_none() -> None:
     assert lookup(Quota("x")).code == grpc.StatusCode.RESOURCE_EXHAUSTED  # type: ignore[union-attr]
     assert lookup(RuntimeError("boom")) is None
     assert lookup(ClientError(grpc.StatusCode.NOT_FOUND, "x")).code == grpc.StatusCode.NOT_FOUND  # type: ignore[union-attr]
+
+
+def test_a_mapped_error_travels_as_a_standard_status_and_reads_back() -> None:
+    """The interceptor's Status (ErrorInfo, RequestInfo, RetryInfo) survives the `grpc-status-details-bin` trailer."""
+    from google.rpc import error_details_pb2
+    from grpc.aio import AioRpcError, Metadata
+
+    from gamehall.runtime.errors import DOMAIN, Failure, failure_of, read_failure
+
+    failure = failure_of(ClientError(grpc.StatusCode.UNAVAILABLE, "away", metadata={"game": "x"}), "away", "t-9")
+    assert failure is not None
+    status = failure.status()
+    info = error_details_pb2.ErrorInfo()
+    assert status.details[0].Unpack(info) and (info.reason, info.domain) == ("UNAVAILABLE", DOMAIN)
+    assert dict(info.metadata) == {"game": "x"}
+    sent = failure.grpc_status()
+    error = AioRpcError(sent.code, Metadata(), Metadata(*sent.trailing_metadata), details=sent.details)
+    back = read_failure(error)
+    assert back is not None and (back.reason, back.trace_id, back.retry_after) == (
+        pb.ERROR_REASON_UNAVAILABLE,
+        "t-9",
+        1.0,
+    )
+    assert read_failure(AioRpcError(grpc.StatusCode.INTERNAL, Metadata(), Metadata(), details="x")) is None
+    unnamed = Failure(grpc.StatusCode.FAILED_PRECONDITION, "no").status()
+    assert unnamed.details[0].Unpack(info) and info.reason == "FAILED_PRECONDITION", "every ErrorInfo names a reason"
+
+
+def test_a_field_error_carries_a_bad_request() -> None:
+    from google.rpc import error_details_pb2
+
+    from gamehall.runtime.errors import failure_of
+
+    failure = failure_of(e.MalformedAction("not JSON"), "not JSON")
+    assert failure is not None and failure.code == grpc.StatusCode.INVALID_ARGUMENT
+    bad = error_details_pb2.BadRequest()
+    assert any(d.Unpack(bad) for d in failure.status().details if d.Is(bad.DESCRIPTOR))
+    assert [v.field for v in bad.field_violations] == ["action_json"]

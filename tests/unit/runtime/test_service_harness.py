@@ -15,10 +15,10 @@ from prometheus_client import REGISTRY
 from gamehall.engine import IllegalAction, MalformedAction
 from gamehall.internal.v1 import diagnostics_pb2, diagnostics_pb2_grpc
 from gamehall.runtime.diagnostics import SERVICE_NAME, DiagnosticsServicer
-from gamehall.runtime.errors import error_detail
+from gamehall.runtime.errors import read_failure
 from gamehall.runtime.service import ServiceApp
 from gamehall.runtime.settings import Settings
-from gamehall.v1 import common_pb2
+from gamehall_sdk.v1 import common_pb2
 
 
 class Misbehaving(DiagnosticsServicer):
@@ -86,7 +86,7 @@ async def test_echo_and_metrics(served: tuple[ServiceApp, grpc.aio.Channel]) -> 
         (b"illegal", grpc.StatusCode.FAILED_PRECONDITION, common_pb2.ERROR_REASON_ILLEGAL_ACTION, "not in your hand"),
         (b"malformed", grpc.StatusCode.INVALID_ARGUMENT, common_pb2.ERROR_REASON_MALFORMED, "no such action kind"),
         (b"abort", grpc.StatusCode.NOT_FOUND, None, "no such match"),
-        (b"slow", grpc.StatusCode.DEADLINE_EXCEEDED, common_pb2.ERROR_REASON_INTERNAL, "deadline"),
+        (b"slow", grpc.StatusCode.DEADLINE_EXCEEDED, common_pb2.ERROR_REASON_DEADLINE_EXCEEDED, "deadline"),
     ],
 )
 async def test_errors_get_clear_statuses(
@@ -100,7 +100,7 @@ async def test_errors_get_clear_statuses(
     assert info.value.code() == code
     assert message in info.value.details()
     if reason is not None:
-        detail = error_detail(info.value)
+        detail = read_failure(info.value)
         assert detail is not None and detail.reason == reason and detail.trace_id
     assert await _settled_count(ECHO, code.name, before + 1) == before + 1
 

@@ -1,4 +1,4 @@
-"""Fakes for the SDK's unit tests: real `AioRpcError`s with a real `ErrorDetail` trailer, and a recording stub."""
+"""Fakes for the SDK's unit tests: real `AioRpcError`s with a real standard status trailer, and a recording stub."""
 
 from __future__ import annotations
 
@@ -8,15 +8,18 @@ from typing import Any
 import grpc
 from grpc.aio import AioRpcError, Metadata
 
-from gamehall.runtime.errors import ERROR_TRAILER, detail_bytes
+from gamehall.runtime.errors import Failure
 
 
 def rpc_error(code: grpc.StatusCode, reason: int | None = None, message: str = "", trace_id: str = "") -> AioRpcError:
-    """A failed call as grpc.aio raises it; with a `gamehall-error-bin` trailer when `reason` is given."""
+    """A failed call as grpc.aio raises it; with the server's `grpc-status-details-bin` trailer when `reason`
+    is given (as the platform's interceptor builds it)."""
+    details = f"grpc says: {message}"
     trailing = Metadata()
     if reason is not None:
-        trailing = Metadata((ERROR_TRAILER, detail_bytes(reason, message, trace_id)))
-    return AioRpcError(code, Metadata(), trailing, details=f"grpc says: {message}")
+        status = Failure(code, details, reason, trace_id=trace_id).grpc_status()
+        trailing = Metadata(*status.trailing_metadata)
+    return AioRpcError(code, Metadata(), trailing, details=details)
 
 
 @dataclass

@@ -9,8 +9,8 @@ from typing import Any
 import grpc
 import pytest
 
-from gamehall.sdk import IllegalAction, LegalAction, LegalActions, NotYourTurn, VersionConflict, View, take_turn
-from gamehall.sdk.bot import random_policy
+from gamehall_sdk import IllegalAction, LegalAction, LegalActions, NotYourTurn, VersionConflict, View, take_turn
+from gamehall_sdk.bot import random_policy
 
 PLAY = LegalAction("play-3", "Play 3", {"kind": "play", "card": 3})
 RESIGN = LegalAction("resign", "Resign", {"kind": "resign"})

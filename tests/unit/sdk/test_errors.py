@@ -1,15 +1,15 @@
-"""Failed calls become named errors: the reason from the `ErrorDetail` trailer wins, the status code is the fallback."""
+"""Failed calls become named errors: the ErrorInfo reason in the standard trailer wins, else the status code."""
 
 from __future__ import annotations
 
 import grpc
 import pytest
 
-from gamehall.sdk import errors as sdk
-from gamehall.sdk.matches import Matches
-from gamehall.sdk.transport import Transport
-from gamehall.v1 import common_pb2 as c
-from gamehall.v1 import gateway_pb2
+from gamehall_sdk import errors as sdk
+from gamehall_sdk.matches import Matches
+from gamehall_sdk.transport import Transport
+from gamehall_sdk.v1 import common_pb2 as c
+from gamehall_sdk.v1 import match_pb2
 from tests.unit.sdk.fakes import FakeMethod, FakeStub, rpc_error
 
 S = grpc.StatusCode
@@ -36,7 +36,9 @@ S = grpc.StatusCode
 def test_reason_in_the_trailer_names_the_error(code: grpc.StatusCode, reason: int, expected: type) -> None:
     error = sdk.from_rpc_error(rpc_error(code, reason, "the message", "trace-42"))
     assert type(error) is expected
-    assert (error.code, error.reason, error.message, error.trace_id) == (code, reason, "the message", "trace-42")
+    name = c.ErrorReason.Name(reason).removeprefix("ERROR_REASON_")
+    expected_fields = (code, name, "grpc says: the message", "trace-42")
+    assert (error.code, error.reason, error.message, error.trace_id) == expected_fields
     assert "the message" in str(error) and "trace-42" in str(error)
 
 
@@ -56,33 +58,40 @@ def test_reason_in_the_trailer_names_the_error(code: grpc.StatusCode, reason: in
 def test_without_a_trailer_the_status_code_decides(code: grpc.StatusCode, expected: type) -> None:
     error = sdk.from_rpc_error(rpc_error(code, None, "plain"))
     assert type(error) is expected
-    assert error.reason == c.ERROR_REASON_UNSPECIFIED and error.message == "grpc says: plain" and error.trace_id == ""
+    assert error.reason == "" and error.message == "grpc says: plain" and error.trace_id == ""
 
 
 def test_the_reason_beats_the_code() -> None:
     """A FAILED_PRECONDITION is an illegal action, a turn out of order or a finished match, as the reason says."""
     assert type(sdk.from_rpc_error(rpc_error(S.FAILED_PRECONDITION, c.ERROR_REASON_MATCH_OVER))) is sdk.MatchOver
-    assert type(sdk.from_rpc_error(rpc_error(S.FAILED_PRECONDITION))) is sdk.GamehallError
+    assert type(sdk.from_rpc_error(rpc_error(S.FAILED_PRECONDITION))) is sdk.FailedPrecondition
+    assert type(sdk.from_rpc_error(rpc_error(S.DATA_LOSS))) is sdk.GamehallError
 
 
 def test_every_error_reason_has_a_named_error() -> None:
     for name, value in c.ErrorReason.items():
         if value != c.ERROR_REASON_UNSPECIFIED:
-            assert sdk.error_class(S.UNKNOWN, value) is not sdk.GamehallError, name
+            assert sdk.error_class(S.UNKNOWN, name.removeprefix("ERROR_REASON_")) is not sdk.GamehallError, name
 
 
 def test_named_errors_share_the_base_and_reason_name() -> None:
     error = sdk.from_rpc_error(rpc_error(S.FAILED_PRECONDITION, c.ERROR_REASON_ILLEGAL_ACTION, "card 13"))
-    assert isinstance(error, sdk.GamehallError) and error.reason_name == "ERROR_REASON_ILLEGAL_ACTION"
+    assert isinstance(error, sdk.FailedPrecondition) and error.reason == "ILLEGAL_ACTION"
     assert issubclass(sdk.UnknownGame, sdk.NotFound)
 
 
 async def test_sdk_calls_raise_named_errors_with_the_grpc_error_as_cause() -> None:
     raw = rpc_error(S.FAILED_PRECONDITION, c.ERROR_REASON_ILLEGAL_ACTION, "card 13 is not in your hand", "t1")
-    method = FakeMethod(gateway_pb2.SubmitActionResponse(), errors=[raw])
+    method = FakeMethod(match_pb2.SubmitActionResponse(), errors=[raw])
     matches = Matches(Transport(), FakeStub(SubmitAction=method))
     with pytest.raises(sdk.IllegalAction) as caught:
         await matches.submit("m1", 0, "play-13")
     assert caught.value.__cause__ is raw
-    assert caught.value.message == "card 13 is not in your hand" and caught.value.trace_id == "t1"
+    assert caught.value.message == "grpc says: card 13 is not in your hand" and caught.value.trace_id == "t1"
     assert len(method.calls) == 1, "an illegal action is not retried"
+
+
+def test_retry_info_and_metadata_reach_the_named_error() -> None:
+    """A rate limit carries the server's RetryInfo; ErrorInfo metadata is kept as given."""
+    error = sdk.from_rpc_error(rpc_error(S.RESOURCE_EXHAUSTED, c.ERROR_REASON_RATE_LIMITED, "slow down"))
+    assert type(error) is sdk.RateLimited and error.retry_after == 1.0 and error.metadata == {}

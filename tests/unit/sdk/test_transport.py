@@ -5,21 +5,21 @@ from __future__ import annotations
 import grpc
 import pytest
 
-from gamehall.sdk import Unavailable, VersionConflict
-from gamehall.sdk.matches import Matches
-from gamehall.sdk.models import LegalAction
-from gamehall.sdk.retry import RetryPolicy
-from gamehall.sdk.transport import Transport
-from gamehall.v1 import common_pb2, gateway_pb2
+from gamehall_sdk import Unavailable, VersionConflict
+from gamehall_sdk.matches import Matches
+from gamehall_sdk.models import LegalAction
+from gamehall_sdk.retry import RetryPolicy
+from gamehall_sdk.transport import Transport
+from gamehall_sdk.v1 import common_pb2, match_pb2
 from tests.unit.sdk.fakes import FakeMethod, FakeStub, rpc_error
 
 FAST = RetryPolicy(attempts=4, backoff=0.0)
 UNAVAILABLE = grpc.StatusCode.UNAVAILABLE
 
 
-def _submitted(version: int = 7) -> gateway_pb2.SubmitActionResponse:
+def _submitted(version: int = 7) -> match_pb2.SubmitActionResponse:
     action = common_pb2.LegalAction(id="play-3", label="Play 3", action_json='{"kind": "play", "card": 3}')
-    return gateway_pb2.SubmitActionResponse(version=version, action=action, to_act=[1])
+    return match_pb2.SubmitActionResponse(version=version, action=action, to_act=[1])
 
 
 def _matches(transport: Transport, **methods: FakeMethod) -> Matches:
@@ -65,7 +65,7 @@ async def test_retries_are_bounded_and_end_in_unavailable() -> None:
 
 
 async def test_non_idempotent_calls_are_not_retried() -> None:
-    method = FakeMethod(gateway_pb2.JoinMatchResponse(), errors=[rpc_error(UNAVAILABLE)])
+    method = FakeMethod(match_pb2.JoinMatchResponse(), errors=[rpc_error(UNAVAILABLE)])
     with pytest.raises(Unavailable):
         await _matches(Transport(retry=FAST), JoinMatch=method).join("m1")
     assert len(method.calls) == 1
@@ -80,7 +80,7 @@ async def test_other_failures_are_not_retried() -> None:
 
 
 async def test_reads_are_retried_and_decoded() -> None:
-    reply = gateway_pb2.ListLegalActionsResponse(
+    reply = match_pb2.ListLegalActionsResponse(
         version=4,
         seat=1,
         actions=[common_pb2.LegalAction(id="resign", label="Resign", action_json='{"kind":"resign"}')],
@@ -92,6 +92,6 @@ async def test_reads_are_retried_and_decoded() -> None:
 
 
 async def test_no_token_means_no_authorization_header() -> None:
-    method = FakeMethod(gateway_pb2.GetMatchResponse(match=gateway_pb2.Match(id="m1")))
+    method = FakeMethod(match_pb2.GetMatchResponse(match=match_pb2.Match(id="m1")))
     match = await _matches(Transport(), GetMatch=method).get("m1")
     assert match.id == "m1" and method.calls[0].metadata == () and method.calls[0].timeout == 20.0

@@ -1,5 +1,5 @@
 from gamehall.events.v1 import log_pb2 as _log_pb2
-from gamehall.v1 import common_pb2 as _common_pb2
+from gamehall_sdk.v1 import common_pb2 as _common_pb2
 from google.protobuf.internal import containers as _containers
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message

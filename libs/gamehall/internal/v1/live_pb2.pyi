@@ -1,6 +1,6 @@
 from gamehall.internal.v1 import persistence_pb2 as _persistence_pb2
-from gamehall.v1 import common_pb2 as _common_pb2
-from gamehall.v1 import gateway_pb2 as _gateway_pb2
+from gamehall_sdk.v1 import common_pb2 as _common_pb2
+from gamehall_sdk.v1 import match_pb2 as _match_pb2
 from google.protobuf.internal import containers as _containers
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
@@ -68,26 +68,26 @@ class GetReplayRequest(_message.Message):
 class PlayResponse(_message.Message):
     __slots__ = ("result",)
     RESULT_FIELD_NUMBER: _ClassVar[int]
-    result: _gateway_pb2.SubmitActionResponse
-    def __init__(self, result: _Optional[_Union[_gateway_pb2.SubmitActionResponse, _Mapping]] = ...) -> None: ...
+    result: _match_pb2.SubmitActionResponse
+    def __init__(self, result: _Optional[_Union[_match_pb2.SubmitActionResponse, _Mapping]] = ...) -> None: ...
 
 class GetViewResponse(_message.Message):
     __slots__ = ("view",)
     VIEW_FIELD_NUMBER: _ClassVar[int]
-    view: _gateway_pb2.WatchMatchResponse
-    def __init__(self, view: _Optional[_Union[_gateway_pb2.WatchMatchResponse, _Mapping]] = ...) -> None: ...
+    view: _match_pb2.WatchMatchResponse
+    def __init__(self, view: _Optional[_Union[_match_pb2.WatchMatchResponse, _Mapping]] = ...) -> None: ...
 
 class ListLegalActionsResponse(_message.Message):
     __slots__ = ("result",)
     RESULT_FIELD_NUMBER: _ClassVar[int]
-    result: _gateway_pb2.ListLegalActionsResponse
-    def __init__(self, result: _Optional[_Union[_gateway_pb2.ListLegalActionsResponse, _Mapping]] = ...) -> None: ...
+    result: _match_pb2.ListLegalActionsResponse
+    def __init__(self, result: _Optional[_Union[_match_pb2.ListLegalActionsResponse, _Mapping]] = ...) -> None: ...
 
 class GetReplayResponse(_message.Message):
     __slots__ = ("result",)
     RESULT_FIELD_NUMBER: _ClassVar[int]
-    result: _gateway_pb2.GetReplayResponse
-    def __init__(self, result: _Optional[_Union[_gateway_pb2.GetReplayResponse, _Mapping]] = ...) -> None: ...
+    result: _match_pb2.GetReplayResponse
+    def __init__(self, result: _Optional[_Union[_match_pb2.GetReplayResponse, _Mapping]] = ...) -> None: ...
 
 class TimeOutRequest(_message.Message):
     __slots__ = ("match_id", "seat", "version")
@@ -133,11 +133,11 @@ class OpenMatchRequest(_message.Message):
     match_id: str
     caller: Caller
     config: _common_pb2.MatchConfig
-    seats: _containers.RepeatedCompositeFieldContainer[_gateway_pb2.SeatSpec]
+    seats: _containers.RepeatedCompositeFieldContainer[_match_pb2.SeatSpec]
     join_seat: int
     public: bool
-    clock: _gateway_pb2.ClockSpec
-    def __init__(self, match_id: _Optional[str] = ..., caller: _Optional[_Union[Caller, _Mapping]] = ..., config: _Optional[_Union[_common_pb2.MatchConfig, _Mapping]] = ..., seats: _Optional[_Iterable[_Union[_gateway_pb2.SeatSpec, _Mapping]]] = ..., join_seat: _Optional[int] = ..., public: _Optional[bool] = ..., clock: _Optional[_Union[_gateway_pb2.ClockSpec, _Mapping]] = ...) -> None: ...
+    clock: _common_pb2.ClockSpec
+    def __init__(self, match_id: _Optional[str] = ..., caller: _Optional[_Union[Caller, _Mapping]] = ..., config: _Optional[_Union[_common_pb2.MatchConfig, _Mapping]] = ..., seats: _Optional[_Iterable[_Union[_match_pb2.SeatSpec, _Mapping]]] = ..., join_seat: _Optional[int] = ..., public: _Optional[bool] = ..., clock: _Optional[_Union[_common_pb2.ClockSpec, _Mapping]] = ...) -> None: ...
 
 class OpenMatchResponse(_message.Message):
     __slots__ = ("match", "existed")

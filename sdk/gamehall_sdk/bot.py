@@ -1,0 +1,95 @@
+"""Play one seat of a match to its end with a policy: the loop every bot writer needs.
+
+The seat waits for its turn on the watch stream, reads its view and legal actions, asks the
+policy, and submits with `expected_version`; when the match moved meanwhile (VersionConflict,
+NotYourTurn) it simply waits for the next update and decides again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import inspect
+import random
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING
+
+import grpc
+
+from gamehall_sdk.errors import MatchOver, NotYourTurn, Unavailable, VersionConflict
+from gamehall_sdk.models import LegalAction, LegalActions, View
+from gamehall_sdk.v1 import match_pb2
+
+if TYPE_CHECKING:
+    from gamehall_sdk.client import Gamehall
+
+Policy = Callable[[View, LegalActions], LegalAction | Awaitable[LegalAction]]
+"""Chooses the action to play from the seat's view and legal actions (sync or async)."""
+
+ENDED = (match_pb2.MATCH_STATUS_FINISHED, match_pb2.MATCH_STATUS_ABORTED)
+RECONNECT_DELAY = 0.25
+RECONNECT_MAX_DELAY = 4.0
+"""Reopening a dropped watch waits 0.25, 0.5, 1, 2, 4 s: a restarting service gets time to come back."""
+
+
+def random_policy(rng: random.Random) -> Policy:
+    """A policy playing a uniformly random legal action, never resigning when anything else is legal."""
+
+    def choose(view: View, legal: LegalActions) -> LegalAction:
+        choices = [a for a in legal if a.kind != "resign" and a.id != "resign"] or list(legal)
+        return rng.choice(choices)
+
+    return choose
+
+
+async def _decide(policy: Policy, view: View, legal: LegalActions) -> LegalAction:
+    chosen = policy(view, legal)
+    return await chosen if inspect.isawaitable(chosen) else chosen
+
+
+async def take_turn(hall: Gamehall, match_id: str, seat: int, policy: Policy) -> bool:
+    """Play one action if `seat` may act now; False when it may not or the match moved first."""
+    legal = await hall.matches.legal(match_id, seat)
+    if not legal.actions:
+        return False
+    view = await hall.matches.view(match_id, seat)
+    if view.finished or view.version != legal.version:
+        return False  # the match moved between the two reads: decide on the next update
+    action = await _decide(policy, view, legal)
+    try:
+        await hall.matches.submit(match_id, seat, action, expected_version=legal.version)
+    except (VersionConflict, NotYourTurn):
+        return False
+    return True
+
+
+async def play_seat(
+    hall: Gamehall, match_id: str, seat: int, policy: Policy, *, max_reconnects: int = 5
+) -> match_pb2.Match:
+    """Play `seat` until the match ends, then return the final match record.
+
+    The watch stream is reopened (from the current state) if it drops, at most `max_reconnects` times,
+    waiting longer before each attempt (`RECONNECT_DELAY` doubling up to `RECONNECT_MAX_DELAY`).
+    """
+    reconnects = 0
+    while True:
+        try:
+            async with contextlib.aclosing(hall.matches.watch(match_id, seat)) as updates:
+                async for update in updates:
+                    if update.finished:
+                        break
+                    if seat in update.to_act:
+                        await take_turn(hall, match_id, seat, policy)
+        except MatchOver:
+            pass
+        except Unavailable:
+            if reconnects >= max_reconnects:
+                raise
+        match = await hall.matches.get(match_id)
+        if match.status in ENDED:
+            return match
+        reconnects += 1
+        if reconnects > max_reconnects:
+            ended = f"the watch of match {match_id} kept ending before the match did"
+            raise Unavailable(grpc.StatusCode.UNAVAILABLE, "UNAVAILABLE", ended)
+        await asyncio.sleep(min(RECONNECT_MAX_DELAY, RECONNECT_DELAY * 2 ** (reconnects - 1)))

@@ -1,0 +1,110 @@
+"""`Gamehall`: one connection to the public gateway, the account's token, and the API groups."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from types import TracebackType
+from typing import Any
+
+import grpc
+
+from gamehall_sdk.matches import Matches
+from gamehall_sdk.matchmaking import Matchmaking
+from gamehall_sdk.retry import RetryPolicy
+from gamehall_sdk.tournaments import Tournaments
+from gamehall_sdk.transport import DEFAULT_TIMEOUT, Transport, all_pages, make_stub
+from gamehall_sdk.v1 import auth_pb2, auth_pb2_grpc, catalog_pb2, catalog_pb2_grpc, common_pb2
+
+CHANNEL_OPTIONS: tuple[tuple[str, Any], ...] = (
+    ("grpc.max_receive_message_length", 64 * 1024 * 1024),
+    ("grpc.enable_retries", 1),
+    ("grpc.keepalive_time_ms", 30_000),
+)
+"""Like the gateway's own upstream channels: large replays fit, transparent retries on."""
+
+
+class Gamehall:
+    """A client session: `async with Gamehall.connect("host:port") as hall: await hall.login(...)`."""
+
+    def __init__(self, channel: Any, *, timeout: float = DEFAULT_TIMEOUT, retry: RetryPolicy | None = None) -> None:
+        self.channel = channel
+        self.transport = Transport(timeout, retry)
+        self.account: auth_pb2.Account | None = None
+        """The logged-in account (None until `register` or `login`)."""
+        self.expires_at: datetime | None = None
+        """When the token expires (None until `register` or `login`)."""
+        self._auth = make_stub(auth_pb2_grpc.AuthServiceStub, channel)
+        self._catalog = make_stub(catalog_pb2_grpc.CatalogServiceStub, channel)
+        self.matches = Matches.over(self.transport, channel)
+        self.matchmaking = Matchmaking.over(self.transport, channel)
+        self.tournaments = Tournaments.over(self.transport, channel)
+
+    @classmethod
+    def connect(
+        cls,
+        target: str,
+        *,
+        credentials: Any = None,
+        timeout: float = DEFAULT_TIMEOUT,
+        retry: RetryPolicy | None = None,
+        options: Sequence[tuple[str, Any]] = CHANNEL_OPTIONS,
+    ) -> Gamehall:
+        """Open a channel to the gateway at `target` (TLS when given `grpc.ssl_channel_credentials()`)."""
+        if credentials is None:
+            channel = grpc.aio.insecure_channel(target, options=list(options))
+        else:
+            channel = grpc.aio.secure_channel(target, credentials, options=list(options))
+        return cls(channel, timeout=timeout, retry=retry)
+
+    async def __aenter__(self) -> Gamehall:
+        return self
+
+    async def __aexit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        await self.close()
+
+    async def close(self) -> None:
+        """Close the channel (in-flight calls are cancelled)."""
+        await self.channel.close()
+
+    @property
+    def token(self) -> str:
+        """The bearer token attached to every call ("" before login)."""
+        return self.transport.token
+
+    @token.setter
+    def token(self, value: str) -> None:
+        self.transport.token = value
+
+    def _signed_in(self, reply: auth_pb2.RegisterResponse | auth_pb2.LoginResponse) -> auth_pb2.Account:
+        self.transport.token = reply.token
+        self.account = reply.account
+        self.expires_at = reply.expire_time.ToDatetime(tzinfo=UTC)
+        return reply.account
+
+    async def register(self, username: str, password: str, *, invite_code: str = "") -> auth_pb2.Account:
+        """Create a player account and sign in as it (`invite_code` on a server whose registration is by
+        invite). Not retried (a second try would find the name taken)."""
+        request = auth_pb2.RegisterRequest(username=username, password=password, invite_code=invite_code)
+        reply = await self.transport.unary(self._auth.Register, request, auth_pb2.RegisterResponse, idempotent=False)
+        return self._signed_in(reply)
+
+    async def login(self, username: str, password: str) -> auth_pb2.Account:
+        """Exchange a username and password for a token; later calls carry it."""
+        request = auth_pb2.LoginRequest(username=username, password=password)
+        reply = await self.transport.unary(self._auth.Login, request, auth_pb2.LoginResponse, idempotent=True)
+        return self._signed_in(reply)
+
+    async def whoami(self) -> auth_pb2.Account:
+        """The account behind the current token (Unauthenticated without one)."""
+        reply = await self.transport.unary(
+            self._auth.WhoAmI, auth_pb2.WhoAmIRequest(), auth_pb2.WhoAmIResponse, idempotent=True
+        )
+        return reply.account
+
+    async def games(self) -> list[common_pb2.GameDescriptor]:
+        """Every hosted game with its modes, options and JSON Schemas (every page)."""
+        request = catalog_pb2.ListGamesRequest()
+        return await all_pages(self.transport, self._catalog.ListGames, request, catalog_pb2.ListGamesResponse, "games")
