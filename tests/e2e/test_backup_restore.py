@@ -14,7 +14,7 @@ from pathlib import Path
 import grpc
 import pytest
 
-from gamehall_sdk.v1 import auth_pb2, match_pb2, matchmaking_pb2
+from gamehall_sdk.v1 import auth_pb2, match_pb2, tournament_pb2
 from tests.e2e.client import Client
 from tests.e2e.conftest import AUTH_UNLIMITED, OPERATOR_PASSWORD, TOKEN_KEY
 from tests.e2e.helpers import projected
@@ -80,7 +80,7 @@ def test_backup_of_a_running_platform_restores_into_a_fresh_data_dir(tmp_path: P
         login = boss.auth.Login(auth_pb2.LoginRequest(username="operator", password=OPERATOR_PASSWORD))
         boss.token = login.token
         cup = tournaments(boss).CreateTournament(
-            matchmaking_pb2.CreateTournamentRequest(name="Backup Cup", game=GAME, mode="duel"),
+            tournament_pb2.CreateTournamentRequest(name="Backup Cup", game=GAME, mode="duel"),
             metadata=boss.metadata,
         )
         projected(stack.nats_url)

@@ -9,7 +9,7 @@ import jsonschema
 import pytest
 
 from gamehall.engine import get_game
-from gamehall_sdk.v1 import 
+from gamehall_sdk.v1 import catalog_pb2
 from tests.e2e.conftest import Running, game_ids
 
 

@@ -27,7 +27,16 @@ from gamehall.internal.v1 import persistence_pb2, persistence_pb2_grpc, rules_pb
 from gamehall.launcher.platform import Platform
 from gamehall.launcher.security import LAUNCHER_IDENTITY
 from gamehall.runtime.pki import EmbeddedCA
-from gamehall_sdk.v1 import auth_pb2, auth_pb2_grpc, catalog_pb2, catalog_pb2_grpc, match_pb2, match_pb2_grpc, matchmaking_pb2, matchmaking_pb2_grpc
+from gamehall_sdk.v1 import (
+    auth_pb2,
+    auth_pb2_grpc,
+    catalog_pb2,
+    catalog_pb2_grpc,
+    match_pb2,
+    match_pb2_grpc,
+    matchmaking_pb2,
+    matchmaking_pb2_grpc,
+)
 from tests.support.processes import repo_env
 
 pytestmark = pytest.mark.integration

@@ -15,7 +15,7 @@ from gamehall.auth import Claims
 from gamehall.internal.v1 import audit_pb2_grpc
 from gamehall.runtime.errors import ClientError
 from gamehall.store import Store, open_store
-from gamehall_sdk.v1 import auth_pb2, matchmaking_pb2, matchmaking_pb2_grpc
+from gamehall_sdk.v1 import auth_pb2, tournament_pb2, tournament_pb2_grpc
 from gamehall_services.gateway.audit_trail import OPERATOR_ONLY, AuditTrail, redacted
 from gamehall_services.persistence.audit_servicer import AuditServicer
 
@@ -38,13 +38,13 @@ class _Auth:
         return context.claims
 
 
-class _Tournaments(matchmaking_pb2_grpc.TournamentServiceServicer):
+class _Tournaments(tournament_pb2_grpc.TournamentServiceServicer):
     def __init__(self) -> None:
         self.calls: list[str] = []
 
     async def CreateTournament(self, request: Any, context: Any) -> Any:
         self.calls.append("create")
-        return matchmaking_pb2.CreateTournamentResponse(tournament=matchmaking_pb2.Tournament(id="t-new"))
+        return tournament_pb2.CreateTournamentResponse(tournament=tournament_pb2.Tournament(id="t-new"))
 
     async def StartTournament(self, request: Any, context: Any) -> Any:
         self.calls.append("start")
@@ -56,7 +56,7 @@ class _Tournaments(matchmaking_pb2_grpc.TournamentServiceServicer):
 
     async def GetTournament(self, request: Any, context: Any) -> Any:
         self.calls.append("get")
-        return matchmaking_pb2.GetTournamentResponse()
+        return tournament_pb2.GetTournamentResponse()
 
 
 @pytest.fixture
@@ -84,10 +84,10 @@ async def test_an_operators_actions_are_recorded_with_target_and_outcome(persist
     trail = await _trail(address)
     servicer = trail.wrap(_Tournaments(), TOURNAMENTS)
     operator = _Context(_claims("operator"))
-    await servicer.CreateTournament(matchmaking_pb2.CreateTournamentRequest(name="Cup", game="grimmoir"), operator)
+    await servicer.CreateTournament(tournament_pb2.CreateTournamentRequest(name="Cup", game="grimmoir"), operator)
     with pytest.raises(ClientError):
-        await servicer.StartTournament(matchmaking_pb2.StartTournamentRequest(tournament_id="t-new"), operator)
-    await servicer.GetTournament(matchmaking_pb2.GetTournamentRequest(tournament_id="t-new"), operator)  # a read
+        await servicer.StartTournament(tournament_pb2.StartTournamentRequest(tournament_id="t-new"), operator)
+    await servicer.GetTournament(tournament_pb2.GetTournamentRequest(tournament_id="t-new"), operator)  # a read
     page = await store.list_audit_events()
     start, create = page.events
     assert (create.action, create.actor, create.actor_name, create.role) == (
@@ -114,13 +114,13 @@ async def test_a_players_refused_operator_only_call_is_recorded_and_ordinary_cal
     servicer = trail.wrap(_Tournaments(), TOURNAMENTS)
     player = _Context(_claims("player", sub="acc-2", name="pat"))
     with pytest.raises(ClientError):
-        await servicer.StartTournament(matchmaking_pb2.StartTournamentRequest(tournament_id="t1"), player)
+        await servicer.StartTournament(tournament_pb2.StartTournamentRequest(tournament_id="t1"), player)
     (event,) = (await store.list_audit_events()).events
     assert (event.actor_name, event.outcome) == ("pat", "PERMISSION_DENIED")
     assert "StartTournament" in OPERATOR_ONLY and "CreateTournament" in OPERATOR_ONLY
     assert "RegisterPlayer" not in OPERATOR_ONLY  # players register themselves: logged only for operators
     with pytest.raises(ClientError):  # no caller at all: the handler's own refusal, nothing logged
-        await servicer.StartTournament(matchmaking_pb2.StartTournamentRequest(tournament_id="t1"), _Context(None))
+        await servicer.StartTournament(tournament_pb2.StartTournamentRequest(tournament_id="t1"), _Context(None))
     assert len((await store.list_audit_events()).events) == 1
     await trail.close()
 
@@ -131,7 +131,7 @@ async def test_without_the_audit_log_an_operator_action_is_refused_before_it_run
     servicer = trail.wrap(tournaments, TOURNAMENTS)
     with pytest.raises(ClientError) as refused:
         await servicer.CreateTournament(
-            matchmaking_pb2.CreateTournamentRequest(name="Cup"), _Context(_claims("operator"))
+            tournament_pb2.CreateTournamentRequest(name="Cup"), _Context(_claims("operator"))
         )
     assert refused.value.code == grpc.StatusCode.UNAVAILABLE
     assert tournaments.calls == []
