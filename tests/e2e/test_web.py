@@ -119,6 +119,26 @@ def test_swiss_standings_update_live_without_reload(platform: Running, web: str,
     page.context.close()
 
 
+def test_an_elimination_tournament_is_drawn_as_a_bracket(platform: Running, web: str, browser: Browser) -> None:
+    boss = operator(platform)
+    request = pb.CreateTournamentRequest(name="Web Knockout", game=GAME, format=pb.TOURNAMENT_FORMAT_SINGLE_ELIMINATION)
+    tid = _tcall(boss, "CreateTournament", request).tournament.id
+    for _ in range(4):
+        _tcall(boss, "RegisterPlayer", pb.RegisterPlayerRequest(tournament_id=tid, bot="random"))
+    _tcall(boss, "StartTournament", pb.StartTournamentRequest(tournament_id=tid))
+    page = _page(browser, platform.player())
+    page.goto(f"{web}#/t/{tid}")
+    expect(page.locator("#live-status")).to_contain_text("Final standings", timeout=60_000)
+    expect(page.locator(".tournament-head .badge")).to_have_text("Finished", timeout=15_000)
+    rounds = page.locator(".bracket .bracket-round")
+    expect(rounds).to_have_count(2)
+    expect(rounds.nth(0).locator(".bracket-match")).to_have_count(2)
+    expect(rounds.nth(1).locator(".bracket-match .winner")).to_have_count(1)  # the final's winner, in bold
+    expect(page.locator("section.round")).to_have_count(0)  # no Swiss-style rounds for a bracket
+    screenshot(page, "bracket")
+    page.context.close()
+
+
 # ----------------------------------------------------------------------------------------- spectator
 
 
