@@ -67,7 +67,8 @@ function section(title: string, list: Tournament[], names: Map<string, string>, 
 }
 
 export function statusBadge(t: Tournament): HTMLElement {
-  const round = t.status === "running" || t.status === "paused" ? ` · round ${t.round} of ${t.roundsPlanned || "?"}` : "";
+  const of = t.roundsPlanned ? ` of ${t.roundsPlanned}` : "";
+  const round = t.status === "running" || t.status === "paused" ? ` · round ${t.round}${of}` : "";
   return h("span", { class: `badge badge-${t.status}` }, `${humanize(t.status)}${round}`);
 }
 

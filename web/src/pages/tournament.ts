@@ -119,7 +119,7 @@ function tiebreakLabel(name: string): string {
 }
 
 function renderStandings(box: HTMLElement, s: Standings): void {
-  const caption = s.round ? `Standings after round ${s.round} of ${s.roundsPlanned || "?"}` : "Standings";
+  const caption = s.round ? `Standings after round ${s.round}${s.roundsPlanned ? ` of ${s.roundsPlanned}` : ""}` : "Standings";
   const head = ["Rank", "Player", "Points", ...s.tiebreakOrder.map(tiebreakLabel), "Games", "Wins"];
   const rows = s.rows.map((r) => [
     String(r.rank),
