@@ -55,7 +55,7 @@ def http_app(bridge: Bridge, pages: Pages, origins: Origins) -> web.Application:
 
 def build_app(settings: Settings) -> ServiceApp:
     app = ServiceApp(settings, diagnostics=False)
-    bridge = Bridge(settings.gateway_addr)
+    bridge = Bridge(settings.gateway_addr, settings.gateway_ca_file)
     pages = Pages()
     origins = Origins(parse_origins(settings.web_allowed_origins))
     runner = web.AppRunner(http_app(bridge, pages, origins), handler_cancellation=True, access_log=None)

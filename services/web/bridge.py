@@ -10,6 +10,7 @@ until the gateway ends it or the browser goes away (which cancels the gateway ca
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 from typing import Any
 
 import grpc
@@ -30,13 +31,19 @@ FORWARDED_HEADERS = ("authorization",)
 class Bridge:
     """One channel to the gateway and a handler per public RPC path."""
 
-    def __init__(self, gateway_addr: str) -> None:
+    def __init__(self, gateway_addr: str, gateway_ca_file: Path | None = None) -> None:
         self.gateway_addr = gateway_addr
+        self.gateway_ca_file = gateway_ca_file
+        """The certificate (or CA) verifying the gateway's public TLS port; None: plaintext (a loopback dev setup)."""
         self.methods = connect.public_methods()
         self.channel: grpc.aio.Channel | None = None
 
     def connect(self) -> None:
-        self.channel = grpc.aio.insecure_channel(self.gateway_addr, options=CHANNEL_OPTIONS)
+        if self.gateway_ca_file is None:
+            self.channel = grpc.aio.insecure_channel(self.gateway_addr, options=CHANNEL_OPTIONS)
+            return
+        trust = grpc.ssl_channel_credentials(self.gateway_ca_file.read_bytes())
+        self.channel = grpc.aio.secure_channel(self.gateway_addr, trust, options=CHANNEL_OPTIONS)
 
     async def close(self) -> None:
         if self.channel is not None:

@@ -9,6 +9,7 @@ import signal
 import subprocess
 import sys
 import time
+import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -98,6 +99,24 @@ def _check_operator_login(gateway: str, password: str, credentials: grpc.Channel
         assert refused.value.code() == grpc.StatusCode.UNAUTHENTICATED
 
 
+def _check_web_login(log: Path, password: str, deadline: float) -> None:
+    """The web pages' API bridge reaches the gateway over its TLS port: the operator logs in through it (Connect
+    JSON over HTTP, as a browser's page would)."""
+    port = None
+    while time.monotonic() < deadline and port is None:
+        lines = log.read_text().splitlines() if log.exists() else []
+        port = next((json.loads(line)["http_port"] for line in lines if '"web serving"' in line), None)
+        time.sleep(0.1)
+    assert port is not None, "the web service never reported serving"
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{port}/gamehall.v1.AuthService/Login",
+        data=json.dumps({"username": "operator", "password": password}).encode(),
+        headers={"content-type": "application/json"},
+    )
+    with urllib.request.urlopen(request, timeout=30) as reply:
+        assert json.loads(reply.read())["token"]
+
+
 def test_gamehall_run_answers_health_and_stops_on_sigterm(tmp_path: Path) -> None:
     """`gamehall run` with no secret configured: it generates a private signing key and operator password,
     prints how to log in as the operator, serves TLS only (mTLS inside, the printed self-signed certificate on
@@ -139,6 +158,7 @@ def test_gamehall_run_answers_health_and_stops_on_sigterm(tmp_path: Path) -> Non
         assert grpc_healthy(address, credentials=internal)
         assert not grpc_healthy(address) and not grpc_healthy(gateway)  # TLS only: plaintext is refused
         _check_operator_login(gateway, password_file.read_text().strip(), public)
+        _check_web_login(logs / "web.log", password_file.read_text().strip(), deadline)
         assert (tmp_path / "secrets" / "token-key").read_text().strip() != OLD_PUBLIC_DEFAULT_KEY
     finally:
         proc.send_signal(signal.SIGTERM)

@@ -226,7 +226,7 @@ Plain settings first (config.extraEnv, then the component's env, override them),
 {{- $_ := set $vars "GAMEHALL_PUBLIC_TLS_KEY_FILE" "/etc/gamehall/public-tls/tls.key" -}}
 {{- end -}}
 {{- end -}}
-{{- if $root.Values.bundled.enabled -}}
+{{- if and $root.Values.bundled.enabled (ne (toString $c.nats) "false") -}}
 {{- $_ := set $vars "GAMEHALL_NATS_USER" $c.name -}}
 {{- end -}}
 {{- if $c.http -}}
@@ -266,7 +266,7 @@ Plain settings first (config.extraEnv, then the component's env, override them),
 {{- fail (printf "%s: unknown secret %q (database, tokenKey or operatorPassword)" $c.name $secret) -}}
 {{- end -}}
 {{- end -}}
-{{- if $root.Values.bundled.enabled }}
+{{- if and $root.Values.bundled.enabled (ne (toString $c.nats) "false") }}
 - name: GAMEHALL_NATS_PASSWORD
   valueFrom:
     secretKeyRef:

@@ -19,6 +19,8 @@ from gamehall.runtime.callers import PUBLIC_SERVERS, role_of
 from gamehall.runtime.nats_access import nats_users
 from gamehall.runtime.pki import EmbeddedCA, Pair, fingerprint, self_signed_pair
 
+WITHOUT_NATS = frozenset({"web"})
+"""Services that never talk to NATS (the web bridge forwards to the gateway): no NATS login."""
 LAUNCHER_IDENTITY = "launcher"
 """The launcher's own certificate: readiness checks (health) and tools (e.g. tests) talk to services with it."""
 NATS_IDENTITY = "nats-server"
@@ -43,22 +45,25 @@ class PlatformSecurity:
         self.ca.ensure()
         for name in (*services, NATS_IDENTITY, LAUNCHER_IDENTITY):
             self.certificates[name] = self.ca.issue(name)
-            if name not in (NATS_IDENTITY, LAUNCHER_IDENTITY):
+            if name not in (NATS_IDENTITY, LAUNCHER_IDENTITY, *WITHOUT_NATS):
                 self.nats_logins[name] = secrets.token_urlsafe(24)
         self.public, self.public_created = self_signed_pair(self.directory)
 
     def service_env(self, name: str) -> dict[str, str]:
-        """The GAMEHALL_* variables that give service `name` its certificates and NATS login."""
+        """The GAMEHALL_* variables that give service `name` its certificates and NATS login (and the web bridge
+        the gateway's public certificate to verify it by)."""
         pair, public = self.certificates[name], self._public()
         env = {
             "GAMEHALL_TLS_CERT_FILE": str(pair.cert),
             "GAMEHALL_TLS_KEY_FILE": str(pair.key),
             "GAMEHALL_TLS_CA_FILE": str(self.ca.pair.cert),
-            "GAMEHALL_NATS_USER": name,
-            "GAMEHALL_NATS_PASSWORD": self.nats_logins[name],
         }
+        if name in self.nats_logins:
+            env.update(GAMEHALL_NATS_USER=name, GAMEHALL_NATS_PASSWORD=self.nats_logins[name])
         if role_of(name) in PUBLIC_SERVERS:
             env.update(GAMEHALL_PUBLIC_TLS_CERT_FILE=str(public.cert), GAMEHALL_PUBLIC_TLS_KEY_FILE=str(public.key))
+        if name in WITHOUT_NATS:
+            env.update(GAMEHALL_GATEWAY_CA_FILE=str(public.cert))
         return env
 
     def nats_config(self, games: Iterable[str]) -> str:

@@ -154,6 +154,11 @@ class Settings(BaseSettings):
     )
     public_tls_cert_file: Path | None = Field(None, description="gateway: the public port's certificate chain (PEM).")
     public_tls_key_file: Path | None = Field(None, description="gateway: the public certificate's private key.")
+    gateway_ca_file: Path | None = Field(
+        None,
+        description="web: the CA (or self-signed certificate) that verifies the gateway's public TLS port; "
+        "none: the bridge reaches the gateway in plaintext.",
+    )
     allow_plaintext: bool = Field(
         False,
         description=(

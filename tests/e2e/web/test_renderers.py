@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright import sync_api
 
 ROOT = Path(__file__).resolve().parents[3]
 WEB = ROOT / "web"
@@ -33,7 +34,6 @@ PHONE = 380
 TABLE_AT_PHONE = 340
 """The width the match page leaves its table box on a 380 px phone (its main and box paddings)."""
 
-sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright for Python (dev extra) drives Chromium")
 
 
 def _fixtures() -> list[dict[str, Any]]:
@@ -57,10 +57,9 @@ def _strings(value: Any) -> set[str]:
 
 @pytest.fixture(scope="module")
 def page(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
-    if not Path(CHROMIUM).exists():
-        pytest.skip("Debian's chromium is not installed (make setup installs it)")
-    if not ESBUILD.exists():
-        pytest.skip("web/node_modules is missing (make web installs the toolchain)")
+    # `make test` installs both (make chromium, make web): a missing one is a failure, never a skip
+    assert Path(CHROMIUM).exists(), "Debian's chromium is not installed (make chromium installs it)"
+    assert ESBUILD.exists(), "web/node_modules is missing (make web installs the toolchain)"
     out = tmp_path_factory.mktemp("renderers")
     subprocess.run(
         [str(ESBUILD), str(WEB / "test" / "renderers" / "harness.ts"), "--bundle", "--format=iife",

@@ -21,7 +21,7 @@ def test_components_pass(rendered: dict, merged: dict, label: str) -> None:
 
 def test_defaults_run_every_service_and_game(merged: dict) -> None:
     components = platform.expected_components(merged["default"])
-    assert set(components) == {"gateway", "persistence", "matchmaking", "ai", *(f"rules-{g}" for g in GAMES)}
+    assert set(components) == {"gateway", "persistence", "matchmaking", "ai", "web", *(f"rules-{g}" for g in GAMES)}
     assert components["rules-grimmoir"] == {"module": "gamehall_services.rules", "game": "grimmoir"}
 
 
