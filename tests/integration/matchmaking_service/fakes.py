@@ -45,7 +45,8 @@ class FakeCreator:
             match = match_pb2.Match(id=f"m{len(self.created) + 1}", game=game)
             for n, spec in enumerate(seats):
                 kind = spec.WhichOneof("kind")
-                match.seats.add(seat=n, kind="bot" if kind == "bot" else "reserved", account_id=spec.reserved_for)
+                seat_kind = match_pb2.SEAT_KIND_BOT if kind == "bot" else match_pb2.SEAT_KIND_RESERVED
+                match.seats.add(seat=n, kind=seat_kind, account_id=spec.reserved_for)
             self.created[request_id] = match
             self.created_at[match.id] = self.clock()
         return self.created[request_id]
@@ -65,7 +66,8 @@ class FakeCreator:
             created_unix_ms=int(self.created_at[match.id] * 1000),
         )
         for seat in match.seats:
-            record.seats.add(seat=seat.seat, kind=seat.kind, account_id=seat.account_id)
+            kind = str(match_pb2.SeatKind.Name(seat.kind)).removeprefix("SEAT_KIND_").lower()  # the record's name
+            record.seats.add(seat=seat.seat, kind=kind, account_id=seat.account_id)
         return record
 
     async def abort(self, match_id: str, reason: str) -> None:

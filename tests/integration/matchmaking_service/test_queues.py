@@ -12,6 +12,7 @@ import pytest
 from gamehall.matchmaking import MatchPolicy
 from gamehall.matchmaking.errors import AlreadyQueued, UnknownTicket
 from gamehall.runtime.errors import ClientError, lookup
+from gamehall_sdk.v1 import match_pb2
 from gamehall_services.matchmaking import store_client
 from gamehall_services.matchmaking.queues import Queues
 from gamehall_services.matchmaking.ratings import Ratings
@@ -192,7 +193,7 @@ async def test_a_lone_ticket_gets_a_bot_seat_after_the_wait(store: MatchmakingSt
     queues.clock = lambda: NOW + 6
     assert await queues.pass_once(GAME) == 1
     (match,) = creator.created.values()
-    assert sorted(s.kind for s in match.seats) == ["bot", "reserved"]
+    assert sorted(s.kind for s in match.seats) == [match_pb2.SEAT_KIND_RESERVED, match_pb2.SEAT_KIND_BOT]
     entry = await queues.get(ticket)
     assert entry.state == "matched" and entry.match_id == match.id
     assert [match.seats[s].account_id for s in entry.seats] == ["solo"]

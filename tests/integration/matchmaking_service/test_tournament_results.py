@@ -12,6 +12,7 @@ import pytest
 
 from gamehall.internal.v1 import persistence_pb2 as ppb
 from gamehall.tournaments import Pairing, machine
+from gamehall_sdk.v1 import match_pb2
 from gamehall_services.matchmaking.documents import link_key
 from gamehall_services.matchmaking.store_client import MatchmakingStore
 from gamehall_services.matchmaking.tournaments import Tournaments
@@ -224,7 +225,7 @@ async def test_players_who_never_join_forfeit_and_the_match_is_aborted(store: Ma
     await book.drive(tid)
     first, second = await _pairings(book, tid)
     joined = creator.match(await _match_of(book, tid, first))
-    joined.seats[0].kind = "human"  # first.players[0] sat down; first.players[1] never came
+    joined.seats[0].kind = match_pb2.SEAT_KIND_HUMAN  # first.players[0] sat down; first.players[1] never came
     clock.now = NOW + 60
     await book.drive(tid)  # not late yet
     assert all(p.result is None for p in await _pairings(book, tid)) and creator.aborted == []
