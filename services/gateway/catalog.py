@@ -11,9 +11,6 @@ from gamehall_sdk.v1 import catalog_pb2, catalog_pb2_grpc, common_pb2
 from gamehall_services.gateway.auth import Authenticator
 from gamehall_services.gateway.upstream import Upstream
 
-SCHEMA_DEADLINE_SECONDS = 60.0
-"""A rules host derives its view schema at start; a ListGames that races the warm-up waits this long."""
-
 
 class CatalogServicer(catalog_pb2_grpc.CatalogServiceServicer):
     def __init__(self, upstream: Upstream, auth: Authenticator) -> None:
@@ -22,13 +19,12 @@ class CatalogServicer(catalog_pb2_grpc.CatalogServiceServicer):
         self._cache: dict[tuple[str, bool], common_pb2.GameDescriptor] = {}
 
     async def describe(self, game: str, *, schema: bool = True) -> common_pb2.GameDescriptor:
-        """The game's descriptor; `schema=False` skips the view schema (answered at once, for defaults)."""
+        """The game's descriptor; `schema=False` leaves the view schema out (a smaller answer, for defaults). Both are
+        answered at once: the schema comes from the game's view types, nothing is derived on this path."""
         key = (game, schema)
         if key not in self._cache:
             request = rules_pb2.DescribeGameRequest(skip_view_schema=not schema)
-            described = await self.upstream.replicas(game).on_any(
-                "DescribeGame", request, timeout=SCHEMA_DEADLINE_SECONDS if schema else None
-            )
+            described = await self.upstream.replicas(game).on_any("DescribeGame", request)
             self._cache[key] = described.game
         return self._cache[key]
 

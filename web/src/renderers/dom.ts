@@ -3,26 +3,10 @@
  * of an untyped view, and the table's common pieces (seat panels, meters, card faces and backs, banners).
  */
 
-export type Child = Node | string | number | null | undefined | false;
-type Attrs = Record<string, string | number | boolean | null | undefined>;
+import { type Child, h } from "../ui/dom";
 
-/** An element with attributes and children; strings become text nodes (a view's text is never parsed as HTML). */
-export function h<K extends keyof HTMLElementTagNameMap>(
-  tag: K,
-  attrs: Attrs = {},
-  ...children: (Child | Child[])[]
-): HTMLElementTagNameMap[K] {
-  const el = document.createElement(tag);
-  for (const [name, value] of Object.entries(attrs)) {
-    if (value === null || value === undefined || value === false) continue;
-    el.setAttribute(name, value === true ? "" : String(value));
-  }
-  for (const child of children.flat()) {
-    if (child === null || child === undefined || child === false) continue;
-    el.append(child instanceof Node ? child : String(child));
-  }
-  return el;
-}
+/** Element building is the pages' own (text only, never parsed as HTML): one helper for pages and renderers. */
+export { type Child, h };
 
 // ---------------------------------------------------------------- reading an untyped view
 
