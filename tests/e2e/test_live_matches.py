@@ -7,7 +7,6 @@ import os
 import signal
 import threading
 import time
-import urllib.request
 from collections.abc import Iterator
 
 import grpc
@@ -16,6 +15,7 @@ import pytest
 from gamehall.internal.v1 import live_pb2, live_pb2_grpc
 from gamehall.launcher.platform import Platform
 from gamehall.matches.routing import rank_replicas
+from gamehall.runtime.metrics import scraped_total
 from gamehall_sdk.v1 import match_pb2
 from tests.e2e.client import Client
 from tests.e2e.conftest import AUTH_UNLIMITED, TOKEN_KEY, Running
@@ -52,12 +52,7 @@ def _rpc_count(metrics_port: int, method: str) -> float:
 
 
 def _metric(metrics_port: int, name: str, label: str) -> float:
-    text = urllib.request.urlopen(f"http://127.0.0.1:{metrics_port}/metrics", timeout=10).read().decode()
-    total = 0.0
-    for line in text.splitlines():
-        if line.startswith(name + "{") and label in line:
-            total += float(line.rsplit(" ", 1)[1])
-    return total
+    return scraped_total(f"127.0.0.1:{metrics_port}", name, label)
 
 
 def test_watchers_see_every_version_once_in_order_with_no_replay_calls(platform: Running) -> None:

@@ -6,7 +6,6 @@ import asyncio
 import random
 import statistics
 import time
-import urllib.request
 from typing import Any
 
 import grpc
@@ -16,6 +15,7 @@ from gamehall.ai.playout import random_playout
 from gamehall.bench.e2e import bench_platform
 from gamehall.bench.rows import Row
 from gamehall.engine import Game, all_games
+from gamehall.runtime.metrics import scraped_total
 from gamehall_sdk.v1 import auth_pb2, auth_pb2_grpc, match_pb2, match_pb2_grpc
 
 LEVELS = ("easy", "normal", "hard", "expert")
@@ -72,10 +72,7 @@ def _think_times(game: Game[Any], config: Any, level: str, positions: int) -> li
 
 def _decisions(metrics_address: str) -> float:
     """The ai replica's `gamehall_bot_decisions_total`, summed over games and levels (one scrape)."""
-    text = urllib.request.urlopen(f"http://{metrics_address}/metrics", timeout=5).read().decode()
-    return sum(
-        float(line.rsplit(" ", 1)[1]) for line in text.splitlines() if line.startswith("gamehall_bot_decisions_total{")
-    )
+    return scraped_total(metrics_address, "gamehall_bot_decisions_total", timeout=5)
 
 
 async def _bot_matches(address: str, metrics_address: str, matches: int, timeout: float) -> tuple[float, float]:

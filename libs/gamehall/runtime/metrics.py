@@ -7,6 +7,8 @@ exports fails the chart tests). Each service serves them on its own port.
 
 from __future__ import annotations
 
+import urllib.request
+
 from prometheus_client import REGISTRY, Counter, Gauge, Histogram, start_http_server
 from prometheus_client.metrics import MetricWrapperBase
 
@@ -119,6 +121,15 @@ _SUFFIXES = {
     "histogram": ("_bucket", "_count", "_sum", "_created"),
     "summary": ("", "_count", "_sum", "_created"),
 }
+
+
+def scraped_total(address: str, name: str, label: str = "", timeout: float = 10.0) -> float:
+    """One scrape of a service's /metrics at `address` (host:port): the sum of series `name` over every label
+    set containing `label` (e.g. 'game="grimmoir"'), for tools and tests that watch a counter from outside."""
+    text = urllib.request.urlopen(f"http://{address}/metrics", timeout=timeout).read().decode()
+    return sum(
+        float(line.rsplit(" ", 1)[1]) for line in text.splitlines() if line.startswith(name + "{") and label in line
+    )
 
 
 def start_metrics_server(host: str, port: int) -> int:
