@@ -8,7 +8,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from gamehall.launcher.nats import nats_child
-from gamehall.launcher.processes import Child, free_port
+from gamehall.launcher.ports import free_port
+from gamehall.launcher.processes import Child
 
 
 @dataclass

@@ -12,7 +12,8 @@ import grpc
 from gamehall.bench.rows import Row
 from gamehall.internal.v1 import diagnostics_pb2, diagnostics_pb2_grpc
 from gamehall.launcher.platform import grpc_healthy
-from gamehall.launcher.processes import Child, free_port
+from gamehall.launcher.ports import free_port
+from gamehall.launcher.processes import Child
 
 
 def cpu_baseline(seconds: float = 1.0) -> Row:

@@ -9,7 +9,8 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from gamehall.launcher.processes import Child, free_port, tcp_ready
+from gamehall.launcher.ports import free_port
+from gamehall.launcher.processes import Child, tcp_ready
 
 
 class NatsServerMissing(RuntimeError):

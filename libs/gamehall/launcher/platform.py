@@ -25,7 +25,8 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from gamehall.engine import all_games
 from gamehall.launcher.nats import nats_child
-from gamehall.launcher.processes import Child, LaunchError, free_port, python_module
+from gamehall.launcher.ports import free_port
+from gamehall.launcher.processes import Child, LaunchError, python_module
 from gamehall.launcher.security import PlatformSecurity
 from gamehall.runtime.settings import DEFAULT_HTTP_PORTS, DEFAULT_PORTS
 

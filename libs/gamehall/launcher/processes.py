@@ -22,13 +22,6 @@ class LaunchError(RuntimeError):
     """A child process failed to start or to become ready."""
 
 
-def free_port(host: str = "127.0.0.1") -> int:
-    """A TCP port free on `host` right now (the OS picks it)."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind((host, 0))
-        return int(sock.getsockname()[1])
-
-
 def tcp_ready(host: str, port: int) -> Callable[[], bool]:
     def check() -> bool:
         try:

@@ -18,7 +18,6 @@ import glob
 import os
 import pwd
 import shutil
-import socket
 import subprocess
 import tempfile
 import uuid
@@ -27,6 +26,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import asyncpg
+
+from gamehall.launcher.ports import free_port
 
 ENSURE_SCRIPT = "deploy/local/ensure-postgres.sh"
 IMAGE = "postgres:16-alpine"
@@ -79,12 +80,6 @@ def find_pg_bindir() -> Path | None:
         if (folder / "initdb").is_file() and (folder / "pg_ctl").is_file():
             return folder
     return None
-
-
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 # ----------------------------------------------------------------- backends

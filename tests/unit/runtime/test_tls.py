@@ -157,7 +157,7 @@ def test_the_health_port_answers_probes_in_plaintext_beside_the_mtls_port(tmp_pa
     """The kubelet cannot present a certificate: GAMEHALL_HEALTH_PORT serves only gRPC health, in plaintext."""
     from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-    from gamehall.launcher.processes import free_port
+    from gamehall.launcher.ports import free_port
 
     async def scenario() -> tuple[int, grpc.StatusCode]:
         app = ServiceApp(_mtls(_ca(tmp_path), "persistence", health_port=free_port()))
