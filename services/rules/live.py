@@ -118,6 +118,7 @@ class LiveMatches:
 
     async def _load_now(self, match_id: str) -> Held:
         """The projection (snapshot, actions, request ids) plus the log's entries it does not hold yet."""
+        last_read: tuple[int, str, int] | None = None
         for _ in range(3):
             request = ppb.LoadMatchStateRequest(match_id=match_id, with_request_ids=True)
             loaded = await self._call("LoadMatchState", request)
@@ -152,6 +153,14 @@ class LiveMatches:
                     version = int(entry.version)
                 facts = _advanced(facts, entry)
                 seq = logged.seq
+            read = (version, facts.status, int(loaded.log_seq))
+            if contiguous and facts.status == "running" and await self._log_head(match_id) < seq and read != last_read:
+                # The log lost entries we were to read: the match closed, and its projected entries were
+                # purged between our reading the projection and the log (the copy would be a running
+                # match some versions behind its end). Read again; an emptied log under a projection
+                # that stays put is only entries aged out of the stream.
+                contiguous = False
+            last_read = read
             if contiguous:
                 break
         else:
@@ -177,6 +186,13 @@ class LiveMatches:
                 self._held.popitem(last=False)
             metrics.LIVE_MATCHES_HELD.labels(self.game.id).set(len(self._held))
         return held
+
+    async def _log_head(self, match_id: str) -> int:
+        """The sequence of the match's newest log entry (0: none, or all purged)."""
+        try:
+            return await (await self._match_log()).last_seq(self.game.id, match_id)
+        except LogUnavailable as exc:
+            raise ClientError(grpc.StatusCode.UNAVAILABLE, str(exc)) from exc
 
     async def held(self, match_id: str, *, fresh: bool = False) -> Held:
         """The match, from memory when it is safe to, else from the store."""
