@@ -74,7 +74,14 @@ def tournament_to_proto(doc: TournamentDoc, revision: int) -> tournament_pb2.Tou
         no_show_timeout=duration_ms(round(doc.no_show_s * 1000)),
     )
     for e in t.entrants:
-        msg.entrants.add(player=e.player, seed=e.seed, checked_in=e.checked_in, dropped=e.dropped, rating=e.rating)
+        msg.entrants.add(
+            player=e.player,
+            seed=e.seed,
+            checked_in=e.checked_in,
+            dropped=e.dropped,
+            rating=e.rating,
+            display_name=e.name,
+        )
     return msg
 
 
@@ -102,10 +109,12 @@ def standings_to_proto(doc: TournamentDoc, revision: int) -> tournament_pb2.Stan
         revision=revision,
         tiebreak_order=list(TIEBREAKS.get(t.config.format, ())),
     )
+    names = {e.player: e.name for e in t.entrants}
     for row in standings(t):
         msg.rows.add(
             rank=row.rank,
             player=row.player,
+            display_name=names.get(row.player, ""),
             points=row.points,
             tiebreaks=row.tiebreaks,
             games=row.games,

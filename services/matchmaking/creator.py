@@ -83,17 +83,19 @@ class MatchCreator:
         opened = await replicas.on_owner(match_id, "OpenMatch", request)
         return public_match(opened.match)
 
-    async def require_account(self, account_id: str) -> None:
-        """Raise NOT_FOUND unless `account_id` is an account (before queueing or registering it for someone)."""
+    async def require_account(self, account_id: str) -> str:
+        """The username of account `account_id`; NOT_FOUND unless it is an account (before queueing or
+        registering it for someone)."""
         assert self.persistence is not None
         try:
-            await self.persistence.GetAccount(ppb.GetAccountRequest(id=account_id), timeout=10)
+            found = await self.persistence.GetAccount(ppb.GetAccountRequest(id=account_id), timeout=10)
         except grpc.aio.AioRpcError as exc:
             if exc.code() == grpc.StatusCode.NOT_FOUND:
                 raise ClientError(
                     grpc.StatusCode.NOT_FOUND, f"no account {account_id!r}", common_pb2.ERROR_REASON_NOT_FOUND
                 ) from None
             raise translate(exc) from exc
+        return str(found.account.username)
 
     async def record(self, match_id: str) -> ppb.MatchRecord:
         assert self.persistence is not None

@@ -108,15 +108,14 @@ class TournamentServicer(tournament_pb2_grpc.TournamentServiceServicer):
             player = f"bot-{request.bot}-{doc.bot_count}"
         else:
             player = self._player(claims, request.account_id)
-            if player != claims.account_id:
-                await self.book.creator.require_account(player)
+            name = claims.name if player == claims.account_id else await self.book.creator.require_account(player)
             if claims.role == "bot":
                 raise invalid("bot identities do not register")
             config = (await self.book.get(request.tournament_id))[0].tournament.config
             rating = (await self.ratings.rating(config.game, config.mode, player)).ordinal
 
             def add(doc: TournamentDoc) -> None:
-                doc.tournament = machine.register(doc.tournament, player, rating, self.book.clock())
+                doc.tournament = machine.register(doc.tournament, player, rating, self.book.clock(), name)
 
             doc, revision = await self.book.change(request.tournament_id, "registered", add)
         return pb.RegisterPlayerResponse(tournament=await self._proto(doc, revision), player=player)

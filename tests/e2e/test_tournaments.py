@@ -155,6 +155,7 @@ def test_players_register_and_only_operators_run_tournaments(platform: Running) 
     ).tournament.id
     joined = _call(player, "RegisterPlayer", pb.RegisterPlayerRequest(tournament_id=tid))
     assert joined.player == player.account.id
+    assert [e.display_name for e in joined.tournament.entrants] == [player.account.username]
     with pytest.raises(grpc.RpcError) as twice:
         _call(player, "RegisterPlayer", pb.RegisterPlayerRequest(tournament_id=tid))
     assert twice.value.code() == grpc.StatusCode.ALREADY_EXISTS
@@ -176,6 +177,8 @@ def test_a_human_no_show_forfeits(platform: Running) -> None:
     standings = _finished(boss, tid, timeout=60)
     rows = {r.player: r for r in standings.rows}
     assert rows[absent.account.id].points == 0.0 and rows["bot-random-1"].points == 1.0
+    # registered by the operator: shown by the account's own username; a bot entrant by its id
+    assert rows[absent.account.id].display_name == absent.account.username and not rows["bot-random-1"].display_name
     (pairing,) = _pairings(boss, tid)
     assert list(pairing.forfeited) == [absent.account.id] and pairing.forfeit_reason == pb.FORFEIT_REASON_NO_SHOW
     assert absent.match(pairing.match_id).status == 4  # MATCH_STATUS_ABORTED: nobody plays it any more

@@ -327,7 +327,8 @@ def test_operator_console_runs_a_tournament_and_a_player_is_refused(
     refused.context.close()
 
     leaving = next(p for p in _pairings(boss, tid) if len(p.players) == 2).players[1]
-    page.get_by_role("button", name=f"Drop {leaving[:8]}…").click()
+    usernames = {p.account.id: p.account.username for p in players if p.account is not None}
+    page.get_by_role("button", name=f"Drop {usernames[leaving]}").click()  # entrants by username
     _done(page, "Drop")
     page.locator('button[data-action="repair-round"]').click()  # the drop's forfeit is not a result: re-pair
     _done(page, "Repair round")

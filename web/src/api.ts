@@ -390,6 +390,8 @@ export async function getReplay(matchId: string): Promise<ReplayInfo> {
 
 export interface Entrant {
   player: string;
+  /** The username at registration ("" for a bot entrant). */
+  name: string;
   seed: number;
   checkedIn: boolean;
   dropped: boolean;
@@ -468,7 +470,13 @@ function toTournament(t: PbTournament | undefined, pairings: Pairing[] = []): To
     round: t.round,
     roundsPlanned: t.roundsPlanned,
     seats: t.seats || 2,
-    entrants: t.entrants.map((e) => ({ player: e.player, seed: e.seed, checkedIn: e.checkedIn, dropped: e.dropped })),
+    entrants: t.entrants.map((e) => ({
+      player: e.player,
+      name: e.displayName,
+      seed: e.seed,
+      checkedIn: e.checkedIn,
+      dropped: e.dropped,
+    })),
     pairings,
     revision: Number(t.revision),
     registrationOpens: toDate(t.registrationOpenTime),
@@ -506,6 +514,8 @@ export async function getTournament(tournamentId: string): Promise<Tournament> {
 export interface StandingRow {
   rank: number;
   player: string;
+  /** The username at registration ("" for a bot entrant). */
+  name: string;
   points: number;
   tiebreaks: Record<string, number>;
   games: number;
@@ -532,6 +542,7 @@ function toStandings(s: PbStandings | undefined): Standings {
     rows: s.rows.map((r) => ({
       rank: r.rank,
       player: r.player,
+      name: r.displayName,
       points: r.points,
       tiebreaks: { ...r.tiebreaks },
       games: r.games,

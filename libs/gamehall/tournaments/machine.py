@@ -93,8 +93,9 @@ def _entrant(tournament: Tournament, player: str) -> Entrant:
     raise NotRegistered(f"{player!r} is not registered in {tournament.id}")
 
 
-def register(tournament: Tournament, player: str, rating: float, now: float) -> Tournament:
-    """Add a player while registration is open; raises RegistrationClosed, TournamentFull, AlreadyRegistered."""
+def register(tournament: Tournament, player: str, rating: float, now: float, name: str = "") -> Tournament:
+    """Add a player (`name`: the username shown for it) while registration is open; raises
+    RegistrationClosed, TournamentFull, AlreadyRegistered."""
     cfg = tournament.config
     if tournament.status != "registration" or not cfg.registration_opens <= now <= cfg.registration_closes:
         raise RegistrationClosed(f"registration for {tournament.id} is not open")
@@ -103,7 +104,7 @@ def register(tournament: Tournament, player: str, rating: float, now: float) -> 
     if cfg.max_players and len(tournament.entrants) >= cfg.max_players:
         raise TournamentFull(f"{tournament.id} is full ({cfg.max_players} players)")
     out = _copy(tournament)
-    out.entrants.append(Entrant(player, float(rating), now))
+    out.entrants.append(Entrant(player, float(rating), now, name=name))
     return out
 
 

@@ -63,6 +63,8 @@ class Entrant(msgspec.Struct):
     checked_in: bool = False
     seed: int = 0
     dropped: bool = False
+    name: str = ""
+    """The username at registration, for display ("" for a bot entrant and in tournaments stored before it)."""
 
 
 class Result(msgspec.Struct, frozen=True):

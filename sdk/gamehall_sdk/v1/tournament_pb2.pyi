@@ -52,18 +52,20 @@ FORFEIT_REASON_NO_SHOW: ForfeitReason
 FORFEIT_REASON_CLOCK: ForfeitReason
 
 class TournamentEntrant(_message.Message):
-    __slots__ = ("player", "seed", "checked_in", "dropped", "rating")
+    __slots__ = ("player", "seed", "checked_in", "dropped", "rating", "display_name")
     PLAYER_FIELD_NUMBER: _ClassVar[int]
     SEED_FIELD_NUMBER: _ClassVar[int]
     CHECKED_IN_FIELD_NUMBER: _ClassVar[int]
     DROPPED_FIELD_NUMBER: _ClassVar[int]
     RATING_FIELD_NUMBER: _ClassVar[int]
+    DISPLAY_NAME_FIELD_NUMBER: _ClassVar[int]
     player: str
     seed: int
     checked_in: bool
     dropped: bool
     rating: float
-    def __init__(self, player: _Optional[str] = ..., seed: _Optional[int] = ..., checked_in: _Optional[bool] = ..., dropped: _Optional[bool] = ..., rating: _Optional[float] = ...) -> None: ...
+    display_name: str
+    def __init__(self, player: _Optional[str] = ..., seed: _Optional[int] = ..., checked_in: _Optional[bool] = ..., dropped: _Optional[bool] = ..., rating: _Optional[float] = ..., display_name: _Optional[str] = ...) -> None: ...
 
 class TournamentPairing(_message.Message):
     __slots__ = ("id", "round", "table", "players", "match_id", "ranks", "forfeited", "forfeit_reason", "adjudicated")
@@ -268,7 +270,7 @@ class StartTournamentResponse(_message.Message):
     def __init__(self, tournament: _Optional[_Union[Tournament, _Mapping]] = ...) -> None: ...
 
 class StandingRow(_message.Message):
-    __slots__ = ("rank", "player", "points", "tiebreaks", "games", "wins", "dropped")
+    __slots__ = ("rank", "player", "points", "tiebreaks", "games", "wins", "dropped", "display_name")
     class TiebreaksEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -283,6 +285,7 @@ class StandingRow(_message.Message):
     GAMES_FIELD_NUMBER: _ClassVar[int]
     WINS_FIELD_NUMBER: _ClassVar[int]
     DROPPED_FIELD_NUMBER: _ClassVar[int]
+    DISPLAY_NAME_FIELD_NUMBER: _ClassVar[int]
     rank: int
     player: str
     points: float
@@ -290,7 +293,8 @@ class StandingRow(_message.Message):
     games: int
     wins: int
     dropped: bool
-    def __init__(self, rank: _Optional[int] = ..., player: _Optional[str] = ..., points: _Optional[float] = ..., tiebreaks: _Optional[_Mapping[str, float]] = ..., games: _Optional[int] = ..., wins: _Optional[int] = ..., dropped: _Optional[bool] = ...) -> None: ...
+    display_name: str
+    def __init__(self, rank: _Optional[int] = ..., player: _Optional[str] = ..., points: _Optional[float] = ..., tiebreaks: _Optional[_Mapping[str, float]] = ..., games: _Optional[int] = ..., wins: _Optional[int] = ..., dropped: _Optional[bool] = ..., display_name: _Optional[str] = ...) -> None: ...
 
 class Standings(_message.Message):
     __slots__ = ("tournament_id", "status", "round", "rounds_planned", "revision", "rows", "tiebreak_order")

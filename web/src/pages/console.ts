@@ -190,23 +190,24 @@ function drawPanel(panel: HTMLElement, t: Tournament, say: (n: HTMLElement) => v
     ["Seed", "Player", "Checked in", "Status", "Actions"],
     t.entrants.map((e) => [
       String(e.seed || "—"),
-      h("span", { title: e.player }, playerName(e.player)),
+      h("span", { title: e.player }, playerName(e.player, e.name)),
       e.checkedIn ? "yes" : "no",
       e.dropped ? "dropped" : "in",
       h(
         "span",
         { class: "row-actions" },
-        e.checkedIn || e.dropped ? null : act(`Check in ${playerName(e.player)}`, () => checkIn(t.id, e.player)),
-        e.dropped ? null : act(`Drop ${playerName(e.player)}`, () => dropPlayer(t.id, e.player)),
+        e.checkedIn || e.dropped ? null : act(`Check in ${playerName(e.player, e.name)}`, () => checkIn(t.id, e.player)),
+        e.dropped ? null : act(`Drop ${playerName(e.player, e.name)}`, () => dropPlayer(t.id, e.player)),
       ),
     ]),
   );
 
+  const names = new Map(t.entrants.map((e) => [e.player, e.name]));
   const open = t.pairings.filter((p) => p.round === t.round && p.players.length > 1);
   const pairing = h(
     "select",
     { id: "adj-pairing" },
-    open.map((p) => h("option", { value: p.id }, `Round ${p.round}, table ${p.table}: ${p.players.map(playerName).join(" vs ")}${p.ranks.length ? " (has a result)" : ""}`)),
+    open.map((p) => h("option", { value: p.id }, `Round ${p.round}, table ${p.table}: ${p.players.map((id) => playerName(id, names.get(id))).join(" vs ")}${p.ranks.length ? " (has a result)" : ""}`)),
   );
   const ranks = h("input", { id: "adj-ranks", inputmode: "numeric", placeholder: "1,2", pattern: "\\s*\\d+(\\s*,\\s*\\d+)*\\s*" });
   const adjudicateButton = act("Adjudicate", () =>

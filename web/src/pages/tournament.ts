@@ -123,7 +123,7 @@ function renderStandings(box: HTMLElement, s: Standings): void {
   const head = ["Rank", "Player", "Points", ...s.tiebreakOrder.map(tiebreakLabel), "Games", "Wins"];
   const rows = s.rows.map((r) => [
     String(r.rank),
-    r.dropped ? `${playerName(r.player)} (dropped)` : playerName(r.player),
+    r.dropped ? `${playerName(r.player, r.name)} (dropped)` : playerName(r.player, r.name),
     formatNumber(r.points),
     ...s.tiebreakOrder.map((name) => formatNumber(r.tiebreaks[name] ?? 0)),
     String(r.games),
@@ -157,19 +157,26 @@ function tableStatus(p: Pairing): { text: string; link: HTMLElement | null } {
   return { text: "Playing", link: watch("Watch") };
 }
 
-function result(p: Pairing): string {
+/** Username by player id, from the tournament's entrants. */
+type Names = Map<string, string>;
+
+function namesOf(t: Tournament): Names {
+  return new Map(t.entrants.map((e) => [e.player, e.name]));
+}
+
+function result(p: Pairing, names: Names): string {
   if (!p.ranks.length) return "—";
   const best = Math.min(...p.ranks);
   const winners = p.players.filter((_, i) => p.ranks[i] === best);
-  return winners.length === p.players.length ? "Draw" : `${winners.map(playerName).join(", ")} won`;
+  return winners.length === p.players.length ? "Draw" : `${winners.map((id) => playerName(id, names.get(id))).join(", ")} won`;
 }
 
-function players(p: Pairing): HTMLElement {
+function players(p: Pairing, names: Names): HTMLElement {
   const best = p.ranks.length ? Math.min(...p.ranks) : null;
   const list = h("ul", { class: "players" });
   p.players.forEach((player, i) => {
     const won = best !== null && p.ranks[i] === best && p.ranks.some((r) => r !== best);
-    list.append(h("li", won ? { class: "winner" } : {}, playerName(player), won ? h("span", { class: "sr-only" }, " (winner)") : null));
+    list.append(h("li", won ? { class: "winner" } : {}, playerName(player, names.get(player)), won ? h("span", { class: "sr-only" }, " (winner)") : null));
   });
   return list;
 }
@@ -186,12 +193,13 @@ function rounds(t: Tournament): Map<number, Pairing[]> {
 
 function renderTables(box: HTMLElement, t: Tournament): void {
   const byRound = rounds(t);
+  const names = namesOf(t);
   if (byRound.size === 0) {
     fill(box, h("h2", {}, "Tables"), notice("info", "Pairings appear when the tournament starts."));
     return;
   }
   if (t.format.includes("elimination")) {
-    fill(box, h("h2", { id: "bracket-title" }, "Bracket"), bracket(byRound));
+    fill(box, h("h2", { id: "bracket-title" }, "Bracket"), bracket(byRound, names));
     return;
   }
   const sections = [...byRound.entries()]
@@ -205,7 +213,7 @@ function renderTables(box: HTMLElement, t: Tournament): void {
           ["Table", "Players", "Result", "Status", ""],
           list.map((p) => {
             const status = tableStatus(p);
-            return [String(p.table), players(p), result(p), status.text, status.link];
+            return [String(p.table), players(p, names), result(p, names), status.text, status.link];
           }),
         ),
       ),
@@ -213,7 +221,7 @@ function renderTables(box: HTMLElement, t: Tournament): void {
   fill(box, h("h2", {}, "Rounds"), ...sections);
 }
 
-function bracket(byRound: Map<number, Pairing[]>): HTMLElement {
+function bracket(byRound: Map<number, Pairing[]>, names: Names): HTMLElement {
   const columns = [...byRound.entries()].sort((a, b) => a[0] - b[0]);
   return h(
     "div",
@@ -225,7 +233,7 @@ function bracket(byRound: Map<number, Pairing[]>): HTMLElement {
         h("h3", {}, `Round ${round}`),
         list.map((p) => {
           const status = tableStatus(p);
-          return h("div", { class: "bracket-match" }, h("p", { class: "muted" }, `Table ${p.table}`), players(p), h("p", {}, status.text, " ", status.link));
+          return h("div", { class: "bracket-match" }, h("p", { class: "muted" }, `Table ${p.table}`), players(p, names), h("p", {}, status.text, " ", status.link));
         }),
       ),
     ),

@@ -51,8 +51,9 @@ export function table(
   );
 }
 
-/** A player id as people read it: bot entrants by difficulty, accounts by a short id. */
-export function playerName(id: string): string {
+/** How a player is shown: its username when known, else a bot entrant's "Bot n (difficulty)" or a short id. */
+export function playerName(id: string, name = ""): string {
+  if (name) return name;
   const bot = /^bot-([a-z]+)-(\d+)$/.exec(id);
   if (bot) return `Bot ${bot[2]} (${bot[1]})`;
   return id.length > 12 ? `${id.slice(0, 8)}…` : id;
