@@ -116,3 +116,41 @@ def test_a_renewed_ca_is_trusted_by_the_nats_context(tmp_path: Path) -> None:
     (tmp_path / "tls" / "ca.crt").write_bytes(bundle)
     assert found.check() is True
     assert context.cert_store_stats()["x509_ca"] == 2
+
+
+def _kubelet_write(volume: Path, version: str, files: dict[str, bytes]) -> None:
+    """Write a Secret volume the way the kubelet's atomic writer does: a new timestamped directory, then the
+    `..data` symlink renamed over to it; `tls.crt` etc. are symlinks through `..data`."""
+    target = volume / f"..{version}"
+    target.mkdir()
+    for name, data in files.items():
+        (target / name).write_bytes(data)
+        link = volume / name
+        if not link.is_symlink():
+            link.symlink_to(Path("..data") / name)
+    staged = volume / "..data_tmp"
+    staged.symlink_to(target.name)
+    staged.replace(volume / "..data")
+
+
+def test_a_secret_volume_swapped_by_the_kubelet_is_picked_up(tmp_path: Path) -> None:
+    ca = EmbeddedCA(tmp_path / "ca")
+    ca.ensure()
+    pair = ca.issue("gateway")
+    volume = tmp_path / "volume"
+    volume.mkdir()
+
+    def contents() -> dict[str, bytes]:
+        return {
+            "tls.key": pair.key.read_bytes(),
+            "tls.crt": pair.cert.read_bytes(),
+            "ca.crt": ca.pair.cert.read_bytes(),
+        }
+
+    _kubelet_write(volume, "2026_12_01", contents())
+    files = CertificateFiles("secret", volume / "tls.key", volume / "tls.crt", volume / "ca.crt")
+    assert files.refresh() is False
+    ca.renew("gateway", new_key=True)
+    _kubelet_write(volume, "2026_12_02", contents())
+    assert files.refresh() is True
+    assert files.material.serial == _serial(pair.cert) and files.material.key == pair.key.read_bytes()
