@@ -106,8 +106,7 @@ class CertificateFiles:
         self._rejected: Stamp | None = None
         self._stamp = stamp(self.paths)
         contents = self._read(starting=True)
-        if contents is None:
-            raise MissingSecret(f"{what}: {', '.join(map(str, self.paths))} changed while being read; start again")
+        assert contents is not None  # a file that cannot be read at start raises MissingSecret
         problem = mismatch(*contents)
         if problem is not None:
             raise MissingSecret(f"{what} cannot be served: {problem} ({', '.join(map(str, self.paths[:2]))})")
