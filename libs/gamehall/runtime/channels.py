@@ -3,7 +3,7 @@
 A call made without `timeout=` gets the channel's default, so a hung or stopped dependency
 surfaces as DEADLINE_EXCEEDED within a bounded time instead of a client call that hangs.
 Streams (watches forwarded between services) are long-lived by design and keep no default.
-Under mTLS every channel carries this process's certificate (gamehall.runtime.tls).
+Under mTLS every channel carries this process's current certificate (gamehall.runtime.tls), renewals included.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from typing import Any
 import grpc
 
 from gamehall.runtime import tls
+from gamehall.runtime.renewing_channel import RenewingChannel
 
 DEFAULT_DEADLINE_SECONDS = 10.0
 CHANNEL_OPTIONS = [
@@ -46,13 +47,13 @@ def internal_channel(address: str, *, deadline: float | None = DEFAULT_DEADLINE_
     `deadline=None` is for hot paths whose every call passes `timeout=` itself (gamehall.runtime.rules_replicas):
     a client interceptor costs grpc.aio an extra task and a copy of the call details per call, about a fifth of
     the gateway's CPU per move. Under mTLS (gamehall.runtime.tls.configure ran with certificates) it presents
-    this service's certificate and verifies the server's."""
+    this service's certificate and verifies the server's; after a renewal, new calls go on a channel with the
+    renewed certificate while calls in flight finish on the old one (gamehall.runtime.renewing_channel)."""
     interceptors = [DefaultDeadline(deadline)] if deadline is not None else []
     transport = tls.current()
-    credentials = transport.channel_credentials() if transport is not None else None
-    if credentials is None:
+    if transport is None or transport.internal is None:
         return grpc.aio.insecure_channel(address, options=CHANNEL_OPTIONS, interceptors=interceptors)
-    return grpc.aio.secure_channel(address, credentials, options=CHANNEL_OPTIONS, interceptors=interceptors)
+    return RenewingChannel(address, transport.internal, options=CHANNEL_OPTIONS, interceptors=interceptors)
 
 
 __all__ = ["CHANNEL_OPTIONS", "DEFAULT_DEADLINE_SECONDS", "DefaultDeadline", "internal_channel"]

@@ -5,6 +5,7 @@ The CA's certificate and each service's pair are PEM files (keys mode 0600). A s
 service in its common name and in a URI SAN (`spiffe://gamehall/<service>`), which is the identity the servers
 check (gamehall.runtime.callers); it is valid for client and server use on this machine's loopback names.
 In a cluster cert-manager issues the same shape of certificate (helm/gamehall/templates/certificates.yaml).
+Every file is replaced atomically, so running services can re-read renewed pairs (gamehall.runtime.cert_reload).
 """
 
 from __future__ import annotations
@@ -41,13 +42,18 @@ def _key() -> ec.EllipticCurvePrivateKey:
     return ec.generate_private_key(ec.SECP256R1())
 
 
-def _write_private(path: Path, data: bytes) -> None:
+def _write_private(path: Path, data: bytes, mode: int = 0o600) -> None:
     """Write `data` readable by the owner only, atomically (a reader never sees half a key)."""
     temporary = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}")
-    descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
     with os.fdopen(descriptor, "wb") as handle:
         handle.write(data)
     os.replace(temporary, path)
+
+
+def _write_public(path: Path, data: bytes) -> None:
+    """Write a certificate atomically (a running service re-reads it when it changes)."""
+    _write_private(path, data, 0o644)
 
 
 def _key_pem(key: ec.EllipticCurvePrivateKey) -> bytes:
@@ -108,19 +114,27 @@ class EmbeddedCA:
             .sign(key, hashes.SHA256())
         )
         _write_private(self.pair.key, _key_pem(key))
-        self.pair.cert.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
+        _write_public(self.pair.cert, cert.public_bytes(serialization.Encoding.PEM))
         return True
 
     def issue(self, service: str, *, names: tuple[str, ...] = (), days: int = LEAF_DAYS) -> Pair:
         """The certificate of `service` (client and server use), issued once and reused while the CA is the same."""
-        pair = Pair(self.directory / f"{service}.crt", self.directory / f"{service}.key")
+        pair = self._pair(service)
         ca_cert = x509.load_pem_x509_certificate(self.pair.cert.read_bytes())
         if pair.cert.exists() and pair.key.exists() and _issued_by(pair.cert, ca_cert):
             return pair
+        return self.renew(service, names=names, days=days, new_key=True)
+
+    def renew(self, service: str, *, names: tuple[str, ...] = (), days: int = LEAF_DAYS, new_key: bool = False) -> Pair:
+        """Issue `service` a fresh certificate now (a new serial), with a new key or, like cert-manager's
+        `rotationPolicy: Never`, the key it has. The key is replaced first, then the certificate, each atomically:
+        in between, a reader sees a pair that does not match (gamehall.runtime.cert_reload waits for the second)."""
+        pair = self._pair(service)
+        ca_cert = x509.load_pem_x509_certificate(self.pair.cert.read_bytes())
         ca_key = serialization.load_pem_private_key(self.pair.key.read_bytes(), None)
         if not isinstance(ca_key, ec.EllipticCurvePrivateKey):
             raise ValueError(f"{self.pair.key} is not the EC key this module makes")
-        key = _key()
+        key = _key() if new_key or not pair.key.exists() else _load_key(pair.key)
         cert = (
             _builder(service, ca_cert.subject, key.public_key(), days)
             .add_extension(_sans((service, *names, *LOOPBACK_NAMES), LOOPBACK_IPS, SPIFFE_PREFIX + service), False)
@@ -132,8 +146,18 @@ class EmbeddedCA:
             .sign(ca_key, hashes.SHA256())
         )
         _write_private(pair.key, _key_pem(key))
-        pair.cert.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
+        _write_public(pair.cert, cert.public_bytes(serialization.Encoding.PEM))
         return pair
+
+    def _pair(self, service: str) -> Pair:
+        return Pair(self.directory / f"{service}.crt", self.directory / f"{service}.key")
+
+
+def _load_key(path: Path) -> ec.EllipticCurvePrivateKey:
+    key = serialization.load_pem_private_key(path.read_bytes(), None)
+    if not isinstance(key, ec.EllipticCurvePrivateKey):
+        raise ValueError(f"{path} is not the EC key this module makes")
+    return key
 
 
 def _issued_by(path: Path, ca: x509.Certificate) -> bool:
@@ -175,7 +199,7 @@ def self_signed_pair(directory: Path, name: str = "gateway", hosts: tuple[str, .
         .sign(key, hashes.SHA256())
     )
     _write_private(pair.key, _key_pem(key))
-    pair.cert.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
+    _write_public(pair.cert, cert.public_bytes(serialization.Encoding.PEM))
     return pair, True
 
 

@@ -4,7 +4,8 @@ A service's ``__main__`` builds a `ServiceApp`, adds its servicers and start/sto
 and calls `main()`. The harness brings the rest: structlog, the Prometheus endpoint,
 gRPC health checking and reflection, the diagnostics echo, the interceptor (logs, metrics, error mapping,
 deadlines), message size limits, transport security (gamehall.runtime.tls: mTLS with the allowed-callers
-check of gamehall.runtime.callers on internal servers, the public certificate on the gateway), and a
+check of gamehall.runtime.callers on internal servers, the public certificate on the gateway; renewed
+certificate files are picked up every `tls_reload_seconds` without a restart), and a
 graceful stop on SIGTERM/SIGINT: health turns NOT_SERVING, in-flight calls get `grace_seconds` to finish,
 then stop hooks run (for example draining NATS) in reverse order.
 """
@@ -65,6 +66,7 @@ class ServiceApp:
         self.transport: Transport | None = None
         """Read from the settings by `main()` (a refusal exits with status 2) or at the latest by `start()`."""
         self._stopping: asyncio.Event | None = None
+        self._renewals: asyncio.Task[None] | None = None
         if diagnostics:
             self.add_servicer(
                 diagnostics_pb2_grpc.add_DiagnosticsServiceServicer_to_server,
@@ -125,6 +127,8 @@ class ServiceApp:
         await self.server.start()
         if self._health_server is not None:
             await self._health_server.start()
+        if self.transport.internal is not None or self.transport.public_files is not None:
+            self._renewals = asyncio.create_task(self._check_certificates(self.transport, s.tls_reload_seconds))
         if metrics:
             self.metrics_port = start_metrics_server(s.host, s.metrics_port)
         for _, _, full_name in self._servicers:
@@ -139,10 +143,24 @@ class ServiceApp:
         )
         return self.port
 
+    @staticmethod
+    async def _check_certificates(transport: Transport, every: float) -> None:
+        """Look for renewed certificate files every `every` seconds (gamehall.runtime.cert_reload), so servers,
+        channels and the NATS connection use them without a restart."""
+        while True:
+            await asyncio.sleep(every)
+            try:
+                transport.check()
+            except Exception:
+                log.exception("certificate check failed; still serving the previous certificates")
+
     async def stop(self) -> None:
         """Graceful stop: NOT_SERVING, let in-flight calls finish, then the stop hooks."""
         if self.server is None:
             return
+        if self._renewals is not None:
+            self._renewals.cancel()
+            self._renewals = None
         await self.health.enter_graceful_shutdown()
         await self.server.stop(self.settings.grace_seconds)
         if self._health_server is not None:

@@ -154,6 +154,12 @@ class Settings(BaseSettings):
     )
     public_tls_cert_file: Path | None = Field(None, description="gateway: the public port's certificate chain (PEM).")
     public_tls_key_file: Path | None = Field(None, description="gateway: the public certificate's private key.")
+    tls_reload_seconds: float = Field(
+        5.0,
+        gt=0,
+        description="How often the certificate files are checked for a renewal (stat only; re-read when changed): "
+        "new connections and calls use a renewed pair within this time, without a restart.",
+    )
     gateway_ca_file: Path | None = Field(
         None,
         description="web: the CA (or self-signed certificate) that verifies the gateway's public TLS port; "

@@ -1,6 +1,7 @@
 """The chart's transport security (tls.mode): off declares plaintext; cert-manager (ci/all-features.yaml) gives every
 service a Certificate naming it (the identity gamehall.runtime.callers checks) and its Service names, mounts it
-read-only, points the service's settings at the files, and probes the plaintext health-only port."""
+read-only as whole Secret volumes (a subPath mount would never see a renewal), points the service's settings at
+the files, and probes the plaintext health-only port."""
 
 from __future__ import annotations
 
@@ -50,6 +51,8 @@ def test_cert_manager_gives_each_service_its_identity(rendered: dict) -> None:
             assert f"{doc['metadata']['name']}-replicas" in spec["dnsNames"]  # the gateway dials the headless name
         if name == "gateway":
             assert env["GAMEHALL_PUBLIC_TLS_CERT_FILE"] == "/etc/gamehall/public-tls/tls.crt"
+            public_mount = {"name": "public-tls", "mountPath": "/etc/gamehall/public-tls", "readOnly": True}
+            assert public_mount in container["volumeMounts"]  # a whole volume (no subPath): renewals reach it
     public = next(s for s in certificates.values() if "play.example.com" in s.get("dnsNames", []))
     assert public["issuerRef"]["name"] == "letsencrypt" and "client auth" not in public["usages"]
 
