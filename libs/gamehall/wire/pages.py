@@ -39,6 +39,7 @@ MATCHES = PageSpec(50, 200)
 TOURNAMENTS = PageSpec(50, 200)
 PAIRINGS = PageSpec(100, 500)
 LEADERBOARD = PageSpec(100, 1000)
+AUDIT_EVENTS = PageSpec(50, 500)
 
 
 def page_size(requested: int, spec: PageSpec) -> int:
