@@ -25,7 +25,7 @@ from gamehall.engine.errors import IllegalAction
 from gamehall.internal.v1 import persistence_pb2 as ppb
 from gamehall.internal.v1 import persistence_pb2_grpc
 from gamehall.matches import Caller, LiveMatch, MatchNotRunning, Step, require_seat, require_watch, seat_of
-from gamehall.matches.errors import MatchError, RequestReused, VersionConflict
+from gamehall.matches.errors import MatchError, VersionConflict
 from gamehall.matches.live import LoggedAction, MatchFacts, StepView, forfeit_outcome
 from gamehall.matches.replay import HIDDEN, replay
 from gamehall.runtime import metrics
@@ -171,7 +171,7 @@ class LiveMatches:
             loaded.snapshot or None,
             int(loaded.snapshot_version),
             actions,
-            loaded.request_ids,
+            [(int(k.seat), k.request_id) for k in loaded.logged_requests],
         )
         if live.version != version:
             raise ClientError(
@@ -272,14 +272,14 @@ class LiveMatches:
                 earlier = live.remembered(request_id, seat)
                 if earlier is not None:
                     return _submitted(earlier, replayed=True)
-                if live.logged_before(request_id):  # a retry of a move logged before this copy was loaded
-                    prior = await self._logged_request(match_id, request_id)
+                if live.logged_before(request_id, seat):  # a retry of a move logged before this copy was loaded
+                    prior = await self._logged_request(match_id, request_id, seat)
                     if prior is None:  # never judge it again: that would log one request twice
                         raise ClientError(
                             grpc.StatusCode.UNAVAILABLE,
                             f"request {request_id[:64]!r} is logged but its result is not readable yet; retry",
                         )
-                    return await self._replayed(held, seat, prior)
+                    return await self._replayed(held, prior)
                 try:
                     action = live.resolve(seat, action_id_=action_id, action_json=action_json)
                     step = live.play(seat, action, request_id, now_ms(), expected_version)
@@ -335,22 +335,21 @@ class LiveMatches:
         except (LogUnavailable, ClientError):
             return False
 
-    async def _logged_request(self, match_id: str, request_id: str) -> ppb.ActionEntry | None:
-        """The projected entry of an earlier try of `request_id` (waiting briefly: it may be milliseconds
+    async def _logged_request(self, match_id: str, request_id: str, seat: int) -> ppb.ActionEntry | None:
+        """The projected entry of the seat's earlier try of `request_id` (waiting briefly: it may be milliseconds
         behind the log)."""
         for pause in (0.0, *PROJECTION_WAIT):
             await asyncio.sleep(pause)
-            found = await self._call(
-                "LoadMatchState", ppb.LoadMatchStateRequest(match_id=match_id, request_id=request_id, at_version=0)
+            request = ppb.LoadMatchStateRequest(
+                match_id=match_id, request_id=request_id, request_seat=seat, at_version=0
             )
+            found = await self._call("LoadMatchState", request)
             if found.HasField("prior"):
                 prior: ppb.ActionEntry = found.prior
                 return prior
         return None
 
-    async def _replayed(self, held: Held, seat: int, entry: ppb.ActionEntry) -> match_pb2.SubmitActionResponse:
-        if entry.seat != seat:
-            raise RequestReused(f"request id {entry.request_id!r} was already used by another seat of this match")
+    async def _replayed(self, held: Held, entry: ppb.ActionEntry) -> match_pb2.SubmitActionResponse:
         response = match_pb2.SubmitActionResponse(
             version=entry.version, action=logged_to_public(logged_from_entry(entry)), replayed=True
         )
