@@ -156,7 +156,7 @@ BOUNDS: dict[str, dict[str, Bound]] = {
         "seat": SEAT,
     },
     "WatchMatchRequest": {**_MATCH_ID, "from_version": VERSION, "delay_actions": Number(0, 1000), "seat": SEAT},
-    "GetReplayRequest": _MATCH_ID,
+    "GetReplayRequest": {**_MATCH_ID, "page_size": PAGE_SIZE, "page_token": PAGE_TOKEN},
     # MatchmakingService
     "EnqueueTicketRequest": {
         "game": NAME,

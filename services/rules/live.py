@@ -27,12 +27,12 @@ from gamehall.internal.v1 import persistence_pb2_grpc
 from gamehall.matches import Caller, LiveMatch, MatchNotRunning, Step, require_seat, require_watch, seat_of
 from gamehall.matches.errors import MatchError, VersionConflict
 from gamehall.matches.live import LoggedAction, MatchFacts, StepView, forfeit_outcome
-from gamehall.matches.replay import HIDDEN, replay
+from gamehall.matches.replay import HIDDEN, initial_view, steps_from
 from gamehall.runtime import metrics
 from gamehall.runtime.errors import ClientError
 from gamehall.runtime.matchlog import LogConflict, Logged, LogUnavailable, MatchLog
 from gamehall.runtime.upstream import translate
-from gamehall.wire import event_to_proto, outcome_to_proto
+from gamehall.wire import event_to_proto, outcome_to_proto, pages
 from gamehall.wire.convert import dumps
 from gamehall.wire.matches import facts_from_record, logged_from_entry, logged_to_public, outcome_from_json
 from gamehall.wire.matchlog import close_entry, entry_for_step
@@ -467,25 +467,49 @@ class LiveMatches:
                 )
         return response
 
-    async def replay(self, match_id: str, caller: Caller) -> match_pb2.GetReplayResponse:
+    async def replay(
+        self, match_id: str, caller: Caller, from_version: int = 1, page_size: int = 0
+    ) -> tuple[match_pb2.GetReplayResponse, int]:
+        """(a page of the match's replay from `from_version`, the version the next page starts at or 0): at most
+        `page_size` steps (0: no count limit) and, past the first step, at most REPLAY_PAGE_BYTES of views."""
         held = await self.held(match_id, fresh=True)
         facts = held.live.facts
         require_watch(facts, caller)
         complete = facts.status in ("finished", "aborted")
         seat = None if complete else seat_of(facts, caller, None)
+        first = max(1, from_version)
         actions = await self._actions(held.live, held.live.version)
-        initial, steps = await asyncio.to_thread(replay, self.game, facts, actions, seat, complete)
-        response = match_pb2.GetReplayResponse(complete=complete, initial_view_json=dumps(initial))
-        for step in steps:
+        return await asyncio.to_thread(self._replay_page, facts, actions, seat, complete, first, page_size)
+
+    def _replay_page(
+        self,
+        facts: MatchFacts,
+        actions: list[LoggedAction],
+        seat: int | None,
+        complete: bool,
+        first: int,
+        page_size: int,
+    ) -> tuple[match_pb2.GetReplayResponse, int]:
+        response = match_pb2.GetReplayResponse(complete=complete)
+        used = 0
+        if first == 1:
+            response.initial_view_json = dumps(initial_view(self.game, facts, seat, complete))
+            used = len(response.initial_view_json)
+        for step in steps_from(self.game, facts, actions, seat, complete, first):
+            view_json = dumps(step.view)
+            full = page_size and len(response.steps) >= page_size
+            if full or (response.steps and used + len(view_json) > pages.REPLAY_PAGE_BYTES):
+                return response, step.version
+            used += len(view_json)
             response.steps.append(
                 match_pb2.ReplayStep(
                     version=step.version,
                     seat=step.seat,
                     action=logged_to_public(step.action) if step.action else common_pb2.LegalAction(label=HIDDEN),
-                    view_json=dumps(step.view),
+                    view_json=view_json,
                 )
             )
-        return response
+        return response, 0
 
     async def _actions(self, live: LiveMatch, to_version: int) -> list[LoggedAction]:
         """Logged actions 1..`to_version`: the projection's, then this replica's own newest steps for any

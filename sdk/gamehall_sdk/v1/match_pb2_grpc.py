@@ -189,9 +189,11 @@ class MatchServiceServicer:
         raise NotImplementedError('Method not implemented!')
 
     def GetReplay(self, request, context):
-        """The match's history: redacted for its seats while running, complete once finished.
+        """The match's history, a page of steps at a time (AIP-158): redacted for its seats while running,
+        complete once finished.
         Errors: NOT_FOUND (NOT_FOUND), PERMISSION_DENIED (PERMISSION_DENIED: a private match, or a
-        running match the caller holds no seat of).
+        running match the caller holds no seat of), INVALID_ARGUMENT (INVALID_PAGE_TOKEN: a page token not
+        made for this match's replay; MALFORMED: a negative page_size).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
