@@ -495,10 +495,10 @@ class LiveMatches:
         if first == 1:
             response.initial_view_json = dumps(initial_view(self.game, facts, seat, complete))
             used = len(response.initial_view_json)
+        last = actions[-1].version if actions else 0
         for step in steps_from(self.game, facts, actions, seat, complete, first):
             view_json = dumps(step.view)
-            full = page_size and len(response.steps) >= page_size
-            if full or (response.steps and used + len(view_json) > pages.REPLAY_PAGE_BYTES):
+            if response.steps and used + len(view_json) > pages.REPLAY_PAGE_BYTES:
                 return response, step.version
             used += len(view_json)
             response.steps.append(
@@ -509,6 +509,8 @@ class LiveMatches:
                     view_json=view_json,
                 )
             )
+            if page_size and len(response.steps) >= page_size:  # full: stop before building the next step's views
+                return response, step.version + 1 if step.version < last else 0
         return response, 0
 
     async def _actions(self, live: LiveMatch, to_version: int) -> list[LoggedAction]:
