@@ -14,7 +14,15 @@ from gamehall_sdk.matchmaking import Matchmaking
 from gamehall_sdk.retry import RetryPolicy
 from gamehall_sdk.tournaments import Tournaments
 from gamehall_sdk.transport import DEFAULT_TIMEOUT, Transport, all_pages, make_stub
-from gamehall_sdk.v1 import auth_pb2, auth_pb2_grpc, catalog_pb2, catalog_pb2_grpc, common_pb2
+from gamehall_sdk.v1 import (
+    audit_pb2,
+    audit_pb2_grpc,
+    auth_pb2,
+    auth_pb2_grpc,
+    catalog_pb2,
+    catalog_pb2_grpc,
+    common_pb2,
+)
 
 CHANNEL_OPTIONS: tuple[tuple[str, Any], ...] = (
     ("grpc.max_receive_message_length", 64 * 1024 * 1024),
@@ -36,6 +44,7 @@ class Gamehall:
         """When the token expires (None until `register` or `login`)."""
         self._auth = make_stub(auth_pb2_grpc.AuthServiceStub, channel)
         self._catalog = make_stub(catalog_pb2_grpc.CatalogServiceStub, channel)
+        self._audit = make_stub(audit_pb2_grpc.AuditServiceStub, channel)
         self.matches = Matches.over(self.transport, channel)
         self.matchmaking = Matchmaking.over(self.transport, channel)
         self.tournaments = Tournaments.over(self.transport, channel)
@@ -108,3 +117,24 @@ class Gamehall:
         """Every hosted game with its modes, options and JSON Schemas (every page)."""
         request = catalog_pb2.ListGamesRequest()
         return await all_pages(self.transport, self._catalog.ListGames, request, catalog_pb2.ListGamesResponse, "games")
+
+    async def audit_events(
+        self,
+        *,
+        actor: str = "",
+        action: str = "",
+        since: datetime | None = None,
+        until: datetime | None = None,
+        limit: int | None = None,
+    ) -> list[audit_pb2.AuditEvent]:
+        """Operators: the audit log of operator actions, newest first, following every page (or up to `limit`
+        events); `actor` an account id or username, `action` an RPC or a prefix ending in "."
+        ("TournamentService."), [`since`, `until`) a time range. PermissionDenied for anyone else."""
+        request = audit_pb2.ListAuditEventsRequest(actor=actor, action=action)
+        if since is not None:
+            request.start_time.FromDatetime(since)
+        if until is not None:
+            request.end_time.FromDatetime(until)
+        return await all_pages(
+            self.transport, self._audit.ListAuditEvents, request, audit_pb2.ListAuditEventsResponse, "events", limit
+        )

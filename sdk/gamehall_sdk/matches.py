@@ -196,7 +196,27 @@ class Matches:
                 events=tuple(GameEvent(e.kind, decode(e.data_json), tuple(e.audience)) for e in message.events),
             )
 
-    async def replay(self, match_id: str) -> match_pb2.GetReplayResponse:
-        """The match's history (complete once finished; the caller's seat view while running)."""
-        request = match_pb2.GetReplayRequest(match_id=match_id)
-        return await self._t.unary(self._stub.GetReplay, request, match_pb2.GetReplayResponse, idempotent=True)
+    async def replay(self, match_id: str, *, page_size: int = 0) -> match_pb2.GetReplayResponse:
+        """The match's whole history (complete once finished; the caller's seat view while running): every page
+        of GetReplay followed and joined into one response (the initial view, the match as of the last page,
+        every step in order, no next_page_token). `page_size` 0 is the server's default."""
+        joined = match_pb2.GetReplayResponse()
+        async for page in self.replay_pages(match_id, page_size=page_size):
+            if not joined.initial_view_json:
+                joined.initial_view_json = page.initial_view_json
+            joined.match.CopyFrom(page.match)
+            joined.complete = page.complete
+            joined.steps.extend(page.steps)
+        return joined
+
+    async def replay_pages(
+        self, match_id: str, *, page_size: int = 0
+    ) -> AsyncGenerator[match_pb2.GetReplayResponse, None]:
+        """GetReplay's pages in order (AIP-158), for a client that shows or stores a long replay as it arrives."""
+        request = match_pb2.GetReplayRequest(match_id=match_id, page_size=page_size)
+        while True:
+            page = await self._t.unary(self._stub.GetReplay, request, match_pb2.GetReplayResponse, idempotent=True)
+            yield page
+            if not page.next_page_token:
+                return
+            request.page_token = page.next_page_token

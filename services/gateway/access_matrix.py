@@ -64,4 +64,6 @@ ACCESS: dict[str, tuple[str, ...]] = {
     "DropPlayer(D)": _operator_only(_NF),  # D left already (UnregisterPlayer)
     "RepairRound": _operator_only(_FP),
     "AdjudicatePairing": _operator_only(_FP),
+    # AuditService
+    "ListAuditEvents": _OPERATOR_ONLY,
 }

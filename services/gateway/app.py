@@ -1,4 +1,4 @@
-"""Assemble the gateway: upstream channels, auth, the three public services, watch and clocks."""
+"""Assemble the gateway: upstream channels, auth, the public services, the audit trail, watch and clocks."""
 
 from __future__ import annotations
 
@@ -14,7 +14,17 @@ from gamehall.runtime.bus import Bus
 from gamehall.runtime.identity import account_lookup
 from gamehall.runtime.service import ServiceApp, exit_on_missing_secret
 from gamehall.runtime.settings import Settings
-from gamehall_sdk.v1 import auth_pb2, auth_pb2_grpc, catalog_pb2, catalog_pb2_grpc, match_pb2, match_pb2_grpc
+from gamehall_sdk.v1 import (
+    audit_pb2,
+    audit_pb2_grpc,
+    auth_pb2,
+    auth_pb2_grpc,
+    catalog_pb2,
+    catalog_pb2_grpc,
+    match_pb2,
+    match_pb2_grpc,
+)
+from gamehall_services.gateway.audit_log import AuditLogServicer
 from gamehall_services.gateway.audit_trail import AuditedServices, AuditTrail
 from gamehall_services.gateway.auth import Authenticator, AuthServicer, Registration, bootstrap_operator
 from gamehall_services.gateway.auth_limits import AuthLimits
@@ -30,7 +40,7 @@ from gamehall_services.gateway.watch import Watcher
 log = structlog.get_logger("gamehall.gateway")
 SERVICES = {
     name: service
-    for module in (auth_pb2, catalog_pb2, match_pb2)
+    for module in (auth_pb2, catalog_pb2, match_pb2, audit_pb2)
     for name, service in module.DESCRIPTOR.services_by_name.items()
 }
 
@@ -65,6 +75,11 @@ def build_app(settings: Settings) -> ServiceApp:
         SERVICES["CatalogService"].full_name,
     )
     audited.add_servicer(match_pb2_grpc.add_MatchServiceServicer_to_server, matches, SERVICES["MatchService"].full_name)
+    app.add_servicer(  # operators read the trail's log (reads are not themselves audited)
+        audit_pb2_grpc.add_AuditServiceServicer_to_server,
+        AuditLogServicer(trail, auth, matches.limiter),
+        SERVICES["AuditService"].full_name,
+    )
     forwarder = Forwarder(settings.matchmaking_addr, auth, matches.limiter, slots)
     add_matchmaking_services(audited, forwarder)
 

@@ -156,7 +156,7 @@ BOUNDS: dict[str, dict[str, Bound]] = {
         "seat": SEAT,
     },
     "WatchMatchRequest": {**_MATCH_ID, "from_version": VERSION, "delay_actions": Number(0, 1000), "seat": SEAT},
-    "GetReplayRequest": _MATCH_ID,
+    "GetReplayRequest": {**_MATCH_ID, "page_size": PAGE_SIZE, "page_token": PAGE_TOKEN},
     # MatchmakingService
     "EnqueueTicketRequest": {
         "game": NAME,
@@ -204,6 +204,15 @@ BOUNDS: dict[str, dict[str, Bound]] = {
     "DropPlayerRequest": {**_TOURNAMENT_ID, "player": ID},
     "RepairRoundRequest": _TOURNAMENT_ID,
     "AdjudicatePairingRequest": {**_TOURNAMENT_ID, "pairing_id": ID, "ranks": Many(MAX_SEATS, Number(0, MAX_SEATS))},
+    # AuditService: an actor is an account id or a username; an action an RPC name or a prefix ending in "."
+    "ListAuditEventsRequest": {
+        "actor": ID,
+        "action": NAME,
+        "start_time": Instant(),
+        "end_time": Instant(),
+        "page_size": PAGE_SIZE,
+        "page_token": PAGE_TOKEN,
+    },
 }
 
 

@@ -236,12 +236,21 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
                 yield update
 
     async def GetReplay(self, request: match_pb2.GetReplayRequest, context: Any) -> match_pb2.GetReplayResponse:
+        """A page of the replay (AIP-158; a client sending no page_size gets the default page and a token)."""
         claims = await self._caller(context)
+        size = pages.page_size(request.page_size, pages.REPLAY_STEPS)
+        filters = {"match": request.match_id}
+        start = pages.offset_of(request.page_token, "replay", filters) or 1
         record = await self._record(request.match_id)
-        forwarded = live_pb2.GetReplayRequest(match_id=record.id, caller=_caller_proto(claims))
+        forwarded = live_pb2.GetReplayRequest(
+            match_id=record.id, caller=_caller_proto(claims), from_version=start, page_size=size
+        )
         owner = self.upstream.replicas(record.game)
-        result: match_pb2.GetReplayResponse = (await owner.on_owner(record.id, "GetReplay", forwarded)).result
+        page = await owner.on_owner(record.id, "GetReplay", forwarded)
+        result: match_pb2.GetReplayResponse = page.result
         result.match.CopyFrom(public_match(await self._fresh_record(record.id)))
+        if page.next_version:
+            result.next_page_token = pages.encode_token(int(page.next_version), "replay", filters)
         return result
 
 

@@ -3,7 +3,9 @@
 A running match's truth is its log, so the close is a log entry appended with the same
 compare-and-swap as a move: it lands after the newest entry or not at all, and an owner that
 raced it loses its next append and reloads the closed match. The call returns once the
-projection holds the close, so a read right after sees it.
+projection holds the close, so a read right after sees it. A log that refuses the entry (a NATS permission,
+a JetStream error) or does not answer is UNAVAILABLE: the caller retries, and a retry of a close that did land
+answers that the match is already closed.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from gamehall.matches.live import MatchFacts
-from gamehall.runtime.matchlog import LogConflict
+from gamehall.runtime.matchlog import LogConflict, LogUnavailable
 from gamehall.store.errors import MatchClosed, Unavailable, VersionConflict
 from gamehall.store.records import CLOSED_STATUSES, Match
 from gamehall.wire.matchlog import close_entry
@@ -23,6 +25,22 @@ ATTEMPTS = 8
 
 
 async def close_through_log(
+    projector: Projector,
+    match: Match,
+    status: str,
+    outcome: Mapping[str, Any] | None,
+    expected_version: int | None,
+) -> None:
+    try:
+        await _close(projector, match, status, outcome, expected_version)
+    except LogUnavailable as exc:
+        raise Unavailable(
+            f"the match log (NATS) refused the close or did not answer ({exc}); retry shortly (should the close "
+            "have landed after all, the retry answers that the match is closed)"
+        ) from exc
+
+
+async def _close(
     projector: Projector,
     match: Match,
     status: str,

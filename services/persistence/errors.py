@@ -1,4 +1,6 @@
-"""The store's named errors in the runtime's error table (imported for its side effect by the service)."""
+"""The store's and the match log's named errors in the runtime's error table (imported for its side effect by the
+service). Unavailability (a locked or lost database, a NATS that refused or did not answer) is UNAVAILABLE, which
+clients retry, never INTERNAL."""
 
 from __future__ import annotations
 
@@ -6,6 +8,7 @@ import grpc
 
 from gamehall import store
 from gamehall.runtime.errors import register_error
+from gamehall.runtime.matchlog import LogUnavailable
 from gamehall_sdk.v1 import common_pb2 as c
 
 S = grpc.StatusCode
@@ -19,3 +22,5 @@ register_error(store.InvalidArgument, S.INVALID_ARGUMENT, c.ERROR_REASON_MALFORM
 register_error(store.TicketNotOpen, S.FAILED_PRECONDITION, c.ERROR_REASON_TICKET_NOT_OPEN)
 register_error(store.RatingConflict, S.ABORTED, c.ERROR_REASON_VERSION_CONFLICT)
 register_error(store.RevisionConflict, S.ABORTED, c.ERROR_REASON_VERSION_CONFLICT)
+register_error(store.Unavailable, S.UNAVAILABLE, c.ERROR_REASON_UNAVAILABLE)
+register_error(LogUnavailable, S.UNAVAILABLE, c.ERROR_REASON_UNAVAILABLE)

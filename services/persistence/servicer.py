@@ -202,11 +202,14 @@ class PersistenceServicer(StoreWriter, persistence_pb2_grpc.PersistenceServiceSe
             actions = await self.store.get_actions(match.id, start, target)
             response.actions.extend(action_to_proto(a) for a in actions)
         if request.request_id:
-            prior = await self.store.get_action_by_request(match.id, request.request_id)
+            prior = await self.store.get_action_by_request(match.id, request.request_seat, request.request_id)
             if prior is not None:
                 response.prior.CopyFrom(action_to_proto(prior))
         if request.with_request_ids:
-            response.request_ids.extend(await self.store.request_ids(match.id))
+            response.logged_requests.extend(
+                pb.LoggedRequest(seat=seat, request_id=request_id)
+                for seat, request_id in await self.store.request_keys(match.id)
+            )
         return response
 
     async def GetActions(self, request: pb.GetActionsRequest, context: Any) -> pb.GetActionsResponse:

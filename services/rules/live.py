@@ -25,14 +25,14 @@ from gamehall.engine.errors import IllegalAction
 from gamehall.internal.v1 import persistence_pb2 as ppb
 from gamehall.internal.v1 import persistence_pb2_grpc
 from gamehall.matches import Caller, LiveMatch, MatchNotRunning, Step, require_seat, require_watch, seat_of
-from gamehall.matches.errors import MatchError, RequestReused, VersionConflict
+from gamehall.matches.errors import MatchError, VersionConflict
 from gamehall.matches.live import LoggedAction, MatchFacts, StepView, forfeit_outcome
-from gamehall.matches.replay import HIDDEN, replay
+from gamehall.matches.replay import HIDDEN, initial_view, steps_from
 from gamehall.runtime import metrics
 from gamehall.runtime.errors import ClientError
 from gamehall.runtime.matchlog import LogConflict, Logged, LogUnavailable, MatchLog
 from gamehall.runtime.upstream import translate
-from gamehall.wire import event_to_proto, outcome_to_proto
+from gamehall.wire import event_to_proto, outcome_to_proto, pages
 from gamehall.wire.convert import dumps
 from gamehall.wire.matches import facts_from_record, logged_from_entry, logged_to_public, outcome_from_json
 from gamehall.wire.matchlog import close_entry, entry_for_step
@@ -171,7 +171,7 @@ class LiveMatches:
             loaded.snapshot or None,
             int(loaded.snapshot_version),
             actions,
-            loaded.request_ids,
+            [(int(k.seat), k.request_id) for k in loaded.logged_requests],
         )
         if live.version != version:
             raise ClientError(
@@ -272,14 +272,14 @@ class LiveMatches:
                 earlier = live.remembered(request_id, seat)
                 if earlier is not None:
                     return _submitted(earlier, replayed=True)
-                if live.logged_before(request_id):  # a retry of a move logged before this copy was loaded
-                    prior = await self._logged_request(match_id, request_id)
+                if live.logged_before(request_id, seat):  # a retry of a move logged before this copy was loaded
+                    prior = await self._logged_request(match_id, request_id, seat)
                     if prior is None:  # never judge it again: that would log one request twice
                         raise ClientError(
                             grpc.StatusCode.UNAVAILABLE,
                             f"request {request_id[:64]!r} is logged but its result is not readable yet; retry",
                         )
-                    return await self._replayed(held, seat, prior)
+                    return await self._replayed(held, prior)
                 try:
                     action = live.resolve(seat, action_id_=action_id, action_json=action_json)
                     step = live.play(seat, action, request_id, now_ms(), expected_version)
@@ -335,22 +335,21 @@ class LiveMatches:
         except (LogUnavailable, ClientError):
             return False
 
-    async def _logged_request(self, match_id: str, request_id: str) -> ppb.ActionEntry | None:
-        """The projected entry of an earlier try of `request_id` (waiting briefly: it may be milliseconds
+    async def _logged_request(self, match_id: str, request_id: str, seat: int) -> ppb.ActionEntry | None:
+        """The projected entry of the seat's earlier try of `request_id` (waiting briefly: it may be milliseconds
         behind the log)."""
         for pause in (0.0, *PROJECTION_WAIT):
             await asyncio.sleep(pause)
-            found = await self._call(
-                "LoadMatchState", ppb.LoadMatchStateRequest(match_id=match_id, request_id=request_id, at_version=0)
+            request = ppb.LoadMatchStateRequest(
+                match_id=match_id, request_id=request_id, request_seat=seat, at_version=0
             )
+            found = await self._call("LoadMatchState", request)
             if found.HasField("prior"):
                 prior: ppb.ActionEntry = found.prior
                 return prior
         return None
 
-    async def _replayed(self, held: Held, seat: int, entry: ppb.ActionEntry) -> match_pb2.SubmitActionResponse:
-        if entry.seat != seat:
-            raise RequestReused(f"request id {entry.request_id!r} was already used by another seat of this match")
+    async def _replayed(self, held: Held, entry: ppb.ActionEntry) -> match_pb2.SubmitActionResponse:
         response = match_pb2.SubmitActionResponse(
             version=entry.version, action=logged_to_public(logged_from_entry(entry)), replayed=True
         )
@@ -468,25 +467,51 @@ class LiveMatches:
                 )
         return response
 
-    async def replay(self, match_id: str, caller: Caller) -> match_pb2.GetReplayResponse:
+    async def replay(
+        self, match_id: str, caller: Caller, from_version: int = 1, page_size: int = 0
+    ) -> tuple[match_pb2.GetReplayResponse, int]:
+        """(a page of the match's replay from `from_version`, the version the next page starts at or 0): at most
+        `page_size` steps (0: no count limit) and, past the first step, at most REPLAY_PAGE_BYTES of views."""
         held = await self.held(match_id, fresh=True)
         facts = held.live.facts
         require_watch(facts, caller)
         complete = facts.status in ("finished", "aborted")
         seat = None if complete else seat_of(facts, caller, None)
+        first = max(1, from_version)
         actions = await self._actions(held.live, held.live.version)
-        initial, steps = await asyncio.to_thread(replay, self.game, facts, actions, seat, complete)
-        response = match_pb2.GetReplayResponse(complete=complete, initial_view_json=dumps(initial))
-        for step in steps:
+        return await asyncio.to_thread(self._replay_page, facts, actions, seat, complete, first, page_size)
+
+    def _replay_page(
+        self,
+        facts: MatchFacts,
+        actions: list[LoggedAction],
+        seat: int | None,
+        complete: bool,
+        first: int,
+        page_size: int,
+    ) -> tuple[match_pb2.GetReplayResponse, int]:
+        response = match_pb2.GetReplayResponse(complete=complete)
+        used = 0
+        if first == 1:
+            response.initial_view_json = dumps(initial_view(self.game, facts, seat, complete))
+            used = len(response.initial_view_json)
+        last = actions[-1].version if actions else 0
+        for step in steps_from(self.game, facts, actions, seat, complete, first):
+            view_json = dumps(step.view)
+            if response.steps and used + len(view_json) > pages.REPLAY_PAGE_BYTES:
+                return response, step.version
+            used += len(view_json)
             response.steps.append(
                 match_pb2.ReplayStep(
                     version=step.version,
                     seat=step.seat,
                     action=logged_to_public(step.action) if step.action else common_pb2.LegalAction(label=HIDDEN),
-                    view_json=dumps(step.view),
+                    view_json=view_json,
                 )
             )
-        return response
+            if page_size and len(response.steps) >= page_size:  # full: stop before building the next step's views
+                return response, step.version + 1 if step.version < last else 0
+        return response, 0
 
     async def _actions(self, live: LiveMatch, to_version: int) -> list[LoggedAction]:
         """Logged actions 1..`to_version`: the projection's, then this replica's own newest steps for any

@@ -72,7 +72,10 @@ class LiveMatchServicer(live_pb2_grpc.LiveMatchServiceServicer):
         return live_pb2.ListLegalActionsResponse(result=result)
 
     async def GetReplay(self, request: live_pb2.GetReplayRequest, context: Any) -> live_pb2.GetReplayResponse:
-        return live_pb2.GetReplayResponse(result=await self.matches.replay(request.match_id, _caller(request)))
+        result, next_version = await self.matches.replay(
+            request.match_id, _caller(request), int(request.from_version), int(request.page_size)
+        )
+        return live_pb2.GetReplayResponse(result=result, next_version=next_version)
 
     async def TimeOut(self, request: live_pb2.TimeOutRequest, context: Any) -> live_pb2.TimeOutResponse:
         result = await self.matches.time_out(request.match_id, int(request.seat), int(request.version))

@@ -66,8 +66,19 @@ class Client:
     def match(self, match_id: str) -> match_pb2.Match:
         return self.call("GetMatch", match_pb2.GetMatchRequest(match_id=match_id)).match
 
-    def replay(self, match_id: str) -> match_pb2.GetReplayResponse:
-        return self.call("GetReplay", match_pb2.GetReplayRequest(match_id=match_id))
+    def replay(self, match_id: str, page_size: int = 0) -> match_pb2.GetReplayResponse:
+        """Every page of the replay joined into one response (the initial view, every step, the last page's match)."""
+        request = match_pb2.GetReplayRequest(match_id=match_id, page_size=page_size)
+        joined = match_pb2.GetReplayResponse()
+        while True:
+            page = self.call("GetReplay", request)
+            joined.initial_view_json = joined.initial_view_json or page.initial_view_json
+            joined.match.CopyFrom(page.match)
+            joined.complete = page.complete
+            joined.steps.extend(page.steps)
+            if not page.next_page_token:
+                return joined
+            request.page_token = page.next_page_token
 
     def watch(self, match_id: str, **kwargs: Any) -> Iterator[match_pb2.WatchMatchResponse]:
         request = match_pb2.WatchMatchRequest(match_id=match_id, **kwargs)

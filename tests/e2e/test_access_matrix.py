@@ -11,7 +11,9 @@ whether the gate let the caller through.
 from __future__ import annotations
 
 import contextlib
+import importlib
 import itertools
+import pkgutil
 import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -20,10 +22,13 @@ from typing import Any
 import grpc
 import pytest
 
+import gamehall_sdk.v1
 from gamehall.auth import Tokens
 from gamehall.internal.v1 import persistence_pb2 as ppb
 from gamehall.internal.v1 import persistence_pb2_grpc
 from gamehall_sdk.v1 import (
+    audit_pb2,
+    audit_pb2_grpc,
     auth_pb2,
     auth_pb2_grpc,
     catalog_pb2,
@@ -39,7 +44,12 @@ from gamehall_services.gateway.access_matrix import ACCESS, OK, ROLES
 from tests.e2e.client import Client
 from tests.e2e.conftest import OPERATOR_PASSWORD, TOKEN_KEY, Running
 
-PUBLIC_FILES = [m.DESCRIPTOR for m in (auth_pb2, catalog_pb2, match_pb2, matchmaking_pb2, tournament_pb2)]
+PUBLIC_FILES = [
+    importlib.import_module(f"gamehall_sdk.v1.{m.name}").DESCRIPTOR
+    for m in pkgutil.iter_modules(gamehall_sdk.v1.__path__)
+    if m.name.endswith("_pb2")
+]
+"""Every public proto file: a new service's RPCs need a probe and a row here before this test passes."""
 
 GAME = "high-card"
 _names = itertools.count()
@@ -146,6 +156,7 @@ def _stub(kind: str, client: Client) -> Any:
         "matches": match_pb2_grpc.MatchServiceStub,
         "queue": matchmaking_pb2_grpc.MatchmakingServiceStub,
         "cups": tournament_pb2_grpc.TournamentServiceStub,
+        "audit": audit_pb2_grpc.AuditServiceStub,
     }[kind](client.channel)
 
 
@@ -279,6 +290,10 @@ PROBES: dict[str, Probe] = {
         "cups",
         "AdjudicatePairing",
         lambda w: tournament_pb2.AdjudicatePairingRequest(tournament_id=w.tournament, pairing_id="none", ranks=[1, 2]),
+    ),
+    # AuditService
+    "ListAuditEvents": _unary(
+        "audit", "ListAuditEvents", lambda w: audit_pb2.ListAuditEventsRequest(action="TournamentService.")
     ),
 }
 

@@ -67,10 +67,6 @@ def test_bad_moves_get_their_status_and_change_nothing(duel: tuple[Client, Clien
             ),
             grpc.StatusCode.RESOURCE_EXHAUSTED,
         ),
-        "request id used by another seat": (
-            lambda: bob.submit(match_id, "resign", request_id="alice-1"),
-            grpc.StatusCode.ALREADY_EXISTS,
-        ),
     }
     for name, (call, expected) in cases.items():
         assert _status(call) == expected, name
@@ -78,6 +74,12 @@ def test_bad_moves_get_their_status_and_change_nothing(duel: tuple[Client, Clien
     again = alice.submit(match_id, "play(card=1)", request_id="alice-1")  # a retry of the first request
     assert again.replayed and again.version == 1
     assert _snapshot(alice, match_id) == before
+    # request ids are per seat (issue 20, finding 9): bob picking alice's id makes his own move, and each
+    # seat's retry returns its own first answer
+    bobs = bob.submit(match_id, bob.legal(match_id).actions[0].id, request_id="alice-1")
+    assert not bobs.replayed and bobs.version == 2
+    assert bob.submit(match_id, "resign", request_id="alice-1").version == 2
+    assert alice.submit(match_id, "resign", request_id="alice-1").version == 1
 
 
 def test_tokens_missing_expired_forged(duel: tuple[Client, Client, str], platform: Running) -> None:

@@ -1,5 +1,5 @@
 """The soak tool: a short run with the gateway and persistence killed mid-load stays correct, and the
-invariant checker reports a gap, a request id applied twice and a finished match without outcome."""
+invariant checker reports a gap, a (seat, request id) applied twice and a finished match without outcome."""
 
 from __future__ import annotations
 
@@ -35,11 +35,11 @@ def _add_match(db: sqlite3.Connection, match_id: str, status: str, version: int,
     )
 
 
-def _add_action(db: sqlite3.Connection, match_id: str, version: int, request_id: str) -> None:
+def _add_action(db: sqlite3.Connection, match_id: str, version: int, request_id: str, seat: int = 0) -> None:
     db.execute(
         "INSERT INTO action_log (match_id, version, seat, action, request_id, state_digest, created_at)"
-        " VALUES (?, ?, 0, '{}', ?, x'00', ?)",
-        (match_id, version, request_id, NOW),
+        " VALUES (?, ?, ?, '{}', ?, x'00', ?)",
+        (match_id, version, seat, request_id, NOW),
     )
 
 
@@ -48,7 +48,7 @@ async def test_checker_reports_each_violation(tmp_path: Path) -> None:
     store = await open_store(f"sqlite://{path}")
     await store.close()
     db = sqlite3.connect(path)
-    # drop UNIQUE (match_id, request_id) so that a request id applied twice can be stored at all
+    # drop UNIQUE (match_id, seat, request_id) so that a request id applied twice can be stored at all
     db.executescript(
         "ALTER TABLE action_log RENAME TO action_log_old;"
         "CREATE TABLE action_log (match_id TEXT, version INTEGER, seat INTEGER, action TEXT,"
@@ -58,6 +58,9 @@ async def test_checker_reports_each_violation(tmp_path: Path) -> None:
     _add_match(db, "good", "finished", 2, '{"ranks": [0, 1], "reason": "score"}')
     _add_action(db, "good", 1, "r1")
     _add_action(db, "good", 2, "r2")
+    _add_match(db, "shared", "running", 2, None)  # two seats may pick the same request id (issue 20, finding 9)
+    _add_action(db, "shared", 1, "same", seat=0)
+    _add_action(db, "shared", 2, "same", seat=1)
     _add_match(db, "gap", "running", 3, None)
     _add_action(db, "gap", 1, "r1")
     _add_action(db, "gap", 3, "r3")
@@ -75,11 +78,11 @@ async def test_checker_reports_each_violation(tmp_path: Path) -> None:
 
     problems = "\n".join(report.problems)
     assert "match gap: logged versions [1, 3] are not 1..2" in problems
-    assert "match twice: 2 actions but 1 distinct request ids" in problems
+    assert "match twice: 2 actions but 1 distinct (seat, request id) keys" in problems
     assert "match no-outcome: finished without an outcome" in problems
     assert "match behind: version 1 but last logged version 2" in problems
     assert "match gap: a client saw it finish but it is stored running" in problems
     assert "match ghost: created by a client but not stored" in problems
-    assert "match good" not in problems
+    assert "match good" not in problems and "match shared" not in problems
     assert report.failed == len(report.problems) == 6
-    assert report.matches_checked == 5
+    assert report.matches_checked == 6

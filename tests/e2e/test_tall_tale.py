@@ -144,7 +144,10 @@ def test_coop_tall_tale_two_accounts_and_a_bot_saved_restarted_resumed(
         assert len(ranks) == 3 and len(set(ranks)) == 1  # co-op: one shared result, the bot's seat included
         if final is not None:
             assert list(final.outcome.ranks) == ranks
-        # (no GetReplay here: a whole campaign's per-step views exceed gRPC's 4 MB message limit)
+        # the whole campaign's per-step views are far over gRPC's 4 MB message limit: GetReplay pages them
+        replay = back["alice"].replay(match.id)
+        assert replay.complete and [s.version for s in replay.steps] == list(range(1, finished.version + 1))
+        assert sum(len(s.view_json) for s in replay.steps) > 4 * 1024 * 1024
         assert _verify(running, match.id)["ok"]
     finally:
         platform.stop()

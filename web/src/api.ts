@@ -371,13 +371,20 @@ export interface ReplayInfo {
   steps: ReplayStepInfo[];
 }
 
+/** The whole replay: GetReplay is paged (AIP-158), so every page is read and the steps joined in order. */
 export async function getReplay(matchId: string): Promise<ReplayInfo> {
-  const r = await matches.getReplay({ matchId });
+  let r = await matches.getReplay({ matchId });
+  const initial = parseJson(r.initialViewJson);
+  const raw = [...r.steps];
+  while (r.nextPageToken) {
+    r = await matches.getReplay({ matchId, pageToken: r.nextPageToken });
+    raw.push(...r.steps);
+  }
   return {
     match: toMatch(r.match),
     complete: r.complete,
-    initial: parseJson(r.initialViewJson),
-    steps: r.steps.map((s) => ({
+    initial,
+    steps: raw.map((s) => ({
       version: Number(s.version),
       seat: s.seat,
       action: s.action?.label || s.action?.id || "",

@@ -43,7 +43,8 @@ class StoredMatch:
     version: int
     outcome: str | None
     versions: list[int] = field(default_factory=list)
-    request_ids: list[str] = field(default_factory=list)
+    request_keys: list[tuple[int, str]] = field(default_factory=list)
+    """(seat, request id) of each logged action: idempotency keys are per seat."""
 
 
 def _read(db: Path) -> dict[str, StoredMatch]:
@@ -53,14 +54,14 @@ def _read(db: Path) -> dict[str, StoredMatch]:
             row[0]: StoredMatch(row[0], row[1], int(row[2]), row[3])
             for row in connection.execute("SELECT id, status, version, outcome FROM matches")
         }
-        for match_id, version, request_id in connection.execute(
-            "SELECT match_id, version, request_id FROM action_log ORDER BY match_id, version"
+        for match_id, version, seat, request_id in connection.execute(
+            "SELECT match_id, version, seat, request_id FROM action_log ORDER BY match_id, version"
         ):
             stored = matches.get(match_id)
             if stored is None:
                 stored = matches[match_id] = StoredMatch(match_id, "<missing>", -1, None)
             stored.versions.append(int(version))
-            stored.request_ids.append(str(request_id))
+            stored.request_keys.append((int(seat), str(request_id)))
         return matches
     finally:
         connection.close()
@@ -78,8 +79,8 @@ def check_match(m: StoredMatch, report: CheckReport) -> None:
     report.record(m.version == last, f"match {m.id}: version {m.version} but last logged version {last}")
     if m.status == "finished":
         report.record(_has_outcome(m.outcome), f"match {m.id}: finished without an outcome")
-    distinct = len(set(m.request_ids))
-    report.record(distinct == n, f"match {m.id}: {n} actions but {distinct} distinct request ids")
+    distinct = len(set(m.request_keys))
+    report.record(distinct == n, f"match {m.id}: {n} actions but {distinct} distinct (seat, request id) keys")
 
 
 def check_database(db: Path, seen_finished: Iterable[str] = (), created: Iterable[str] = ()) -> CheckReport:

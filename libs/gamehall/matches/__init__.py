@@ -12,7 +12,6 @@ from gamehall.matches.errors import (
     NoSuchSeat,
     NotSeated,
     PrivateMatch,
-    RequestReused,
     VersionConflict,
 )
 from gamehall.matches.live import LiveMatch, MatchFacts, SeatFacts, Step, StepView
@@ -28,7 +27,6 @@ __all__ = [
     "NoSuchSeat",
     "NotSeated",
     "PrivateMatch",
-    "RequestReused",
     "SeatFacts",
     "Step",
     "StepView",

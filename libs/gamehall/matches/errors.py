@@ -45,10 +45,6 @@ class VersionConflict(MatchError):
         self.actual = actual
 
 
-class RequestReused(MatchError):
-    """A request id already used by another seat of the match."""
-
-
 class NoOpenSeat(MatchError):
     """A join finds no seat it may take (every seat is held, or the match is no longer open)."""
 
@@ -66,6 +62,5 @@ __all__ = [
     "NoSuchSeat",
     "NotSeated",
     "PrivateMatch",
-    "RequestReused",
     "VersionConflict",
 ]

@@ -20,13 +20,18 @@ from gamehall.engine.lookup import action_from_json, legal_by_id
 from gamehall.engine.protocol import action_id
 from gamehall.matches import clocks
 from gamehall.matches.clocks import ClockSpec
-from gamehall.matches.errors import MatchNotRunning, RequestReused, VersionConflict
+from gamehall.matches.errors import MatchNotRunning, VersionConflict
 
 SNAPSHOT_EVERY = 32
 """A snapshot is stored every this many versions (and at the end), so a takeover replays at most that many."""
 
 RECENT_REQUESTS = 256
 """Request ids remembered per match in memory; older ones are still caught by the log's unique key."""
+
+RequestKey = tuple[int, str]
+"""An idempotency key: (seat, request id). Each seat has its own request ids, so a player can neither squat on
+an opponent's id (guessed or seen) nor be refused for picking the same one: only a retry by the same seat
+returns the first answer (issue 20, finding 9)."""
 
 
 @dataclass(frozen=True)
@@ -124,9 +129,9 @@ class LiveMatch:
     facts: MatchFacts
     state: Any
     version: int
-    recent: OrderedDict[str, Step] = field(default_factory=OrderedDict)
-    logged_requests: set[str] = field(default_factory=set)
-    """Every request id in the match's log (idempotency beyond `recent` and the log's duplicate window)."""
+    recent: OrderedDict[RequestKey, Step] = field(default_factory=OrderedDict)
+    logged_requests: set[RequestKey] = field(default_factory=set)
+    """Every (seat, request id) in the match's log: idempotency beyond `recent`, for as long as the match lives."""
 
     # ----------------------------------------------------------------- building
     @classmethod
@@ -137,10 +142,10 @@ class LiveMatch:
         snapshot: bytes | None,
         snapshot_version: int,
         actions: Sequence[LoggedAction],
-        logged_requests: Iterable[str] = (),
+        logged_requests: Iterable[RequestKey] = (),
     ) -> LiveMatch:
         """The match at its newest logged version: the snapshot (or the seed's initial state) plus the tail.
-        `logged_requests` are the request ids logged before the tail (the tail's own are added)."""
+        `logged_requests` are the (seat, request id) keys logged before the tail (the tail's own are added)."""
         if snapshot:
             state, version = game.decode(snapshot), snapshot_version
         else:
@@ -152,7 +157,7 @@ class LiveMatch:
             state, _ = game.apply(state, entry.seat, action_from_json(game, entry.action))
             version = entry.version
         known = set(logged_requests)
-        known.update(a.request_id for a in actions if a.request_id)
+        known.update((a.seat, a.request_id) for a in actions if a.request_id)
         return cls(game, facts, state, version, logged_requests=known)
 
     # ----------------------------------------------------------------- reading
@@ -182,18 +187,16 @@ class LiveMatch:
             return legal_by_id(self.game, self.state, seat, action_id_)
         return action_from_json(self.game, action_json or {})
 
-    def logged_before(self, request_id: str) -> bool:
-        """True when the request id is in the log but its step is no longer remembered here (ask the log)."""
-        return request_id in self.logged_requests and request_id not in self.recent
+    def logged_before(self, request_id: str, seat: int) -> bool:
+        """True when the seat's request id is in the log but its step is no longer remembered here (ask the log)."""
+        key = (seat, request_id)
+        return key in self.logged_requests and key not in self.recent
 
     def remembered(self, request_id: str, seat: int) -> Step | None:
-        """The step an earlier try of this request made, if this replica still remembers it."""
-        step = self.recent.get(request_id)
-        if step is None:
-            return None
-        if step.seat != seat:
-            raise RequestReused(f"request id {request_id!r} was already used by another seat of this match")
-        return replace(step, replayed=True)
+        """The step an earlier try of this seat's request made, if this replica still remembers it (another
+        seat's use of the same id is another request)."""
+        step = self.recent.get((seat, request_id))
+        return None if step is None else replace(step, replayed=True)
 
     def play(
         self, seat: int, action: Action, request_id: str, now_ms: int, expected_version: int | None = None
@@ -233,8 +236,8 @@ class LiveMatch:
         status = "finished" if step.finished else self.facts.status
         outcome = outcome_json(step.outcome) if step.outcome is not None else self.facts.outcome
         self.facts = replace(self.facts, status=status, clock_state=step.clock_state, outcome=outcome)
-        self.recent[step.request_id] = step
-        self.logged_requests.add(step.request_id)
+        self.recent[(step.seat, step.request_id)] = step
+        self.logged_requests.add((step.seat, step.request_id))
         while len(self.recent) > RECENT_REQUESTS:
             self.recent.popitem(last=False)
 

@@ -229,5 +229,4 @@ register_error(match_errors.PrivateMatch, S.PERMISSION_DENIED, R.ERROR_REASON_PE
 register_error(match_errors.MatchNotRunning, S.FAILED_PRECONDITION, R.ERROR_REASON_MATCH_OVER)
 register_error(match_errors.MatchNotStarted, S.FAILED_PRECONDITION, R.ERROR_REASON_MATCH_NOT_STARTED)
 register_error(match_errors.VersionConflict, S.ABORTED, R.ERROR_REASON_VERSION_CONFLICT)
-register_error(match_errors.RequestReused, S.ALREADY_EXISTS, R.ERROR_REASON_ALREADY_EXISTS, "request_id")
 register_error(match_lifecycle.InvalidSeats, S.INVALID_ARGUMENT, R.ERROR_REASON_BAD_CONFIG, "seats")

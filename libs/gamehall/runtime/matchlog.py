@@ -16,7 +16,7 @@ import nats
 from nats.errors import NoRespondersError
 from nats.errors import TimeoutError as NatsTimeout
 from nats.js import JetStreamContext
-from nats.js.errors import APIError, NotFoundError, ServiceUnavailableError
+from nats.js.errors import APIError, NoStreamResponseError, NotFoundError, ServiceUnavailableError
 
 from gamehall.events.v1.log_pb2 import LogEntry
 from gamehall.runtime import metrics
@@ -61,7 +61,8 @@ class LogConflict(Exception):
 
 
 class LogUnavailable(Exception):
-    """JetStream did not answer in time: the append may or may not have landed (reload to find out)."""
+    """JetStream refused the request or did not answer in time (no stream, a permission, a timeout): an append may
+    or may not have landed (reload to find out). Services report it as UNAVAILABLE."""
 
 
 @dataclass(frozen=True)
@@ -93,7 +94,7 @@ class MatchLog:
                 metrics.LOG_CONFLICTS.labels(entry.game).inc()
                 raise LogConflict(f"match {entry.match_id}: {exc.description}") from exc
             raise LogUnavailable(f"match {entry.match_id}: the log refused the entry: {exc.description}") from exc
-        except (TimeoutError, NatsTimeout, NoRespondersError, ServiceUnavailableError) as exc:
+        except (TimeoutError, NatsTimeout, NoRespondersError, NoStreamResponseError, ServiceUnavailableError) as exc:
             raise LogUnavailable(f"match {entry.match_id}: the log did not answer ({type(exc).__name__})") from exc
         metrics.JETSTREAM_PUBLISHED.labels(LOG_STREAM).inc()
         return int(ack.seq)

@@ -52,8 +52,9 @@ class ActionOps(StoreCore):
         """Log one action as version `expected_version + 1`, all in one transaction.
 
         In order, under the match row lock:
-        1. a `request_id` already logged for this match returns that first result (`replayed=True`)
-           and writes nothing, whatever the other arguments say;
+        1. a `request_id` this seat already logged in this match returns that first result (`replayed=True`)
+           and writes nothing, whatever the other arguments say (request ids are scoped per seat: another
+           seat's use of the same id is another request);
         2. a match that is not running raises MatchClosed;
         3. a version other than `expected_version` raises VersionConflict (with the current version);
         4. otherwise the log row, the version bump, the snapshot (the state at the new version),
@@ -73,8 +74,9 @@ class ActionOps(StoreCore):
         async with self._write() as tx:
             match = await self._lock_match(tx, match_id, "id, status, version, clock")
             first = await tx.fetchrow(
-                f"SELECT {ACTION_COLUMNS} FROM action_log WHERE match_id = ? AND request_id = ?",
+                f"SELECT {ACTION_COLUMNS} FROM action_log WHERE match_id = ? AND seat = ? AND request_id = ?",
                 match_id,
+                seat,
                 request_id,
             )
             if first is not None:
@@ -151,12 +153,14 @@ class ActionOps(StoreCore):
             rows = await tx.fetch(sql, *args)
         return [action_from(r, self.dialect) for r in rows]
 
-    async def get_action_by_request(self, match_id: str, request_id: str) -> ActionRecord | None:
-        """The action logged under `request_id`, if any (lets a gateway answer a retried request early)."""
+    async def get_action_by_request(self, match_id: str, seat: int, request_id: str) -> ActionRecord | None:
+        """The action `seat` logged under `request_id`, if any (answers a retried request after its step left
+        the owner's memory)."""
         async with self._read() as tx:
             row = await tx.fetchrow(
-                f"SELECT {ACTION_COLUMNS} FROM action_log WHERE match_id = ? AND request_id = ?",
+                f"SELECT {ACTION_COLUMNS} FROM action_log WHERE match_id = ? AND seat = ? AND request_id = ?",
                 match_id,
+                seat,
                 request_id,
             )
         return None if row is None else action_from(row, self.dialect)

@@ -279,6 +279,30 @@ MIGRATIONS: tuple[Migration, ...] = (
             "CREATE INDEX archived_matches_by_time ON archived_matches (finished_at, id)",
         ),
     ),
+    Migration(
+        7,
+        "action log: request ids unique per seat, not per match",
+        (
+            # Idempotency keys are (seat, request id) (issue 20, finding 9): an opponent who guesses or sees a
+            # player's request id can no longer take it first. Neither SQLite nor PostgreSQL changes a UNIQUE
+            # constraint in place portably, so the table is rebuilt with the same columns and rows.
+            """CREATE TABLE action_log_v7 (
+                match_id TEXT NOT NULL REFERENCES matches (id) ON DELETE CASCADE,
+                version {bigint} NOT NULL CHECK (version >= 1),
+                seat INTEGER NOT NULL,
+                action {json} NOT NULL,
+                request_id TEXT NOT NULL CHECK (request_id <> ''),
+                state_digest {blob} NOT NULL,
+                created_at {timestamp} NOT NULL,
+                PRIMARY KEY (match_id, version),
+                UNIQUE (match_id, seat, request_id)
+            )""",
+            "INSERT INTO action_log_v7 (match_id, version, seat, action, request_id, state_digest, created_at) "
+            "SELECT match_id, version, seat, action, request_id, state_digest, created_at FROM action_log",
+            "DROP TABLE action_log",
+            "ALTER TABLE action_log_v7 RENAME TO action_log",
+        ),
+    ),
 )
 
 _LEDGER = """CREATE TABLE IF NOT EXISTS schema_migrations (

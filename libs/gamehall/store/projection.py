@@ -140,11 +140,14 @@ class ProjectionOps(StoreCore):
             raise NotFound(f"no match {match_id}")
         return int(row["log_seq"])
 
-    async def request_ids(self, match_id: str) -> list[str]:
-        """Every request id logged for the match (a replica taking it over keeps them for idempotency)."""
+    async def request_keys(self, match_id: str) -> list[tuple[int, str]]:
+        """Every (seat, request id) logged for the match, in log order (a replica taking it over keeps them for
+        idempotency: request ids are scoped per seat)."""
         async with self._read() as tx:
-            rows = await tx.fetch("SELECT request_id FROM action_log WHERE match_id = ? ORDER BY version", match_id)
-        return [str(r["request_id"]) for r in rows]
+            rows = await tx.fetch(
+                "SELECT seat, request_id FROM action_log WHERE match_id = ? ORDER BY version", match_id
+            )
+        return [(int(r["seat"]), str(r["request_id"])) for r in rows]
 
 
 class _Plan:

@@ -39,6 +39,11 @@ MATCHES = PageSpec(50, 200)
 TOURNAMENTS = PageSpec(50, 200)
 PAIRINGS = PageSpec(100, 500)
 LEADERBOARD = PageSpec(100, 1000)
+AUDIT_EVENTS = PageSpec(50, 500)
+REPLAY_STEPS = PageSpec(50, 500)
+REPLAY_PAGE_BYTES = 2 * 1024 * 1024
+"""A replay page also stops before its views pass this many bytes (at least one step is served): a step of a
+finished match carries every seat's view, and one Tall Tale page of 50 would pass gRPC's 4 MB message limit."""
 
 
 def page_size(requested: int, spec: PageSpec) -> int:

@@ -281,10 +281,14 @@ class WatchMatchResponse(_message.Message):
     def __init__(self, version: _Optional[int] = ..., seat: _Optional[int] = ..., view_json: _Optional[str] = ..., to_act: _Optional[_Iterable[int]] = ..., outcome: _Optional[_Union[_common_pb2.Outcome, _Mapping]] = ..., events: _Optional[_Iterable[_Union[_common_pb2.GameEvent, _Mapping]]] = ...) -> None: ...
 
 class GetReplayRequest(_message.Message):
-    __slots__ = ("match_id",)
+    __slots__ = ("match_id", "page_size", "page_token")
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
+    PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
     match_id: str
-    def __init__(self, match_id: _Optional[str] = ...) -> None: ...
+    page_size: int
+    page_token: str
+    def __init__(self, match_id: _Optional[str] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ...) -> None: ...
 
 class ReplayStep(_message.Message):
     __slots__ = ("version", "seat", "action", "view_json")
@@ -299,13 +303,15 @@ class ReplayStep(_message.Message):
     def __init__(self, version: _Optional[int] = ..., seat: _Optional[int] = ..., action: _Optional[_Union[_common_pb2.LegalAction, _Mapping]] = ..., view_json: _Optional[str] = ...) -> None: ...
 
 class GetReplayResponse(_message.Message):
-    __slots__ = ("match", "complete", "steps", "initial_view_json")
+    __slots__ = ("match", "complete", "steps", "initial_view_json", "next_page_token")
     MATCH_FIELD_NUMBER: _ClassVar[int]
     COMPLETE_FIELD_NUMBER: _ClassVar[int]
     STEPS_FIELD_NUMBER: _ClassVar[int]
     INITIAL_VIEW_JSON_FIELD_NUMBER: _ClassVar[int]
+    NEXT_PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
     match: Match
     complete: bool
     steps: _containers.RepeatedCompositeFieldContainer[ReplayStep]
     initial_view_json: str
-    def __init__(self, match: _Optional[_Union[Match, _Mapping]] = ..., complete: _Optional[bool] = ..., steps: _Optional[_Iterable[_Union[ReplayStep, _Mapping]]] = ..., initial_view_json: _Optional[str] = ...) -> None: ...
+    next_page_token: str
+    def __init__(self, match: _Optional[_Union[Match, _Mapping]] = ..., complete: _Optional[bool] = ..., steps: _Optional[_Iterable[_Union[ReplayStep, _Mapping]]] = ..., initial_view_json: _Optional[str] = ..., next_page_token: _Optional[str] = ...) -> None: ...

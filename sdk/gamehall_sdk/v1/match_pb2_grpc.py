@@ -167,13 +167,12 @@ class MatchServiceServicer:
         raise NotImplementedError('Method not implemented!')
 
     def SubmitAction(self, request, context):
-        """Play an action; idempotent per request id, optionally guarded by the expected version.
+        """Play an action; idempotent per seat and request id, optionally guarded by the expected version.
         Errors: FAILED_PRECONDITION (ILLEGAL_ACTION: with the engine's reason; NOT_YOUR_TURN;
         MATCH_OVER; MATCH_NOT_STARTED), INVALID_ARGUMENT (MALFORMED: no action, bad action JSON, named
         in BadRequest), ABORTED (VERSION_CONFLICT: the match is not at expected_version; ErrorInfo
-        metadata may name it), ALREADY_EXISTS (ALREADY_EXISTS: the request id was used for another
-        action), PERMISSION_DENIED (PERMISSION_DENIED: the caller holds no seat), NOT_FOUND (NOT_FOUND),
-        RESOURCE_EXHAUSTED (RATE_LIMITED: action_json or request_id too large).
+        metadata may name it), PERMISSION_DENIED (PERMISSION_DENIED: the caller holds no seat), NOT_FOUND
+        (NOT_FOUND), RESOURCE_EXHAUSTED (RATE_LIMITED: action_json or request_id too large).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -190,9 +189,11 @@ class MatchServiceServicer:
         raise NotImplementedError('Method not implemented!')
 
     def GetReplay(self, request, context):
-        """The match's history: redacted for its seats while running, complete once finished.
+        """The match's history, a page of steps at a time (AIP-158): redacted for its seats while running,
+        complete once finished.
         Errors: NOT_FOUND (NOT_FOUND), PERMISSION_DENIED (PERMISSION_DENIED: a private match, or a
-        running match the caller holds no seat of).
+        running match the caller holds no seat of), INVALID_ARGUMENT (INVALID_PAGE_TOKEN: a page token not
+        made for this match's replay; MALFORMED: a negative page_size).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

@@ -46,23 +46,37 @@ async def test_a_repeated_request_id_returns_the_first_result(store: Store) -> N
     first = await append(store, match, 0, "r1", snapshot=b"state-1", outbox=[event(match.id, 1)])
     await append(store, match, 1, "r2")
     again = await store.append_action(
-        match.id, 0, 1, {"kind": "resign"}, "r1", b"other", snapshot=b"other", outbox=[event(match.id, 99)]
+        match.id, 0, 0, {"kind": "resign"}, "r1", b"other", snapshot=b"other", outbox=[event(match.id, 99)]
     )
     assert again.replayed and again.record == first.record
-    later = await store.append_action(match.id, 5, 1, {"kind": "resign"}, "r2", b"x")  # stale version: still replayed
+    later = await store.append_action(match.id, 5, 0, {"kind": "resign"}, "r2", b"x")  # stale version: still replayed
     assert later.replayed and later.version == 2
     assert [a.request_id for a in await store.get_actions(match.id)] == ["r1", "r2"]
     assert (await store.get_match(match.id)).version == 2
     assert [r.msg_id for r in await store.pending_outbox()] == [f"{match.id}:1"]
     assert (await store.latest_snapshot(match.id)).state == b"state-1"  # type: ignore[union-attr]
-    assert await store.get_action_by_request(match.id, "r2") == (await store.get_actions(match.id))[1]
-    assert await store.get_action_by_request(match.id, "r9") is None
+    assert await store.get_action_by_request(match.id, 0, "r2") == (await store.get_actions(match.id))[1]
+    assert await store.get_action_by_request(match.id, 0, "r9") is None
+    assert await store.get_action_by_request(match.id, 1, "r2") is None  # another seat's r2 would be its own
 
 
 async def test_request_ids_are_per_match(store: Store) -> None:
     one, two = await running_match(store), await running_match(store)
     assert not (await append(store, one, 0, "same")).replayed
     assert not (await append(store, two, 0, "same")).replayed
+
+
+async def test_request_ids_are_per_seat_and_a_seats_retry_returns_its_first_result(store: Store) -> None:
+    """Issue 20, finding 9: an opponent reusing a player's request id makes its own move, takes nothing."""
+    match = await running_match(store)
+    mine = await store.append_action(match.id, 0, 0, {"kind": "play", "card": 1}, "guessable", b"d1")
+    theirs = await store.append_action(match.id, 1, 1, {"kind": "play", "card": 2}, "guessable", b"d2")
+    assert not mine.replayed and not theirs.replayed and (mine.version, theirs.version) == (1, 2)
+    retried = await store.append_action(match.id, 1, 1, {"kind": "resign"}, "guessable", b"x")
+    assert retried.replayed and retried.record == theirs.record
+    assert [(a.seat, a.request_id) for a in await store.get_actions(match.id)] == [(0, "guessable"), (1, "guessable")]
+    assert await store.request_keys(match.id) == [(0, "guessable"), (1, "guessable")]
+    assert (await store.get_action_by_request(match.id, 1, "guessable")) == theirs.record
 
 
 async def test_concurrent_appends_have_one_winner(store_dsn: str) -> None:

@@ -46,7 +46,7 @@ async def test_a_batch_over_two_matches_is_one_write_with_each_row_updated_once(
     assert [x.version for x in await store.get_actions(a.id)] == [1, 2, 3]
     assert [x.request_id for x in await store.get_actions(b.id)] == ["r1", "r2"]
     assert ((await store.get_match(a.id)).version, await store.log_head(a.id)) == (3, 5)
-    assert await store.request_ids(a.id) == ["r1", "r2", "r3"]
+    assert await store.request_keys(a.id) == [(1, "r1"), (0, "r2"), (1, "r3")]
 
 
 async def test_a_redelivered_batch_changes_nothing(store: Store) -> None:

@@ -6,9 +6,9 @@ import asyncio
 
 import pytest
 
-from gamehall.store import StoreError, open_store
+from gamehall.store import StoreError, migrations, open_store
 from gamehall.store.migrations import latest_version
-from tests.integration.store.helpers import account
+from tests.integration.store.helpers import account, running_match
 
 
 async def test_open_migrates_to_the_latest_version(store_dsn: str) -> None:
@@ -61,3 +61,31 @@ async def test_a_newer_schema_is_refused(store_dsn: str) -> None:
         await store.close()
     with pytest.raises(StoreError, match="newer than this code"):
         await open_store(store_dsn)
+
+
+async def test_migration_7_keeps_the_action_log_and_scopes_request_ids_per_seat(
+    store_dsn: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A store made before migration 7 keeps every logged action; afterwards another seat may use a request id
+    the first seat logged (it was refused by the old per-match key)."""
+    monkeypatch.setattr(migrations, "MIGRATIONS", migrations.MIGRATIONS[:6])
+    old = await open_store(store_dsn)
+    try:
+        assert await old.schema_version() == 6
+        match = await running_match(old)
+        await old.append_action(match.id, 0, 0, {"kind": "play", "card": 1}, "shared", b"d1", snapshot=b"s1")
+    finally:
+        await old.close()
+    monkeypatch.undo()
+    store = await open_store(store_dsn)
+    try:
+        assert await store.schema_version() == latest_version()
+        theirs = await store.append_action(match.id, 1, 1, {"kind": "play", "card": 2}, "shared", b"d2")
+        assert not theirs.replayed
+        assert [(a.version, a.seat, a.request_id) for a in await store.get_actions(match.id)] == [
+            (1, 0, "shared"),
+            (2, 1, "shared"),
+        ]
+        assert (await store.append_action(match.id, 0, 0, {"kind": "resign"}, "shared", b"x")).version == 1
+    finally:
+        await store.close()

@@ -78,8 +78,9 @@ def test_a_takeover_rebuilds_state_and_request_ids_from_the_entries() -> None:
     game = live.game
     rebuilt = LiveMatch.rebuild(game, live.facts, None, 0, [logged_from_entry(e) for e in entries])
     assert game.encode(rebuilt.state) == game.encode(live.state)
-    assert rebuilt.logged_requests == {e.request_id for e in entries}
-    assert all(rebuilt.logged_before(e.request_id) for e in entries)  # a retry is answered, never replayed
+    assert rebuilt.logged_requests == {(e.seat, e.request_id) for e in entries}
+    assert all(rebuilt.logged_before(e.request_id, e.seat) for e in entries)  # a retry is answered, never replayed
+    assert not any(rebuilt.logged_before(e.request_id, e.seat + 1) for e in entries)  # ids are the seat's own
 
 
 def test_a_close_entry_keeps_the_version_and_ends_the_match() -> None:

@@ -58,12 +58,16 @@ class ListLegalActionsRequest(_message.Message):
     def __init__(self, match_id: _Optional[str] = ..., caller: _Optional[_Union[Caller, _Mapping]] = ..., seat: _Optional[int] = ...) -> None: ...
 
 class GetReplayRequest(_message.Message):
-    __slots__ = ("match_id", "caller")
+    __slots__ = ("match_id", "caller", "from_version", "page_size")
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
     CALLER_FIELD_NUMBER: _ClassVar[int]
+    FROM_VERSION_FIELD_NUMBER: _ClassVar[int]
+    PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
     match_id: str
     caller: Caller
-    def __init__(self, match_id: _Optional[str] = ..., caller: _Optional[_Union[Caller, _Mapping]] = ...) -> None: ...
+    from_version: int
+    page_size: int
+    def __init__(self, match_id: _Optional[str] = ..., caller: _Optional[_Union[Caller, _Mapping]] = ..., from_version: _Optional[int] = ..., page_size: _Optional[int] = ...) -> None: ...
 
 class PlayResponse(_message.Message):
     __slots__ = ("result",)
@@ -84,10 +88,12 @@ class ListLegalActionsResponse(_message.Message):
     def __init__(self, result: _Optional[_Union[_match_pb2.ListLegalActionsResponse, _Mapping]] = ...) -> None: ...
 
 class GetReplayResponse(_message.Message):
-    __slots__ = ("result",)
+    __slots__ = ("result", "next_version")
     RESULT_FIELD_NUMBER: _ClassVar[int]
+    NEXT_VERSION_FIELD_NUMBER: _ClassVar[int]
     result: _match_pb2.GetReplayResponse
-    def __init__(self, result: _Optional[_Union[_match_pb2.GetReplayResponse, _Mapping]] = ...) -> None: ...
+    next_version: int
+    def __init__(self, result: _Optional[_Union[_match_pb2.GetReplayResponse, _Mapping]] = ..., next_version: _Optional[int] = ...) -> None: ...
 
 class TimeOutRequest(_message.Message):
     __slots__ = ("match_id", "seat", "version")

@@ -323,19 +323,29 @@ class AppendActionResponse(_message.Message):
     def __init__(self, action: _Optional[_Union[ActionEntry, _Mapping]] = ..., replayed: _Optional[bool] = ...) -> None: ...
 
 class LoadMatchStateRequest(_message.Message):
-    __slots__ = ("match_id", "request_id", "at_version", "with_request_ids")
+    __slots__ = ("match_id", "request_id", "at_version", "with_request_ids", "request_seat")
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     AT_VERSION_FIELD_NUMBER: _ClassVar[int]
     WITH_REQUEST_IDS_FIELD_NUMBER: _ClassVar[int]
+    REQUEST_SEAT_FIELD_NUMBER: _ClassVar[int]
     match_id: str
     request_id: str
     at_version: int
     with_request_ids: bool
-    def __init__(self, match_id: _Optional[str] = ..., request_id: _Optional[str] = ..., at_version: _Optional[int] = ..., with_request_ids: _Optional[bool] = ...) -> None: ...
+    request_seat: int
+    def __init__(self, match_id: _Optional[str] = ..., request_id: _Optional[str] = ..., at_version: _Optional[int] = ..., with_request_ids: _Optional[bool] = ..., request_seat: _Optional[int] = ...) -> None: ...
+
+class LoggedRequest(_message.Message):
+    __slots__ = ("seat", "request_id")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    request_id: str
+    def __init__(self, seat: _Optional[int] = ..., request_id: _Optional[str] = ...) -> None: ...
 
 class LoadMatchStateResponse(_message.Message):
-    __slots__ = ("match", "snapshot", "snapshot_version", "actions", "prior", "log_seq", "request_ids")
+    __slots__ = ("match", "snapshot", "snapshot_version", "actions", "prior", "log_seq", "request_ids", "logged_requests")
     MATCH_FIELD_NUMBER: _ClassVar[int]
     SNAPSHOT_FIELD_NUMBER: _ClassVar[int]
     SNAPSHOT_VERSION_FIELD_NUMBER: _ClassVar[int]
@@ -343,6 +353,7 @@ class LoadMatchStateResponse(_message.Message):
     PRIOR_FIELD_NUMBER: _ClassVar[int]
     LOG_SEQ_FIELD_NUMBER: _ClassVar[int]
     REQUEST_IDS_FIELD_NUMBER: _ClassVar[int]
+    LOGGED_REQUESTS_FIELD_NUMBER: _ClassVar[int]
     match: MatchRecord
     snapshot: bytes
     snapshot_version: int
@@ -350,7 +361,8 @@ class LoadMatchStateResponse(_message.Message):
     prior: ActionEntry
     log_seq: int
     request_ids: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, match: _Optional[_Union[MatchRecord, _Mapping]] = ..., snapshot: _Optional[bytes] = ..., snapshot_version: _Optional[int] = ..., actions: _Optional[_Iterable[_Union[ActionEntry, _Mapping]]] = ..., prior: _Optional[_Union[ActionEntry, _Mapping]] = ..., log_seq: _Optional[int] = ..., request_ids: _Optional[_Iterable[str]] = ...) -> None: ...
+    logged_requests: _containers.RepeatedCompositeFieldContainer[LoggedRequest]
+    def __init__(self, match: _Optional[_Union[MatchRecord, _Mapping]] = ..., snapshot: _Optional[bytes] = ..., snapshot_version: _Optional[int] = ..., actions: _Optional[_Iterable[_Union[ActionEntry, _Mapping]]] = ..., prior: _Optional[_Union[ActionEntry, _Mapping]] = ..., log_seq: _Optional[int] = ..., request_ids: _Optional[_Iterable[str]] = ..., logged_requests: _Optional[_Iterable[_Union[LoggedRequest, _Mapping]]] = ...) -> None: ...
 
 class GetActionsRequest(_message.Message):
     __slots__ = ("match_id", "from_version", "to_version")
