@@ -170,8 +170,8 @@ async def wait_projected(js: JetStreamContext, timeout: float = 30.0) -> bool:
 
 
 async def wait_projected_at(url: str, timeout: float = 30.0) -> bool:
-    """`wait_projected` over a connection of its own to the NATS server at `url` (tools and tests)."""
-    nc = await nats.connect(url)
+    """`wait_projected` over a connection of its own to the NATS server(s) at `url` (comma separated)."""
+    nc = await nats.connect(servers=[u.strip() for u in url.split(",")])
     try:
         return await wait_projected(nc.jetstream(), timeout)
     finally:

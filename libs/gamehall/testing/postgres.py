@@ -22,7 +22,7 @@ import subprocess
 import tempfile
 import uuid
 from collections.abc import AsyncIterator, Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import asyncpg
@@ -46,6 +46,9 @@ class PostgresServer:
     dsn: str
     backend: str
     """`docker` (testcontainers), `local` (initdb/pg_ctl in a temp dir) or `external` (from the env)."""
+    restart: Callable[[], None] | None = field(default=None, compare=False, repr=False)
+    """`local` only: an immediate (crash-like: no checkpoint, recovery at start) stop and a start on the
+    same port and data; the soak's PostgreSQL fault."""
 
 
 # ----------------------------------------------------------------- detection
@@ -120,7 +123,7 @@ def local_postgres(bindir: Path | None = None, database: str = "gamehall_test") 
             [str(bindir / "initdb"), "-D", str(data), "-U", "postgres", "-A", "trust", "-E", "UTF8", "--no-sync"],
             what="initdb",
         )
-        port = 0
+        port, options = 0, ""
         for attempt in range(3):  # the free port may be taken between the probe and the start
             port = free_port()
             options = (
@@ -141,7 +144,16 @@ def local_postgres(bindir: Path | None = None, database: str = "gamehall_test") 
             [str(bindir / "createdb"), "-h", "127.0.0.1", "-p", str(port), "-U", "postgres", database],
             what="createdb",
         )
-        yield PostgresServer(dsn=f"postgresql://postgres@127.0.0.1:{port}/{database}", backend="local")
+        pg_ctl = str(bindir / "pg_ctl")
+
+        def restart() -> None:
+            run([pg_ctl, "-D", str(data), "-m", "immediate", "-w", "stop"], what="pg_ctl stop")
+            run(
+                [pg_ctl, "-D", str(data), "-l", str(log), "-w", "-t", "60", "-o", options, "start"], what="pg_ctl start"
+            )
+
+        dsn = f"postgresql://postgres@127.0.0.1:{port}/{database}"
+        yield PostgresServer(dsn=dsn, backend="local", restart=restart)
     finally:
         if started:
             with contextlib.suppress(PostgresUnavailable):
