@@ -77,6 +77,8 @@ class ClusterSoakConfig:
     nats_nodes: int = 3
     nats_down: float = 5.0
     """Seconds a killed NATS node stays down (the cluster runs on the others) before it restarts."""
+    postgres_down: float = 2.0
+    """Seconds PostgreSQL stays stopped (immediate shutdown) before it starts again."""
     witness_every: int = 10
     bot_level: str = "random"
     idle_seconds: float = 60.0
@@ -371,7 +373,7 @@ class Faults:
             elif name == "postgres":
                 if self.run.postgres.restart is None:
                     raise RuntimeError(f"the {self.run.postgres.backend} PostgreSQL cannot be restarted here")
-                self.run.postgres.restart()
+                self.run.postgres.restart(self.run.cfg.postgres_down)
             else:
                 platform.restart(name, kill=True)
         except Exception as exc:  # a part that does not come back is a finding
@@ -413,7 +415,7 @@ async def check_after(run: Run) -> tuple[CheckReport, int]:
 @contextlib.contextmanager
 def cluster_platform(cfg: ClusterSoakConfig) -> Iterator[tuple[Platform, PostgresServer]]:
     """A local PostgreSQL (restartable) and the platform on it over a `cfg.nats_nodes` JetStream cluster."""
-    with local_postgres() as postgres:
+    with local_postgres(crash_safe=True) as postgres:
         env = {"GAMEHALL_MATCHMAKING_BOT_FILL_SECONDS": "10"}
         with bench_platform(postgres.dsn, nats_nodes=cfg.nats_nodes, env_extra=env) as platform:
             yield platform, postgres
