@@ -170,15 +170,20 @@ def check_liveness(stored: dict[str, StoredMatch], now: datetime, idle_seconds: 
 
 
 def check_acknowledged(
-    stored: dict[str, StoredMatch], acked: Iterable[tuple[str, str, int]], report: CheckReport
+    stored: dict[str, StoredMatch],
+    acked: Iterable[tuple[str, str, int]],
+    report: CheckReport,
+    when: dict[str, str] | None = None,
 ) -> None:
-    """Each action the platform acknowledged (match id, request id, version) is logged at that version, once."""
+    """Each action the platform acknowledged (match id, request id, version) is logged at that version, once.
+    `when` labels a request id's problems (e.g. the time of its acknowledgement)."""
     for match_id, request_id, version in acked:
         m = stored.get(match_id)
         logged = m.request_ids[version - 1] if m is not None and 0 < version <= len(m.request_ids) else None
+        label = f" (acknowledged at {when[request_id]})" if when and request_id in when else ""
         report.record(
             logged == request_id,
-            f"match {match_id}: action {request_id} acknowledged at version {version} but the log has {logged}",
+            f"match {match_id}: action {request_id} acknowledged at version {version} but the log has {logged}{label}",
         )
         count = m.request_ids.count(request_id) if m is not None else 0
         report.record(count == 1, f"match {match_id}: acknowledged action {request_id} logged {count} times")

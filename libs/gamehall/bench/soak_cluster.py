@@ -26,6 +26,7 @@ import contextlib
 import json
 import os
 import random
+import shutil
 import statistics
 import sys
 import threading
@@ -89,6 +90,8 @@ class ClusterSoakConfig:
     call_timeout: float = 10.0
     audit_limit: int = 20
     seed: int = 2026
+    logs: str = ""
+    """A folder to copy every process's log into at the end (to follow a finding's trace id); '' keeps none."""
 
     @property
     def warmup(self) -> float:
@@ -186,6 +189,9 @@ class Run:
     born: dict[str, float] = field(default_factory=dict)
     acked: list[tuple[str, str, int]] = field(default_factory=list)
     """(match id, request id, version) of every action the platform acknowledged to a witness seat."""
+    ack_times: dict[str, float] = field(default_factory=dict)
+    labels: dict[str, str] = field(default_factory=dict)
+    """Match id -> when it was created, for the findings."""
     restarts: dict[int, float] = field(default_factory=dict)
     """Fault index -> seconds from its kill until ready again."""
 
@@ -278,6 +284,7 @@ async def _witness_turn(run: Run, hall: Gamehall, match_id: str, rng: random.Ran
         run.tally.error(exc, since, f"witness submit {match_id}")
         return
     run.acked.append((match_id, request_id, int(reply.version)))
+    run.ack_times[request_id] = run.tally.now()
 
 
 async def _one_match(run: Run, hall: Gamehall, index: int, creating: asyncio.Semaphore) -> None:
@@ -294,6 +301,7 @@ async def _one_match(run: Run, hall: Gamehall, index: int, creating: asyncio.Sem
             return
     tally.created.add(match.id)
     run.born[match.id] = since
+    run.labels[match.id] = f"created at {since:.1f}s"
     if witness:
         await _witness_seat(run, hall, match.id)
     event = run.progress.waiter(match.id)
@@ -403,7 +411,11 @@ async def check_after(run: Run) -> tuple[CheckReport, int]:
     report = check_stored(stored, (), tally.created)
     check_liveness(stored, datetime.now(UTC), cfg.idle_seconds, report)
     check_ended_or_going_on(stored, tally.created, report)
-    check_acknowledged(stored, run.acked, report)
+    check_acknowledged(stored, run.acked, report, {r: f"{t:.1f}s" for r, t in run.ack_times.items()})
+    for k, problem in enumerate(report.problems):  # when each match was created, to set beside the faults
+        match_id = problem.split(":")[0].removeprefix("match ")
+        if match_id in run.labels:
+            report.problems[k] = f"{problem} [{run.labels[match_id]}]"
     going_on = sum(1 for match_id in tally.created if match_id in stored and stored[match_id].status == "running")
     _ensure_game()
     finished = sorted(i for i in tally.created if i in stored and stored[i].status == "finished")
@@ -440,9 +452,13 @@ def run_cluster_soak(cfg: ClusterSoakConfig) -> ClusterSoakReport:
         echo = asyncio.run(echo_p50_ms(platform))
         tally = Tally()
         run = Run(cfg, platform, postgres, tally, Progress(tally.started))
-        asyncio.run(_load(run))
-        checks, going_on = asyncio.run(check_after(run))
-        dead = platform.dead()
+        try:
+            asyncio.run(_load(run))
+            checks, going_on = asyncio.run(check_after(run))
+            dead = platform.dead()
+        finally:
+            if cfg.logs:
+                shutil.copytree(platform.data_dir / "logs", cfg.logs, dirs_exist_ok=True)
     return _report(run, checks, going_on, echo, dead, time.monotonic() - started)
 
 
@@ -564,6 +580,7 @@ def parse_args(argv: list[str] | None = None) -> tuple[ClusterSoakConfig, bool]:
     parser.add_argument("--idle", type=float, default=60.0, help="liveness: a running match steps this often")
     parser.add_argument("--drain", type=float, default=120.0, help="seconds the last matches get to end")
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--logs", default="", help="copy every process's log into this folder at the end")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     args = parser.parse_args(argv)
     faults = tuple(f for f in args.faults.split(",") if f)
@@ -581,6 +598,7 @@ def parse_args(argv: list[str] | None = None) -> tuple[ClusterSoakConfig, bool]:
         idle_seconds=args.idle,
         drain_seconds=args.drain,
         seed=args.seed,
+        logs=args.logs,
     )
     return cfg, args.json
 
