@@ -9,13 +9,13 @@ from gamehall.bench.soak_cluster import ClusterSoakConfig, print_report, run_clu
 
 SHORT = ClusterSoakConfig(
     matches=24,
-    baseline_seconds=10,
-    fault_every=9,
+    baseline_seconds=8,
+    fault_every=8,
     faults=("nats", "ai"),
     nats_down=3,
     witness_every=4,
     idle_seconds=30,
-    drain_seconds=30,
+    drain_seconds=25,
     audit_limit=8,
 )
 
