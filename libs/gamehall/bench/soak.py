@@ -99,6 +99,8 @@ class Tally:
     tolerated: list[str] = field(default_factory=list)
     """Errors a fault explains (reported, no finding)."""
     faults: list[Fault] = field(default_factory=list)
+    slack: float = FAULT_SLACK
+    """Seconds after a restart is ready during which the fault still explains an error."""
 
     def now(self) -> float:
         return time.monotonic() - self.started
@@ -106,9 +108,7 @@ class Tally:
     def explained(self, since: float) -> bool:
         """True when a fault overlapped the interval [since, now]."""
         now = self.now()
-        return any(
-            f.at <= now and since <= (f.ready if f.ready is not None else now) + FAULT_SLACK for f in self.faults
-        )
+        return any(f.at <= now and since <= (f.ready if f.ready is not None else now) + self.slack for f in self.faults)
 
     def error(self, exc: BaseException, since: float, what: str) -> None:
         kind = type(exc).__name__
