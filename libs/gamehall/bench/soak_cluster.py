@@ -11,10 +11,11 @@ Then no new match; the running ones get `--drain` seconds to end.
 Afterwards, from PostgreSQL: the invariants of every stored match (gamehall.bench.soak_checks), no
 acknowledged action lost (each at its acknowledged version with its request id) and none applied twice,
 every created match finished or going on, liveness (no full match left open, no running match without
-a step within `--idle`), no aborted match, and `gamehall verify`'s audit on a sample. Moves and ends are
-timed from the match log (core subscriptions on every node). Reported: matches/s fault-free and under
-faults (ratio), and per fault the recovery time (from the kill until the move rate is back to half the
-fault-free rate) in seconds, in fault-free match durations and in unloaded echo p50s. Exit 1 on any finding.
+a step within `--idle`), no aborted match, nothing dead-lettered, and `gamehall verify`'s audit on a
+sample. Moves and ends are timed from the match log (core subscriptions on every node). Reported:
+matches/s fault-free and under faults (ratio), and per fault the recovery time (from the kill until the
+move rate is back to half the fault-free rate) in seconds, in fault-free match durations and in unloaded
+echo p50s. Exit 1 on any finding.
 """
 
 from __future__ import annotations
@@ -55,6 +56,7 @@ from gamehall.bench.soak_checks import (
 from gamehall.events.v1.log_pb2 import LogEntry
 from gamehall.internal.v1 import diagnostics_pb2, diagnostics_pb2_grpc
 from gamehall.launcher.platform import Platform
+from gamehall.runtime.bus import DEADLETTER_STREAM
 from gamehall.runtime.matchlog import ALL_ENTRIES, LOG_STREAM, wait_projected_at
 from gamehall.testing.postgres import PostgresServer, local_postgres
 from gamehall_sdk import Gamehall, GamehallError
@@ -406,6 +408,27 @@ def recovery_after(progress: Progress, at: float, rate: float, horizon: float) -
 
 
 # ------------------------------------------------------------------------------------------ checks
+async def dead_letters(url: str, limit: int = 20) -> list[str]:
+    """What the consumers gave up on during the run (each one an event some service never handled)."""
+    nc = await nats.connect(servers=url.split(","))
+    try:
+        js = nc.jetstream()
+        state = (await js.stream_info(DEADLETTER_STREAM)).state
+        count, first = int(state.messages or 0), int(state.first_seq or 1)
+        found: list[str] = []
+        for seq in range(first, first + count):
+            if len(found) >= limit:
+                found.append(f"... {count - limit} more")
+                break
+            with contextlib.suppress(Exception):
+                msg = await js.get_msg(DEADLETTER_STREAM, seq)
+                headers = {k: v for k, v in (msg.headers or {}).items() if k.startswith("Gamehall-")}
+                found.append(f"{msg.subject} {headers}")
+        return found
+    finally:
+        await nc.close()
+
+
 async def check_after(run: Run) -> tuple[CheckReport, int]:
     """Every invariant on the stored matches; returns the report and how many matches are still going on."""
     cfg, tally = run.cfg, run.tally
@@ -413,6 +436,8 @@ async def check_after(run: Run) -> tuple[CheckReport, int]:
         tally.findings.append("the match log was not fully projected within 60 s of the load's end")
     stored = await read_postgres(run.postgres.dsn)
     report = check_stored(stored, (), tally.created)
+    for letter in await dead_letters(run.platform.nats_url):
+        report.record(False, f"dead-lettered: {letter}")
     check_liveness(stored, datetime.now(UTC), cfg.idle_seconds, report)
     check_ended_or_going_on(stored, tally.created, report)
     check_acknowledged(stored, run.acked, report, {r: f"{t:.1f}s" for r, t in run.ack_times.items()})
