@@ -14,6 +14,7 @@ from gamehall.bench.soak_checks import (
     check_database,
     check_ended_or_going_on,
     check_liveness,
+    check_no_bot_match_aborted,
     read_sqlite,
 )
 from gamehall.store import open_store
@@ -95,8 +96,8 @@ async def test_checker_reports_each_violation(tmp_path: Path) -> None:
 
 def _add_seat(db: sqlite3.Connection, match_id: str, seat: int, kind: str) -> None:
     db.execute(
-        "INSERT INTO seats (match_id, seat, kind, account_id, bot_difficulty) VALUES (?, ?, ?, NULL, ?)",
-        (match_id, seat, kind, "random" if kind == "bot" else None),
+        "INSERT INTO seats (match_id, seat, kind, account_id, bot_difficulty) VALUES (?, ?, ?, ?, ?)",
+        (match_id, seat, kind, "someone" if kind == "human" else None, "random" if kind == "bot" else None),
     )
 
 
@@ -122,6 +123,12 @@ async def test_liveness_and_acknowledged_checks_report_each_violation(tmp_path: 
         ((now - timedelta(seconds=5)).isoformat(),),
     )
     _add_match(db, "stuck", "aborted", 3, '{"reason": "abandoned"}')
+    _add_match(db, "bots-aborted", "aborted", 2, '{"reason": "abandoned"}')  # no one to walk away: it was stuck
+    for seat in (0, 1):
+        _add_seat(db, "bots-aborted", seat, "bot")
+    _add_match(db, "walked-away", "aborted", 1, '{"reason": "abandoned"}')  # a human seat left: the policy's job
+    _add_seat(db, "walked-away", 0, "human")
+    _add_seat(db, "walked-away", 1, "bot")
     db.commit()
     db.close()
 
@@ -131,6 +138,7 @@ async def test_liveness_and_acknowledged_checks_report_each_violation(tmp_path: 
     check_ended_or_going_on(stored, ["fresh", "stalled", "stuck", "ghost"], report)
     acked = [("fresh", "f1", 1), ("fresh", "lost", 2), ("stalled", "other", 1)]
     check_acknowledged(stored, acked, report)
+    check_no_bot_match_aborted(stored, report)
 
     problems = "\n".join(report.problems)
     assert "match full-open: every seat is taken (bot, bot) but it is open" in problems
@@ -139,5 +147,6 @@ async def test_liveness_and_acknowledged_checks_report_each_violation(tmp_path: 
     assert "match ghost: <missing>, neither finished nor going on" in problems
     assert "match fresh: action lost acknowledged at version 2 but the log has None" in problems
     assert "match stalled: action other acknowledged at version 1 but the log has s1" in problems
-    assert "waiting" not in problems and "match fresh: running" not in problems
-    assert report.failed == len(report.problems) == 8  # the two acks not logged also count 0 times
+    assert 'match bots-aborted: bots only, yet aborted ({"reason": "abandoned"})' in problems
+    assert "waiting" not in problems and "match fresh: running" not in problems and "walked-away" not in problems
+    assert report.failed == len(report.problems) == 9  # the two acks not logged also count 0 times

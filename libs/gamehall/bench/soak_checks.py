@@ -201,6 +201,13 @@ def check_ended_or_going_on(stored: dict[str, StoredMatch], created: Iterable[st
         )
 
 
+def check_no_bot_match_aborted(stored: dict[str, StoredMatch], report: CheckReport) -> None:
+    """A match whose every seat is a bot never waits for anyone: aborted (abandoned) it was stuck."""
+    for m in stored.values():
+        if m.status == "aborted" and m.seat_kinds and all(kind == "bot" for kind in m.seat_kinds):
+            report.record(False, f"match {m.id}: bots only, yet aborted ({m.outcome})")
+
+
 def finished_ids(db: Path) -> list[str]:
     return sorted(m.id for m in read_sqlite(db).values() if m.status == "finished")
 

@@ -43,13 +43,14 @@ from rich.console import Console
 from rich.table import Table
 
 from gamehall.bench.e2e import bench_platform
-from gamehall.bench.soak import PASSWORD, RETRY, Fault, Tally, _ensure_game
+from gamehall.bench.soak import IDLE_SLACK, PASSWORD, RETRY, Fault, Tally, _ensure_game
 from gamehall.bench.soak_checks import (
     CheckReport,
     audit_sample,
     check_acknowledged,
     check_ended_or_going_on,
     check_liveness,
+    check_no_bot_match_aborted,
     check_stored,
     read_postgres,
 )
@@ -89,7 +90,8 @@ class ClusterSoakConfig:
     witness_every: int = 10
     bot_level: str = "random"
     idle_seconds: float = 60.0
-    """Liveness policy: a running match steps at least this often."""
+    """Liveness policy: a running match steps at least this often (the platform's inactivity policy, plus
+    `IDLE_SLACK` for its sweeper); an abandoned match ends aborted, which a bots-only one never may."""
     drain_seconds: float = 120.0
     creators: int = 8
     """CreateMatch calls in flight at once."""
@@ -438,7 +440,8 @@ async def check_after(run: Run) -> tuple[CheckReport, int]:
     report = check_stored(stored, (), tally.created)
     for letter in await dead_letters(run.platform.nats_url):
         report.record(False, f"dead-lettered: {letter}")
-    check_liveness(stored, datetime.now(UTC), cfg.idle_seconds, report)
+    check_liveness(stored, datetime.now(UTC), cfg.idle_seconds + IDLE_SLACK, report)
+    check_no_bot_match_aborted(stored, report)
     check_ended_or_going_on(stored, tally.created, report)
     check_acknowledged(stored, run.acked, report, {r: f"{t:.1f}s" for r, t in run.ack_times.items()})
     for k, problem in enumerate(report.problems):  # when each match was created, to set beside the faults
@@ -457,7 +460,9 @@ async def check_after(run: Run) -> tuple[CheckReport, int]:
 def cluster_platform(cfg: ClusterSoakConfig) -> Iterator[tuple[Platform, PostgresServer]]:
     """A local PostgreSQL (restartable) and the platform on it over a `cfg.nats_nodes` JetStream cluster."""
     with local_postgres(crash_safe=True) as postgres:
-        env = {"GAMEHALL_MATCHMAKING_BOT_FILL_SECONDS": "10"}
+        # The platform's inactivity policy is the liveness policy: a match whose creation reply a fault lost is
+        # one its witness seat never plays (a client that walked away), and the platform must end it.
+        env = {"GAMEHALL_MATCH_IDLE_SECONDS": str(cfg.idle_seconds)}
         with bench_platform(postgres.dsn, nats_nodes=cfg.nats_nodes, env_extra=env) as platform:
             yield platform, postgres
 
