@@ -90,10 +90,14 @@ class NatsCluster:
         """Start every node, then wait until each is healthy (the nodes need each other to elect leaders)."""
         if not self.nodes:
             self.prepare()
-        for node in self.nodes:
-            node.child.start()
-        for node in self.nodes:
-            node.child.wait_ready(ready_timeout)
+        try:
+            for node in self.nodes:
+                node.child.start()
+            for node in self.nodes:
+                node.child.wait_ready(ready_timeout)
+        except BaseException:
+            self.stop()  # no node outlives a failed start
+            raise
 
     def node(self, index: int) -> NatsNode:
         return self.nodes[index - 1]
