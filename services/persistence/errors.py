@@ -22,5 +22,5 @@ register_error(store.InvalidArgument, S.INVALID_ARGUMENT, c.ERROR_REASON_MALFORM
 register_error(store.TicketNotOpen, S.FAILED_PRECONDITION, c.ERROR_REASON_TICKET_NOT_OPEN)
 register_error(store.RatingConflict, S.ABORTED, c.ERROR_REASON_VERSION_CONFLICT)
 register_error(store.RevisionConflict, S.ABORTED, c.ERROR_REASON_VERSION_CONFLICT)
-register_error(store.Unavailable, S.UNAVAILABLE, c.ERROR_REASON_UNAVAILABLE)
+register_error(store.Unavailable, S.UNAVAILABLE, c.ERROR_REASON_UNAVAILABLE)  # the database is away: retry
 register_error(LogUnavailable, S.UNAVAILABLE, c.ERROR_REASON_UNAVAILABLE)

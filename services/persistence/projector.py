@@ -1,7 +1,9 @@
 """The projector: persistence's durable consumer of the match log, writing it into SQL in batches.
 
-Each fetch of up to `batch` entries is one store transaction (`Store.project`), acked only after it
-commits; a redelivered batch is skipped by the rows' `log_seq`, so every entry lands exactly once.
+Each fetch of up to `batch` entries is one store transaction (`Store.project`), each entry acked only after
+it commits; a redelivered batch is skipped by the rows' `log_seq`, so every entry lands exactly once. Acks
+are per entry, never cumulative: an ack of a later entry must not acknowledge one that a crashed instance
+held, or one nak'ed while the database was away (the soak at tournament scale lost those from SQL).
 An entry that can never be projected is dead-lettered on its own. After a batch, entries already
 covered by a snapshot, and every entry of a closed match, are purged from the log: the stream keeps
 a match's subject only until it is projected (plus the newest entry, which the next append checks).
@@ -22,6 +24,7 @@ import structlog
 from google.protobuf.message import DecodeError
 from nats.aio.msg import Msg
 from nats.js import api
+from nats.js.errors import APIError
 
 from gamehall.events.v1.log_pb2 import LogEntry
 from gamehall.runtime import metrics
@@ -45,6 +48,10 @@ LINGER_SECONDS = 0.05
 """After a short batch, wait this long before the next fetch, so entries arriving meanwhile share a transaction
 (the projection runs at most this much further behind the log; moves never wait for it)."""
 MAX_DELIVER = 20
+ACK_POLICY_NOT_UPDATABLE = 10012
+"""JetStream's error code when an existing consumer's ack policy differs from the one asked for."""
+ACK_WAIT = 10.0
+"""How long an entry a crashed instance held waits for its redelivery (a batch commits in milliseconds)."""
 
 
 def record_of(msg: Msg) -> tuple[LogRecord, str]:
@@ -92,8 +99,11 @@ def finished_events(record: LogRecord, row: Row) -> Sequence[OutboxMessage]:
 class Projector(BackgroundLoop):
     """Consume the whole match log in batches; `projected(match_id, seq)` waits for one entry to be in SQL."""
 
-    def __init__(self, store: Store, bus: Bus, on_events: object = None, *, batch: int = BATCH) -> None:
+    def __init__(
+        self, store: Store, bus: Bus, on_events: object = None, *, batch: int = BATCH, ack_wait: float = ACK_WAIT
+    ) -> None:
         self.store = store
+        self.ack_wait = ack_wait
         self.bus = bus
         self.log = MatchLog(bus.js)
         self.batch = batch
@@ -103,17 +113,26 @@ class Projector(BackgroundLoop):
         self._sub: object = None
 
     async def subscribe(self) -> None:
-        """The durable consumer, acked cumulatively: one ack per committed batch covers every entry in it."""
+        """The durable consumer, each entry acked on its own once its batch is committed."""
         config = api.ConsumerConfig(
             name=CONSUMER,
             durable_name=CONSUMER,
-            ack_policy=api.AckPolicy.ALL,
+            ack_policy=api.AckPolicy.EXPLICIT,
             deliver_policy=api.DeliverPolicy.ALL,
-            ack_wait=30.0,
+            ack_wait=self.ack_wait,
             max_deliver=MAX_DELIVER,
             filter_subject=ALL_ENTRIES,
         )
-        await self.bus.js.add_consumer(LOG_STREAM, config=config)
+        try:
+            await self.bus.js.add_consumer(LOG_STREAM, config=config)
+        except APIError as exc:
+            if exc.err_code != ACK_POLICY_NOT_UPDATABLE:
+                raise
+            # A consumer of an earlier release acked cumulatively, which JetStream cannot update in place: make
+            # it anew. It delivers every entry still in the log again; each one already in SQL is skipped.
+            log.info("recreating the projection's consumer with per-entry acks")
+            await self.bus.js.delete_consumer(LOG_STREAM, CONSUMER)
+            await self.bus.js.add_consumer(LOG_STREAM, config=config)
         self._sub = await self.bus.js.pull_subscribe_bind(durable=CONSUMER, stream=LOG_STREAM)
 
     async def projected(self, match_id: str, seq: int, timeout: float = 10.0) -> bool:
@@ -176,8 +195,9 @@ class Projector(BackgroundLoop):
                 with contextlib.suppress(Exception):
                     await msg.nak(delay=RETRY_SECONDS)
             return
-        with contextlib.suppress(Exception):
-            await good[-1][0].ack()  # acks every earlier entry too (AckPolicy.ALL)
+        for msg, _, _ in good:  # each on its own: a cumulative ack would cover entries held elsewhere
+            with contextlib.suppress(Exception):
+                await msg.ack()
         metrics.LOG_PROJECTED.inc(result.written)
         newest = max(r.created_at for _, r, _ in good)
         metrics.LOG_PROJECTION_LAG.set(max(0.0, time.time() - newest.timestamp()))
@@ -198,7 +218,7 @@ class Projector(BackgroundLoop):
 
     async def _one_by_one(self, good: list[tuple[Msg, LogRecord, str]]) -> None:
         """Project a batch entry by entry, dead-lettering the ones that never can be. A retryable failure
-        stops the pass: an ack of any later entry would acknowledge it too (AckPolicy.ALL)."""
+        stops the pass and naks the rest: the database is away, later entries would fail alike."""
         for index, (msg, record, game) in enumerate(good):
             try:
                 result = await self.store.project([record], finished_events)

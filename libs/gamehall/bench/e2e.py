@@ -73,8 +73,11 @@ async def _play(address: str, matches: int) -> tuple[list[float], float]:
 
 
 @contextlib.contextmanager
-def bench_platform(dsn: str | None = None) -> Iterator[Platform]:
-    """The whole platform as processes in a temp dir, hosting the fixture game; dsn None: embedded SQLite."""
+def bench_platform(
+    dsn: str | None = None, *, nats_nodes: int = 1, env_extra: dict[str, str] | None = None
+) -> Iterator[Platform]:
+    """The whole platform as processes in a temp dir, hosting the fixture game; dsn None: embedded SQLite;
+    `nats_nodes` > 1: a JetStream cluster of that many nats-servers (gamehall.launcher.nats_cluster)."""
     root = Path(__file__).resolve().parents[3]
     env = {
         "GAMEHALL_GAME_MODULES": FIXTURE,
@@ -85,6 +88,7 @@ def bench_platform(dsn: str | None = None) -> Iterator[Platform]:
         "GAMEHALL_AUTH_LOGIN_PER_IP": "1000000/minute",
         "GAMEHALL_GATEWAY_WATCHERS_PER_ACCOUNT": "100000",  # the watcher rows open hundreds from one account
         "PYTHONPATH": str(root),
+        **(env_extra or {}),
     }
     previous = {k: os.environ.get(k) for k in env}
     os.environ.update(env)
@@ -92,7 +96,9 @@ def bench_platform(dsn: str | None = None) -> Iterator[Platform]:
         with tempfile.TemporaryDirectory(prefix="gamehall-bench-") as tmp:
             if dsn:
                 env["GAMEHALL_DATABASE_URL"] = dsn.format(data_dir=tmp)
-            platform = Platform(data_dir=Path(tmp), games=["high-card"], fixed_ports=False, extra_env=env)
+            platform = Platform(
+                data_dir=Path(tmp), games=["high-card"], fixed_ports=False, extra_env=env, nats_nodes=nats_nodes
+            )
             platform.start()
             try:
                 yield platform

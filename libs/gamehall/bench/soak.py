@@ -3,8 +3,10 @@
 The whole platform runs as local processes (SQLite, the fixture game high-card). K tables play
 matches through the SDK until the time is up, each table two accounts playing one match after
 another; with `--faults`, a thread SIGKILLs and restarts one service every `--fault-every`
-seconds, round-robin. Afterwards the stored matches are checked (see `soak_checks`). Exits 1 on
-any finding: an invariant violated, a stuck match, or an error no fault explains.
+seconds, round-robin. Afterwards the stored matches are checked (see `soak_checks`), liveness too:
+the platform runs with a short inactivity policy (`--idle`), so a match a failed table walked away
+from must have been ended by it, and no full match may be left open. Exits 1 on any finding: an
+invariant violated, a stuck match, or an error no fault explains.
 """
 
 from __future__ import annotations
@@ -19,13 +21,21 @@ import threading
 import time
 from collections import Counter
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any
 
 from rich.console import Console
 from rich.table import Table
 
 from gamehall.bench.e2e import FIXTURE, bench_platform
-from gamehall.bench.soak_checks import CheckReport, audit_sample, check_database, finished_ids
+from gamehall.bench.soak_checks import (
+    CheckReport,
+    audit_sample,
+    check_database,
+    check_liveness,
+    finished_ids,
+    read_sqlite,
+)
 from gamehall.engine import UnknownGame, get_game, register
 from gamehall.engine.registry import load_reference
 from gamehall.launcher.platform import Platform
@@ -55,6 +65,14 @@ class SoakConfig:
     call_timeout: float = 10.0
     audit_limit: int = 20
     seed: int = 2026
+    idle_seconds: float = 30.0
+    """The platform's inactivity policy here (GAMEHALL_MATCH_IDLE_SECONDS): a running match nobody moves in
+    for this long ends aborted; liveness allows it `IDLE_SLACK` more."""
+
+
+IDLE_SLACK = 10.0
+"""Seconds past the inactivity policy before a running match without a step is a finding (the sweeper's
+pass, a restart of the service that ends it)."""
 
 
 @dataclass
@@ -81,6 +99,8 @@ class Tally:
     tolerated: list[str] = field(default_factory=list)
     """Errors a fault explains (reported, no finding)."""
     faults: list[Fault] = field(default_factory=list)
+    slack: float = FAULT_SLACK
+    """Seconds after a restart is ready during which the fault still explains an error."""
 
     def now(self) -> float:
         return time.monotonic() - self.started
@@ -88,9 +108,7 @@ class Tally:
     def explained(self, since: float) -> bool:
         """True when a fault overlapped the interval [since, now]."""
         now = self.now()
-        return any(
-            f.at <= now and since <= (f.ready if f.ready is not None else now) + FAULT_SLACK for f in self.faults
-        )
+        return any(f.at <= now and since <= (f.ready if f.ready is not None else now) + self.slack for f in self.faults)
 
     def error(self, exc: BaseException, since: float, what: str) -> None:
         kind = type(exc).__name__
@@ -248,6 +266,7 @@ def _checks(platform: Platform, tally: Tally, cfg: SoakConfig) -> CheckReport:
     if not asyncio.run(wait_projected_at(platform.nats_url)):  # SQL is the log's projection, milliseconds behind
         tally.findings.append("the match log was not fully projected within 30 s of the load's end")
     report = check_database(db, tally.finished, tally.created)
+    check_liveness(read_sqlite(db), datetime.now(UTC), cfg.idle_seconds + IDLE_SLACK, report)
     _ensure_game()
     asyncio.run(audit_sample(f"sqlite:///{db}", finished_ids(db), report, cfg.audit_limit, cfg.seed))
     return report
@@ -280,7 +299,7 @@ def _report(tally: Tally, checks: CheckReport, elapsed: float, cfg: SoakConfig, 
 
 def run_soak(cfg: SoakConfig) -> SoakReport:
     """Start the platform, drive the load (and faults), check the stored matches; the platform is then stopped."""
-    with bench_platform() as platform:
+    with bench_platform(env_extra={"GAMEHALL_MATCH_IDLE_SECONDS": str(cfg.idle_seconds)}) as platform:
         tally = Tally()
         asyncio.run(_load(platform, tally, cfg))
         elapsed = tally.now()
@@ -328,6 +347,7 @@ def parse_args(argv: list[str] | None = None) -> tuple[SoakConfig, bool]:
     parser.add_argument("--fault-every", type=float, default=10.0, help="seconds between faults")
     parser.add_argument("--match-timeout", type=float, default=30.0, help="seconds before a match counts as stuck")
     parser.add_argument("--seed", type=int, default=2026, help="seed of the players' random policies")
+    parser.add_argument("--idle", type=float, default=30.0, help="the platform's inactivity policy (seconds)")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     args = parser.parse_args(argv)
     cfg = SoakConfig(
@@ -337,6 +357,7 @@ def parse_args(argv: list[str] | None = None) -> tuple[SoakConfig, bool]:
         fault_every=args.fault_every,
         match_timeout=args.match_timeout,
         seed=args.seed,
+        idle_seconds=args.idle,
     )
     return cfg, args.json
 

@@ -25,6 +25,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from gamehall.engine import all_games
 from gamehall.launcher.nats import nats_child
+from gamehall.launcher.nats_cluster import NatsCluster
 from gamehall.launcher.ports import free_port
 from gamehall.launcher.processes import Child, LaunchError, python_module
 from gamehall.launcher.security import PlatformSecurity
@@ -115,7 +116,11 @@ class Platform:
     """Replicas of each game's rules service (live matches are spread over them by the gateway)."""
     secure: bool = False
     """Transport security on (mTLS, public TLS, NATS TLS and users); `security` then holds the material."""
+    nats_nodes: int = 1
+    """nats-server processes: 1 (embedded) or a JetStream cluster of N (`cluster`), streams with min(N, 3)
+    replicas and every service given every node's URL."""
     nats: Child | None = None
+    cluster: NatsCluster | None = None
     nats_url: str = ""
     services: list[RunningService] = field(default_factory=list)
     security: PlatformSecurity | None = field(default=None, repr=False)
@@ -161,16 +166,23 @@ class Platform:
                 self.security.prepare(d.name for d in defs)
                 # The ai consumes the turns of every registered game, not only the hosted ones.
                 nats_config = self.security.nats_config({*self.hosted_games(), *(g.id for g in all_games())})
-            nats_port = 4222 if self.fixed_ports else free_port()
-            self.nats, self.nats_url = nats_child(
-                self.data_dir,
-                nats_port,
-                log_path=logs / "nats-server.log",
-                security=nats_config,
-                ca_file=self.security.ca.pair.cert if self.security else None,
-            )
-            self.nats.start()
-            self.nats.wait_ready(ready_timeout)
+            if self.nats_nodes > 1:
+                if self.secure:
+                    raise ValueError("a NATS cluster (nats_nodes > 1) is not wired for transport security yet")
+                self.cluster = NatsCluster(self.data_dir, self.nats_nodes, logs=logs)
+                self.cluster.start(ready_timeout)
+                self.nats_url = self.cluster.url
+            else:
+                nats_port = 4222 if self.fixed_ports else free_port()
+                self.nats, self.nats_url = nats_child(
+                    self.data_dir,
+                    nats_port,
+                    log_path=logs / "nats-server.log",
+                    security=nats_config,
+                    ca_file=self.security.ca.pair.cert if self.security else None,
+                )
+                self.nats.start()
+                self.nats.wait_ready(ready_timeout)
             ports = {d.name: self._ports(d.name) for d in defs}
             shared = self._shared_env(defs, ports)
             for d in defs:
@@ -218,6 +230,8 @@ class Platform:
             "GAMEHALL_GATEWAY_ADDR": addr("gateway"),
             "PYTHONUNBUFFERED": "1",
         }
+        if self.cluster is not None:
+            env["GAMEHALL_JETSTREAM_REPLICAS"] = str(min(3, self.nats_nodes))
         if os.environ.get("GAMEHALL_GAME_MODULES"):
             env["GAMEHALL_GAME_MODULES"] = os.environ["GAMEHALL_GAME_MODULES"]
         return {**env, **self.extra_env}
@@ -233,8 +247,12 @@ class Platform:
         service = self.service(name)
         service.child = _respawn(service.child, kill, ready_timeout)
 
-    def restart_nats(self, *, kill: bool = True, ready_timeout: float = 60.0) -> None:
-        """Stop nats-server (SIGKILL when `kill`) and start it again on the same port and store."""
+    def restart_nats(self, *, kill: bool = True, ready_timeout: float = 60.0, node: int = 1) -> None:
+        """Stop nats-server (SIGKILL when `kill`) and start it again on the same port and store; on a
+        cluster, node `node` (1-based) only, returning once it is healthy again."""
+        if self.cluster is not None:
+            self.cluster.restart(node, kill=kill, ready_timeout=ready_timeout)
+            return
         if self.nats is None:
             raise KeyError("nats-server")
         self.nats = _respawn(self.nats, kill, ready_timeout)
@@ -244,6 +262,8 @@ class Platform:
         children = [(s.definition.name, s.child) for s in self.services]
         if self.nats is not None:
             children.append(("nats-server", self.nats))
+        if self.cluster is not None:
+            children += [(n.child.name, n.child) for n in self.cluster.nodes]
         return [name for name, c in children if not c.alive()]
 
     def stop(self, grace: float = 10.0) -> dict[str, int | None]:
@@ -255,6 +275,9 @@ class Platform:
         if self.nats is not None:
             codes["nats-server"] = self.nats.stop(grace)
             self.nats = None
+        if self.cluster is not None:
+            codes.update(self.cluster.stop(grace))
+            self.cluster = None
         return codes
 
     def wait_until_dead(self, poll: float = 0.5) -> list[str]:

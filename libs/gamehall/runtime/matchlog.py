@@ -4,7 +4,9 @@ Each running match has its own subjects `gamehall.v1.log.<game>.<match_id>.<tag>
 `GAMEHALL_MATCHLOG` stream. An append carries JetStream's expected last subject sequence over
 `gamehall.v1.log.<game>.<match_id>.*`: the stream sequence of the match's previous entry (0 before
 the first). A replica whose copy is stale, or that raced another, gets `LogConflict` and reloads;
-it can never fork the match. The tag only routes readers (see `entry_tag`).
+it can never fork the match. The entry's message id names the entry it follows (`successor_id`), so the
+same holds once persistence has purged a closed match (an empty log would otherwise look like a new one).
+The tag only routes readers (see `entry_tag`).
 """
 
 from __future__ import annotations
@@ -35,6 +37,12 @@ BOT, END, MOVE = "bot", "end", "move"
 
 def log_subject(game: str, match_id: str, tag: str) -> str:
     return f"{SUBJECT_ROOT}.log.{game}.{match_id}.{tag}"
+
+
+def successor_id(match_id: str, expected_seq: int) -> str:
+    """The message id of the entry following `expected_seq` in a match's log: JetStream stores one message per
+    id within the stream's duplicate window, so two copies cannot both extend one entry, even once it is purged."""
+    return f"{match_id}@{expected_seq}"
 
 
 def match_filter(game: str, match_id: str) -> str:
@@ -80,7 +88,13 @@ class MatchLog:
 
     async def append(self, entry: LogEntry, expected_seq: int) -> int:
         """Write `entry` if the match's newest entry is still `expected_seq`; returns the new entry's sequence."""
-        headers = {EXPECTED_SEQ: str(expected_seq), EXPECTED_SEQ_SUBJECT: match_filter(entry.game, entry.match_id)}
+        headers = {
+            EXPECTED_SEQ: str(expected_seq),
+            EXPECTED_SEQ_SUBJECT: match_filter(entry.game, entry.match_id),
+            # One successor per entry, purged or not: the compare-and-swap alone cannot tell "no entry yet" (0)
+            # from "ended, projected and purged", so a copy that never saw the end could append after it.
+            "Nats-Msg-Id": successor_id(entry.match_id, expected_seq),
+        }
         try:
             ack = await self.js.publish(
                 log_subject(entry.game, entry.match_id, entry_tag(entry)),
@@ -96,6 +110,9 @@ class MatchLog:
             raise LogUnavailable(f"match {entry.match_id}: the log refused the entry: {exc.description}") from exc
         except (TimeoutError, NatsTimeout, NoRespondersError, NoStreamResponseError, ServiceUnavailableError) as exc:
             raise LogUnavailable(f"match {entry.match_id}: the log did not answer ({type(exc).__name__})") from exc
+        if ack.duplicate:  # another entry already follows `expected_seq` (within the duplicate window)
+            metrics.LOG_CONFLICTS.labels(entry.game).inc()
+            raise LogConflict(f"match {entry.match_id}: entry {expected_seq} already has a successor ({ack.seq})")
         metrics.JETSTREAM_PUBLISHED.labels(LOG_STREAM).inc()
         return int(ack.seq)
 
@@ -171,8 +188,8 @@ async def wait_projected(js: JetStreamContext, timeout: float = 30.0) -> bool:
 
 
 async def wait_projected_at(url: str, timeout: float = 30.0) -> bool:
-    """`wait_projected` over a connection of its own to the NATS server at `url` (tools and tests)."""
-    nc = await nats.connect(url)
+    """`wait_projected` over a connection of its own to the NATS server(s) at `url` (comma separated)."""
+    nc = await nats.connect(servers=[u.strip() for u in url.split(",")])
     try:
         return await wait_projected(nc.jetstream(), timeout)
     finally:
@@ -192,6 +209,7 @@ __all__ = [
     "log_subject",
     "match_filter",
     "projection_backlog",
+    "successor_id",
     "wait_projected",
     "wait_projected_at",
 ]

@@ -40,13 +40,15 @@ class Permissions:
     subscribe: list[str] = field(default_factory=list)
 
     def consumer(self, stream: str, durable: str) -> None:
-        """Own a durable pull consumer: create/inspect it, fetch from it, ack, and dead-letter what it gives up."""
+        """Own a durable pull consumer: create/inspect/delete it (a policy JetStream cannot update is made anew),
+        fetch from it, ack, and dead-letter what it gives up."""
         api = "$JS.API.CONSUMER"
         self.publish += [
             f"{api}.CREATE.{stream}.{durable}",
             f"{api}.CREATE.{stream}.{durable}.>",
             f"{api}.DURABLE.CREATE.{stream}.{durable}",
             f"{api}.INFO.{stream}.{durable}",
+            f"{api}.DELETE.{stream}.{durable}",
             f"{api}.MSG.NEXT.{stream}.{durable}",
             f"$JS.ACK.{stream}.{durable}.>",
             f"{SUBJECT_ROOT}.deadletter.{stream}.{durable}",

@@ -20,10 +20,17 @@ from gamehall.store.errors import AlreadyExists, NotFound, StoreError, Unavailab
 from gamehall.store.store import Store
 from gamehall.store.transaction import Row, Tx
 
+AWAY_SQLSTATE_CLASSES = ("08", "53", "57")
+"""Connection exception, insufficient resources, operator intervention (shutting down, starting up,
+in recovery): the server is away for a while, so the call may be retried (UNAVAILABLE, not INTERNAL)."""
+CONNECTION_ERRORS = (asyncpg.PostgresError, asyncpg.InterfaceError, OSError)
+
 
 def _translate(exc: Exception) -> StoreError:
     if not isinstance(exc, asyncpg.PostgresError):  # the connection broke (asyncpg.InterfaceError, OSError)
         return Unavailable(f"lost the PostgreSQL connection: {exc}")
+    if str(getattr(exc, "sqlstate", "") or "")[:2] in AWAY_SQLSTATE_CLASSES:
+        return Unavailable(f"PostgreSQL is unavailable: {exc}")
     detail = getattr(exc, "detail", None) or str(exc)
     if isinstance(exc, asyncpg.UniqueViolationError):
         return AlreadyExists(f"already exists ({detail})")
@@ -93,13 +100,22 @@ class PostgresStore(Store):
 
     @asynccontextmanager
     async def _write(self) -> AsyncIterator[Tx]:
-        async with self._require_pool().acquire() as conn, conn.transaction():
-            yield _PostgresTx(conn)
+        try:  # acquiring a connection, BEGIN and COMMIT meet a restarting server too: StoreErrors, never raw
+            async with self._require_pool().acquire() as conn, conn.transaction():
+                yield _PostgresTx(conn)
+        except CONNECTION_ERRORS as exc:
+            raise _translate(exc) from exc
 
     @asynccontextmanager
     async def _read(self) -> AsyncIterator[Tx]:
-        async with self._require_pool().acquire() as conn, conn.transaction(isolation="repeatable_read", readonly=True):
-            yield _PostgresTx(conn)
+        try:
+            async with (
+                self._require_pool().acquire() as conn,
+                conn.transaction(isolation="repeatable_read", readonly=True),
+            ):
+                yield _PostgresTx(conn)
+        except CONNECTION_ERRORS as exc:
+            raise _translate(exc) from exc
 
     async def close(self) -> None:
         if self._pool is not None:

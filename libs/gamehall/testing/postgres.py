@@ -20,9 +20,10 @@ import pwd
 import shutil
 import subprocess
 import tempfile
+import time
 import uuid
 from collections.abc import AsyncIterator, Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import asyncpg
@@ -46,6 +47,9 @@ class PostgresServer:
     dsn: str
     backend: str
     """`docker` (testcontainers), `local` (initdb/pg_ctl in a temp dir) or `external` (from the env)."""
+    restart: Callable[[float], None] | None = field(default=None, compare=False, repr=False)
+    """`local` only: an immediate (crash-like: no checkpoint, recovery at start) stop, `down` seconds away,
+    and a start on the same port and data; the soak's PostgreSQL fault."""
 
 
 # ----------------------------------------------------------------- detection
@@ -96,8 +100,14 @@ def docker_postgres(image: str = IMAGE) -> Iterator[PostgresServer]:
 
 
 @contextlib.contextmanager
-def local_postgres(bindir: Path | None = None, database: str = "gamehall_test") -> Iterator[PostgresServer]:
-    """initdb + pg_ctl in a temp dir on a free loopback port; stopped and deleted on exit."""
+def local_postgres(
+    bindir: Path | None = None, database: str = "gamehall_test", *, crash_safe: bool = False
+) -> Iterator[PostgresServer]:
+    """initdb + pg_ctl in a temp dir on a free loopback port; stopped and deleted on exit.
+
+    By default commits return before their WAL is written (fast tests; a server crash loses the last
+    fraction of a second). `crash_safe` writes the WAL before a commit returns, so a killed server loses
+    nothing acknowledged (fsync stays off: only a machine crash could); the soak restarts it so."""
     bindir = bindir or find_pg_bindir()
     if bindir is None:
         raise PostgresUnavailable(
@@ -120,12 +130,12 @@ def local_postgres(bindir: Path | None = None, database: str = "gamehall_test") 
             [str(bindir / "initdb"), "-D", str(data), "-U", "postgres", "-A", "trust", "-E", "UTF8", "--no-sync"],
             what="initdb",
         )
-        port = 0
+        port, options = 0, ""
         for attempt in range(3):  # the free port may be taken between the probe and the start
             port = free_port()
             options = (
                 f"-p {port} -k {sockets} -c listen_addresses=127.0.0.1 -c fsync=off "
-                "-c synchronous_commit=off -c full_page_writes=off -c max_connections=200"
+                f"-c synchronous_commit={'on' if crash_safe else 'off'} -c full_page_writes=off -c max_connections=200"
             )
             try:
                 run(
@@ -141,7 +151,17 @@ def local_postgres(bindir: Path | None = None, database: str = "gamehall_test") 
             [str(bindir / "createdb"), "-h", "127.0.0.1", "-p", str(port), "-U", "postgres", database],
             what="createdb",
         )
-        yield PostgresServer(dsn=f"postgresql://postgres@127.0.0.1:{port}/{database}", backend="local")
+        pg_ctl = str(bindir / "pg_ctl")
+
+        def restart(down: float = 0.0) -> None:
+            run([pg_ctl, "-D", str(data), "-m", "immediate", "-w", "stop"], what="pg_ctl stop")
+            time.sleep(down)
+            run(
+                [pg_ctl, "-D", str(data), "-l", str(log), "-w", "-t", "60", "-o", options, "start"], what="pg_ctl start"
+            )
+
+        dsn = f"postgresql://postgres@127.0.0.1:{port}/{database}"
+        yield PostgresServer(dsn=dsn, backend="local", restart=restart)
     finally:
         if started:
             with contextlib.suppress(PostgresUnavailable):

@@ -71,3 +71,14 @@ def test_a_field_error_carries_a_bad_request() -> None:
     bad = error_details_pb2.BadRequest()
     assert any(d.Unpack(bad) for d in failure.status().details if d.Is(bad.DESCRIPTOR))
     assert [v.field for v in bad.field_violations] == ["action_json"]
+
+
+def test_the_store_unreachable_is_unavailable_not_internal() -> None:
+    """The database away (a PostgreSQL restart, SQLite's busy timeout) answers UNAVAILABLE, which clients retry;
+    unmapped it was INTERNAL (found by the soak at tournament scale)."""
+    import gamehall_services.persistence.errors  # noqa: F401 - registers the store's errors
+    from gamehall import store
+
+    mapping = lookup(store.Unavailable("lost the PostgreSQL connection"))
+    assert mapping is not None and mapping.code == grpc.StatusCode.UNAVAILABLE
+    assert mapping.reason == pb.ERROR_REASON_UNAVAILABLE
