@@ -119,15 +119,21 @@ def db(tmp_path: Path) -> tuple[sqlite3.Connection, str]:
     conn = sqlite3.connect(path, isolation_level=None)
     conn.executescript(
         """
+        CREATE TABLE accounts (id TEXT PRIMARY KEY, username TEXT);
+        INSERT INTO accounts VALUES ('mm', 'matchmaking-service'), ('p1', 'player-1');
         CREATE TABLE matches (id TEXT PRIMARY KEY, status TEXT, next_deadline_ms INTEGER, tournament_id TEXT,
-                              version INTEGER);
+                              version INTEGER, created_by TEXT);
         CREATE TABLE seats (match_id TEXT, seat INTEGER, kind TEXT, PRIMARY KEY (match_id, seat));
         CREATE TABLE mm_tournaments (id TEXT PRIMARY KEY, status TEXT, revision INTEGER);
         CREATE TABLE mm_tournament_matches (match_id TEXT PRIMARY KEY, tournament_id TEXT);
         CREATE TABLE action_log (match_id TEXT, version INTEGER, PRIMARY KEY (match_id, version));
+        CREATE TABLE mm_tickets (id TEXT PRIMARY KEY, state TEXT, match_id TEXT, match_request TEXT);
+        INSERT INTO mm_tickets VALUES ('queued-ticket', 'queued', NULL, NULL), ('old-ticket', 'cancelled', NULL, NULL);
         CREATE TABLE audit_events (id TEXT PRIMARY KEY, outcome TEXT);
-        INSERT INTO matches VALUES ('quiet', 'running', NULL, NULL, 0), ('clocked', 'running', 5, NULL, 0),
-                                   ('botted', 'running', NULL, NULL, 0), ('cup-match', 'running', NULL, 't1', 0);
+        INSERT INTO matches VALUES ('quiet', 'running', NULL, NULL, 0, 'p1'),
+                                   ('clocked', 'running', 5, NULL, 0, 'p1'),
+                                   ('botted', 'running', NULL, NULL, 0, 'p1'),
+                                   ('cup-match', 'running', NULL, 't1', 0, 'mm');
         INSERT INTO seats VALUES ('quiet', 0, 'human'), ('botted', 1, 'bot');
         INSERT INTO mm_tournaments VALUES ('t1', 'running', 1);
         """
@@ -143,13 +149,17 @@ def test_store_watch_sees_writes_but_not_background_or_audit(db: tuple[sqlite3.C
     conn.execute("INSERT INTO audit_events VALUES ('a1', 'refused')")
     conn.execute("UPDATE matches SET version = 1 WHERE id IN ('clocked', 'botted', 'cup-match')")
     conn.execute("UPDATE mm_tournaments SET revision = 2")
-    conn.execute("INSERT INTO matches VALUES ('round-2', 'open', NULL, 't1', 0)")
-    conn.execute("INSERT INTO matches VALUES ('round-2b', 'running', NULL, NULL, 0)")  # linked by the cup's table
+    conn.execute("INSERT INTO matches VALUES ('round-2', 'open', NULL, 't1', 0, 'mm')")
+    conn.execute("INSERT INTO matches VALUES ('round-2b', 'running', NULL, NULL, 0, 'p1')")  # linked by the cup's table
     conn.execute("INSERT INTO mm_tournament_matches VALUES ('round-2b', 't1')")
     conn.execute("INSERT INTO action_log VALUES ('round-2b', 1)")
+    conn.execute("INSERT INTO matches VALUES ('paired', 'running', NULL, NULL, 0, 'p1')")  # a queued ticket's pairing
+    conn.execute("UPDATE mm_tickets SET state = 'matched', match_id = 'paired' WHERE id = 'queued-ticket'")
+    conn.execute("INSERT INTO matches VALUES ('made-late', 'open', NULL, NULL, 0, 'mm')")  # not linked yet
     assert watch.changes(before, watch.snapshot()) == []
     conn.execute("INSERT INTO seats VALUES ('quiet', 1, 'human')")
-    conn.execute("INSERT INTO matches VALUES ('new', 'open', NULL, NULL, 0)")
+    conn.execute("INSERT INTO matches VALUES ('new', 'open', NULL, NULL, 0, 'p1')")
+    conn.execute("UPDATE mm_tickets SET state = 'queued' WHERE id = 'old-ticket'")
     changed = watch.changes(before, watch.snapshot())
-    assert len(changed) == 2 and changed[0].startswith("matches ") and changed[1].startswith("seats ")
+    assert [c.split()[0] for c in changed] == ["matches", "mm_tickets", "seats"], changed
     watch.close()
