@@ -163,3 +163,14 @@ def test_store_watch_sees_writes_but_not_background_or_audit(db: tuple[sqlite3.C
     changed = watch.changes(before, watch.snapshot())
     assert [c.split()[0] for c in changed] == ["matches", "mm_tickets", "seats"], changed
     watch.close()
+
+
+def test_maps_times_and_nested_lists_are_drawn() -> None:
+    """Response types have what requests lack: a map (StandingRow.tiebreaks), Timestamps and Durations
+    (Tournament), repeated nested messages (ListMatchesResponse)."""
+    standing = _find(tournament_pb2.StandingRow, lambda m: len(m.tiebreaks) > 0)
+    assert all(isinstance(k, str) for k in standing.tiebreaks)
+    cup = _find(tournament_pb2.Tournament, lambda m: m.HasField("registration_open_time") and m.HasField("clock"))
+    assert cup.SerializeToString()
+    page = _find(match_pb2.ListMatchesResponse, lambda m: len(m.matches) >= 2 and m.matches[0].HasField("config"))
+    assert page.SerializeToString()
