@@ -4,9 +4,10 @@ running platform of its own. No answer may be INTERNAL, UNKNOWN or DATA_LOSS, no
 past its deadline, no error may echo its input back, a refused call must leave the store unchanged
 (gamehall.testing.fuzz_driver.StoreWatch), and every service is healthy at the end.
 
-Time: GAMEHALL_FUZZ_SECONDS (default 40) shared by the RPCs, more to those with more fields; `make fuzz` runs 600 s with
-random seeds (GAMEHALL_FUZZ_SEED=random; an integer fixes the seed; default: derandomized, the same
-examples every run). A failure prints the call, the role and the drawn message (long strings cut).
+Time: GAMEHALL_FUZZ_SECONDS (default 50, of which about 30 s are spent) shared by the RPCs, more to those
+with more fields; `make fuzz` runs 600 s with random seeds (GAMEHALL_FUZZ_SEED=random; an integer fixes
+the seed; default: derandomized, the same examples every run). A failure prints the call, the role and
+the drawn message (long strings cut).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from typing import Any
 
 import grpc
 import pytest
-from hypothesis import HealthCheck, given, reject, seed, settings
+from hypothesis import HealthCheck, given, seed, settings
 
 import gamehall_sdk.v1
 from gamehall.launcher.platform import Platform, grpc_healthy
@@ -35,7 +36,7 @@ from tests.e2e.client import PASSWORD, Client
 from tests.e2e.conftest import AUTH_UNLIMITED, OPERATOR_PASSWORD, TOKEN_KEY
 from tests.support.processes import repo_env
 
-SECONDS = float(os.environ.get("GAMEHALL_FUZZ_SECONDS", "40"))
+SECONDS = float(os.environ.get("GAMEHALL_FUZZ_SECONDS", "50"))
 SEED = os.environ.get("GAMEHALL_FUZZ_SEED", "")
 RPCS = public_rpcs(gamehall_sdk.v1)
 BOT_LEVELS = ("random", "easy")
@@ -190,7 +191,7 @@ def test_fuzz_rpc(session: Session, rpc: Rpc) -> None:
     @given(drawn=session.strategies.messages(rpc.method.input_type).map(Drawn))
     def fuzz(drawn: Drawn) -> None:
         if ran[0] >= 3 and time.monotonic() > stop_at:
-            reject()  # this RPC's share of the time is spent
+            return  # this RPC's share of the time is spent (not reject(): a replayed example must stay valid)
         started = time.monotonic()
         try:
             session.fuzzer.exercise(rpc, drawn.message)

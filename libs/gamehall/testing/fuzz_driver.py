@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import importlib
+import json
 import pkgutil
 import sqlite3
 import threading
@@ -174,6 +175,8 @@ class StoreWatch:
     )
     _OWNER_COLUMNS = ("match_id", "tournament_id", "ticket_id", "request_id", "match_request")
     _OWN_ID = ("matches", "mm_tournaments", "mm_tickets")
+    _MATCH_STATE = {"matches": "id", "seats": "match_id", "action_log": "match_id", "snapshots": "match_id"}
+    """Tables of match state, and the column naming the match."""
     BACKGROUND_ACCOUNT = "matchmaking-service"
     """The account that opens the matches of pairings and tournament rounds (work done in the background)."""
     """Tables whose `id` is an owner (a match, a tournament, a ticket)."""
@@ -212,12 +215,6 @@ class StoreWatch:
         rows: dict[tuple[str, str], tuple[bytes, tuple[str, ...]]] = {}
         self.db.execute("BEGIN")
         try:
-            for table, (columns, keys, owners) in self._tables.items():
-                select = ", ".join(f'"{c}"' for c in [*keys, *owners, *columns])
-                for row in self.db.execute(f'SELECT {select} FROM "{table}"'):
-                    key = repr(row[: len(keys)])
-                    owned = tuple(str(v) for v in row[len(keys) : len(keys) + len(owners)] if v)
-                    rows[(table, key)] = (blake2b(repr(row).encode(), digest_size=16).digest(), owned)
             parent = {
                 str(m): str(t)
                 for m, t in self.db.execute(
@@ -239,6 +236,21 @@ class StoreWatch:
                     f"UNION SELECT id FROM accounts WHERE username = '{self.BACKGROUND_ACCOUNT}'"
                 )
             }
+            # The state of automated matches (bot play, tournament rounds) is never compared: not read at all,
+            # so a snapshot's cost does not grow with the matches bots play in the background.
+            skipped = json.dumps(sorted(automated | {m for m, p in parent.items() if p in automated}))
+            for table, (columns, keys, owners) in self._tables.items():
+                select = ", ".join(f'"{c}"' for c in [*keys, *owners, *columns])
+                where, args = "", ()
+                if table in self._MATCH_STATE:
+                    where, args = (
+                        f' WHERE "{self._MATCH_STATE[table]}" NOT IN (SELECT value FROM json_each(?))',
+                        (skipped,),
+                    )
+                for row in self.db.execute(f'SELECT {select} FROM "{table}"{where}', args):
+                    key = repr(row[: len(keys)])
+                    owned = tuple(str(v) for v in row[len(keys) : len(keys) + len(owners)] if v)
+                    rows[(table, key)] = (blake2b(repr(row).encode(), digest_size=16).digest(), owned)
         finally:
             self.db.execute("COMMIT")
         self._last = Snapshot(rows, frozenset(automated), version, parent)
