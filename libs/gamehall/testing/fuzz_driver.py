@@ -241,12 +241,10 @@ class StoreWatch:
             skipped = json.dumps(sorted(automated | {m for m, p in parent.items() if p in automated}))
             for table, (columns, keys, owners) in self._tables.items():
                 select = ", ".join(f'"{c}"' for c in [*keys, *owners, *columns])
-                where, args = "", ()
+                where, args = "", []
                 if table in self._MATCH_STATE:
-                    where, args = (
-                        f' WHERE "{self._MATCH_STATE[table]}" NOT IN (SELECT value FROM json_each(?))',
-                        (skipped,),
-                    )
+                    where = f' WHERE "{self._MATCH_STATE[table]}" NOT IN (SELECT value FROM json_each(?))'
+                    args = [skipped]
                 for row in self.db.execute(f'SELECT {select} FROM "{table}"{where}', args):
                     key = repr(row[: len(keys)])
                     owned = tuple(str(v) for v in row[len(keys) : len(keys) + len(owners)] if v)
