@@ -23,7 +23,7 @@ WEB_DEPS := web/node_modules/.installed
 WEB_SOURCES := $(shell find web/src web/index.html web/build.mjs web/buf.gen.yaml web/tsconfig.json protos/gamehall/v1 \
 	-type f -not -path 'web/src/gen/*' 2>/dev/null)
 
-.PHONY: help setup buf postgres chromium web run test test-fast proto api-baseline lint bench strength soak chart images clean
+.PHONY: help setup buf postgres chromium web run test test-fast fuzz proto api-baseline lint bench strength soak chart images clean
 
 help:
 	@echo "make run    - set up and run the whole platform on embedded defaults (Ctrl-C stops it)"
@@ -32,6 +32,7 @@ help:
 	@echo "make bench  - speed table (ratios to baselines measured in the same run)"
 	@echo "make strength - the bots' strength table (sequential tests on paired seeds; exit 1 if a claim fails)"
 	@echo "make soak   - play while services, a NATS node and PostgreSQL are killed, then every invariant checked"
+	@echo "make fuzz   - 10 minutes of drawn messages to every public RPC (FUZZ_SECONDS=..., FUZZ_SEED=random|<n>)"
 	@echo "make proto  - regenerate Python code from protos/   make lint - ruff, mypy, buf lint"
 	@echo "make chart  - render, lint and validate the Helm chart  make images - container images"
 
@@ -104,6 +105,14 @@ strength: $(STAMP)
 soak: $(STAMP) postgres
 	@$(PY) -m gamehall.bench.soak --faults
 	@$(PY) -m gamehall.bench.soak_cluster
+
+# The fuzzer of tests/e2e/test_fuzz.py (about 40 s inside `make test`, derandomized), run long with fresh
+# random examples each time; a failure prints the call, the role, the message and a @reproduce_failure blob.
+FUZZ_SECONDS ?= 600
+FUZZ_SEED ?= random
+fuzz: $(STAMP)
+	@GAMEHALL_FUZZ_SECONDS=$(FUZZ_SECONDS) GAMEHALL_FUZZ_SEED=$(FUZZ_SEED) $(PYTEST) -n0 \
+		tests/e2e/test_fuzz.py -q -s
 
 chart: $(STAMP)
 	@$(PY) deploy/check_chart.py

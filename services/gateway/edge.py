@@ -251,7 +251,9 @@ def _check_message(message: Message, prefix: str) -> None:
 def _check_time(value: Any, bound: Span | Instant, path: str) -> None:
     """A Duration or Timestamp: a valid one (nanos within a second, same sign) within its range."""
     high = bound.max_seconds
-    if not 0 <= value.nanos < 1_000_000_000 or not 0 <= value.seconds <= high:
+    if not 0 <= value.nanos < 1_000_000_000:  # named apart: "not 3 seconds" would blame a valid `seconds`
+        raise _bad(f"{path}.nanos must be between 0 and 999999999, not {preview(str(value.nanos))}", f"{path}.nanos")
+    if not 0 <= value.seconds <= high:
         raise _bad(f"{path} must be between 0 and {high} seconds, not {preview(str(value.seconds))}", path)
 
 

@@ -92,6 +92,18 @@ def test_oversized_json_is_resource_exhausted() -> None:
     assert error.code == grpc.StatusCode.RESOURCE_EXHAUSTED
 
 
+def test_out_of_range_nanos_are_named_not_the_seconds() -> None:
+    """The fuzzer's find: a Duration of 3 s and -1 ns was refused as "must be between 0 and 604800 seconds,
+    not '3'", blaming a valid value."""
+    error = _refused(match_pb2.CreateMatchRequest(clock=common_pb2.ClockSpec(per_move=Duration(seconds=3, nanos=-1))))
+    assert error.code == grpc.StatusCode.INVALID_ARGUMENT
+    assert error.message == "clock.per_move.nanos must be between 0 and 999999999, not '-1'"
+    assert error.field == "clock.per_move.nanos"
+    late = Timestamp(seconds=10, nanos=10**9)
+    error = _refused(tournament_pb2.CreateTournamentRequest(name="t", registration_close_time=late))
+    assert "registration_close_time.nanos" in error.message and "1000000000" in error.message
+
+
 @pytest.mark.parametrize(
     ("request_", "field"),
     [
