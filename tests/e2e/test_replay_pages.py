@@ -5,7 +5,7 @@ default first page and a token; tokens are bound to their match."""
 from __future__ import annotations
 
 import json
-import random
+import time
 
 import grpc
 import pytest
@@ -19,31 +19,26 @@ from tests.e2e.conftest import Running
 DEFAULT_PAGE = 50
 
 
-def _play_out(alice: Client, bob: Client, match_id: str, rng: random.Random) -> int:
-    """Both seats play random legal actions until the match ends; returns its last version."""
-    for _ in range(2000):
-        for client in (alice, bob):
-            legal = client.legal(match_id)
-            if not legal.actions:
-                continue
-            played = client.submit(
-                match_id, rng.choice(legal.actions).id, expected_version=legal.version, request_id=f"{rng.random()}"
-            )
-            if played.HasField("outcome"):
-                return int(played.version)
-    raise AssertionError("the match did not end")
+def _bots_play_out(platform: Running, creator: Client) -> tuple[str, int]:
+    """A public GrimmoiR duel of two random bots, played to its end by the ai; returns its id and last version."""
+    seats = [match_pb2.SeatSpec(bot="random"), match_pb2.SeatSpec(bot="random")]
+    match = creator.call("CreateMatch", match_pb2.CreateMatchRequest(game="grimmoir", seats=seats, public=True)).match
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        found = creator.match(match.id)
+        if found.status == match_pb2.MATCH_STATUS_FINISHED:
+            return match.id, int(found.version)
+        time.sleep(0.2)
+    raise AssertionError(f"match {match.id} did not finish")
 
 
 @pytest.fixture(scope="module")
 def long_match(platform: Running) -> tuple[Client, Client, str, int]:
-    rng = random.Random("replay pages")
+    alice, bob = platform.player(), platform.player()
     for _ in range(5):  # a random duel of GrimmoiR runs 90-220 steps; make sure it passes one default page
-        alice, bob = platform.player(), platform.player()
-        match = alice.create("grimmoir", join_seat=0, public=True)
-        bob.join(match.id)
-        last = _play_out(alice, bob, match.id, rng)
+        match_id, last = _bots_play_out(platform, alice)
         if last > DEFAULT_PAGE:
-            return alice, bob, match.id, last
+            return alice, bob, match_id, last
     raise AssertionError("no match longer than one default page")
 
 
