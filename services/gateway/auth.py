@@ -11,6 +11,7 @@ operator's choice: open, invite codes, or operators only (`GAMEHALL_REGISTRATION
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import hmac
 from dataclasses import dataclass
 from typing import Any
@@ -35,6 +36,13 @@ OPERATOR_USERNAME = "operator"
 _ROLES = {"player": auth_pb2.ROLE_PLAYER, "operator": auth_pb2.ROLE_OPERATOR, "bot": auth_pb2.ROLE_BOT}
 
 
+_RESOLVED: contextvars.ContextVar[tuple[object, Claims] | None] = contextvars.ContextVar(
+    "gateway_resolved_caller", default=None
+)
+"""The caller this RPC's task resolved, with the call context it belongs to: the audit trail and the handler
+both ask, and each RPC runs in its own task (so its own copy of this variable)."""
+
+
 class Authenticator:
     """The per-handler check: the caller's verified claims, with role and name from the account record."""
 
@@ -43,7 +51,13 @@ class Authenticator:
         self.tokens = principals.tokens
 
     async def claims(self, context: grpc.aio.ServicerContext) -> Claims:
-        return await authenticate(context, self.principals)
+        """Resolved once per call: a second ask within the same RPC (audit trail, then handler) reuses it."""
+        resolved = _RESOLVED.get()
+        if resolved is not None and resolved[0] is context:
+            return resolved[1]
+        claims = await authenticate(context, self.principals)
+        _RESOLVED.set((context, claims))
+        return claims
 
 
 def account_to_public(account: ppb.AccountRecord) -> auth_pb2.Account:

@@ -221,21 +221,43 @@ def _bad(message: str, path: str = "") -> ClientError:
     return ClientError(grpc.StatusCode.INVALID_ARGUMENT, message, common_pb2.ERROR_REASON_MALFORMED, field=path)
 
 
+_NOT_PUBLIC: dict[str, Bound] = {}
+_TABLES: dict[type, dict[str, Bound] | None] = {}
+"""Each message type's table, looked up once per type (the name test and lookup cost more than the walk)."""
+
+
+def _table_of(message: Any) -> dict[str, Bound] | None:
+    """The type's table; `_NOT_PUBLIC` for a message outside the public API; None for a public type without one."""
+    kind = type(message)
+    try:
+        return _TABLES[kind]
+    except KeyError:
+        pass
+    if not isinstance(message, Message) or not message.DESCRIPTOR.full_name.startswith(_V1):
+        table: dict[str, Bound] | None = _NOT_PUBLIC
+    else:
+        table = BOUNDS.get(message.DESCRIPTOR.full_name[len(_V1) :])
+    _TABLES[kind] = table
+    return table
+
+
 def check_request(method: str, request: Any) -> None:
     """Refuse a public request with a value out of its bounds; other services' requests pass untouched."""
-    if isinstance(request, Message) and request.DESCRIPTOR.full_name.startswith(_V1):
-        _check_message(request, "")
+    table = _table_of(request)
+    if table is not _NOT_PUBLIC:
+        _check_message(request, "", table)
 
 
-def _check_message(message: Message, prefix: str) -> None:
+def _check_message(message: Message, prefix: str, table: dict[str, Bound] | None = _NOT_PUBLIC) -> None:
     """Only the fields set are walked (`ListFields`, in C): an unset field is its type's zero, inside
     every bound."""
-    table = BOUNDS.get(message.DESCRIPTOR.full_name[len(_V1) :])
-    if table is None:
+    if table is _NOT_PUBLIC:
+        table = _table_of(message)
+    if table is None or table is _NOT_PUBLIC:
         raise _bad(f"{message.DESCRIPTOR.full_name} is not accepted here")
     for field, value in message.ListFields():
         bound = table.get(field.name)
-        path = prefix + field.name
+        path = prefix + field.name if prefix else field.name
         if bound is None:  # a field added to the protos without a bound: refused until it has one
             raise _bad(f"{path} has no declared bound yet", path)
         if field.is_repeated:

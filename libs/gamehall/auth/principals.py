@@ -8,6 +8,7 @@ token for an account that was deleted, or whose role changed, stops carrying the
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -56,6 +57,9 @@ class Principals:
         self._cache: TTLCache[str, AccountFacts] = TTLCache(maxsize=max_accounts, ttl=ttl, timer=timer)
         self._verified: TTLCache[str, Claims] = TTLCache(maxsize=max_accounts, ttl=VERIFIED_TTL_SECONDS, timer=timer)
         """Tokens whose signature was checked (an HMAC and a JSON parse, ~0.1 ms) on a recent call."""
+        self._reading: dict[str, asyncio.Future[AccountFacts | None]] = {}
+        """Account reads in flight: the calls that miss together (every caller of a busy account, the moment
+        its cache entry expires) share one read instead of each making its own."""
 
     async def resolve(self, token: str) -> Claims:
         """The token's claims with `role` and `name` taken from the account record.
@@ -71,7 +75,7 @@ class Principals:
             raise ExpiredToken("the token has expired; log in again")
         facts = self._cache.get(claims.sub)
         if facts is None:
-            facts = await self._lookup(claims.sub)
+            facts = await self._read(claims.sub)
             if facts is None:
                 raise UnknownAccount("the account of this token does not exist; register or log in again")
             self._cache[claims.sub] = facts
@@ -79,9 +83,24 @@ class Principals:
             raise InvalidToken(f"the account {facts.username!r} has no valid role")
         return msgspec.structs.replace(claims, role=facts.role, name=facts.username)
 
+    async def _read(self, account_id: str) -> AccountFacts | None:
+        reading = self._reading.get(account_id)
+        if reading is None:
+            reading = asyncio.ensure_future(self._lookup(account_id))
+            self._reading[account_id] = reading
+            reading.add_done_callback(lambda done: self._done_reading(account_id, done))
+        return await asyncio.shield(reading)  # one caller giving up does not cancel the others' read
+
+    def _done_reading(self, account_id: str, done: asyncio.Future[AccountFacts | None]) -> None:
+        if self._reading.get(account_id) is done:
+            del self._reading[account_id]
+        if not done.cancelled():
+            done.exception()  # retrieved: a failed read nobody waits for any more is not logged as unhandled
+
     def forget(self, account_id: str) -> None:
         """Drop a cached account (after this replica changed it) so the next call reads it again."""
         self._cache.pop(account_id, None)
+        self._reading.pop(account_id, None)  # a read begun before the change must not serve later calls
 
 
 __all__ = ["AccountFacts", "AccountLookup", "Principals", "UnknownAccount"]

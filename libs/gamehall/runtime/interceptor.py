@@ -10,8 +10,9 @@ with a generic message and the trace id, the stack going to the log only.
 from __future__ import annotations
 
 import asyncio
+import os
 import time
-import uuid
+import types
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
@@ -61,6 +62,16 @@ class ServiceInterceptor(grpc.aio.ServerInterceptor):
         self.default_timeout = default_timeout
         self.request_check = request_check
         self.caller_check = caller_check
+        self._meters: dict[str, _Meters] = {}
+        self._wrapped: dict[str, tuple[grpc.RpcMethodHandler, grpc.RpcMethodHandler]] = {}
+        """Each method's wrapped handler, built once (it was rebuilt, closures and all, on every call)."""
+
+    def meters(self, method: str) -> _Meters:
+        """The method's metric children, bound once (a `labels()` lookup costs more than the update)."""
+        found = self._meters.get(method)
+        if found is None:
+            found = self._meters[method] = _Meters(self.service, method)
+        return found
 
     async def intercept_service(
         self,
@@ -71,39 +82,49 @@ class ServiceInterceptor(grpc.aio.ServerInterceptor):
         if handler is None:
             return None
         method: str = details.method
-        trace_id = _trace_id(details.invocation_metadata)
+        cached = self._wrapped.get(method)
+        if cached is not None and cached[0] is handler:
+            return cached[1]  # the wrapper reads the call's own trace id when it runs
         kwargs = {
             "request_deserializer": handler.request_deserializer,
             "response_serializer": handler.response_serializer,
         }
         if handler.unary_unary:
-            return grpc.unary_unary_rpc_method_handler(self._unary(handler.unary_unary, method, trace_id), **kwargs)
-        if handler.unary_stream:
-            return grpc.unary_stream_rpc_method_handler(self._stream(handler.unary_stream, method, trace_id), **kwargs)
-        if handler.stream_unary:
-            return grpc.stream_unary_rpc_method_handler(self._unary(handler.stream_unary, method, trace_id), **kwargs)
-        return grpc.stream_stream_rpc_method_handler(self._stream(handler.stream_stream, method, trace_id), **kwargs)
+            wrapped = grpc.unary_unary_rpc_method_handler(self._unary(handler.unary_unary, method), **kwargs)
+        elif handler.unary_stream:
+            wrapped = grpc.unary_stream_rpc_method_handler(self._stream(handler.unary_stream, method), **kwargs)
+        elif handler.stream_unary:
+            wrapped = grpc.stream_unary_rpc_method_handler(self._unary(handler.stream_unary, method), **kwargs)
+        else:
+            wrapped = grpc.stream_stream_rpc_method_handler(self._stream(handler.stream_stream, method), **kwargs)
+        self._wrapped[method] = (handler, wrapped)
+        return wrapped
 
-    def _unary(self, behavior: Callable[..., Any], method: str, trace_id: str) -> Callable[..., Awaitable[Any]]:
+    def _unary(self, behavior: Callable[..., Any], method: str) -> Callable[..., Awaitable[Any]]:
         async def handle(request: Any, context: grpc.aio.ServicerContext) -> Any:
-            with _Call(self, method, trace_id, context) as call:
+            with _Call(self, method, _trace_id(context.invocation_metadata()), context) as call:
                 try:
                     if self.caller_check is not None:
                         self.caller_check(method, context)
                     if self.request_check is not None:
                         self.request_check(method, request)
                     result = behavior(request, context)
-                    if asyncio.iscoroutine(result):
+                    if type(result) is types.CoroutineType or asyncio.iscoroutine(result):
                         timeout = self.default_timeout if context.time_remaining() is None else None
-                        result = await asyncio.wait_for(result, timeout) if timeout else await result
+                        if timeout:
+                            async with asyncio.timeout(timeout):  # no extra task per call, unlike wait_for
+                                result = await result
+                        else:
+                            result = await result
                     return result
                 except Exception as exc:
                     await call.fail(exc)
 
         return handle
 
-    def _stream(self, behavior: Callable[..., Any], method: str, trace_id: str) -> Callable[..., AsyncIterator[Any]]:
+    def _stream(self, behavior: Callable[..., Any], method: str) -> Callable[..., AsyncIterator[Any]]:
         async def handle(request: Any, context: grpc.aio.ServicerContext) -> AsyncIterator[Any]:
+            trace_id = _trace_id(context.invocation_metadata())
             with _Call(self, method, trace_id, context, streaming=True) as call:
                 try:
                     if self.caller_check is not None:
@@ -126,7 +147,25 @@ def _trace_id(metadata: Any) -> str:
     for key, value in metadata or ():
         if key == "x-trace-id" and isinstance(value, str) and 0 < len(value) <= 64:
             return value
-    return uuid.uuid4().hex[:16]
+    return os.urandom(8).hex()
+
+
+class _Meters:
+    """One method's metric children: in-flight gauge, latency histogram, and a counter per status code."""
+
+    __slots__ = ("_by_code", "_method", "_service", "in_flight", "latency")
+
+    def __init__(self, service: str, method: str) -> None:
+        self._service, self._method = service, method
+        self.in_flight = metrics.RPC_IN_FLIGHT.labels(service)
+        self.latency = metrics.RPC_LATENCY.labels(service, method)
+        self._by_code: dict[grpc.StatusCode, Any] = {}
+
+    def requests(self, code: grpc.StatusCode) -> Any:
+        counter = self._by_code.get(code)
+        if counter is None:
+            counter = self._by_code[code] = metrics.RPC_REQUESTS.labels(self._service, self._method, code.name)
+        return counter
 
 
 class _Call:
@@ -147,21 +186,21 @@ class _Call:
         self.owner, self.method, self.trace_id, self.context = owner, method, trace_id, context
         self.streaming = streaming
         self.code = grpc.StatusCode.OK
+        self.meters = owner.meters(method)
 
     def __enter__(self) -> _Call:
         self.started = time.perf_counter()
         self.tokens = structlog.contextvars.bind_contextvars(trace_id=self.trace_id, rpc=self.method)
-        metrics.RPC_IN_FLIGHT.labels(self.owner.service).inc()
+        self.meters.in_flight.inc()
         return self
 
     def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> None:
         elapsed = time.perf_counter() - self.started
         if exc_type is not None and self.code is grpc.StatusCode.OK:
             self.code = _aborted_code(self.context) or grpc.StatusCode.CANCELLED
-        service = self.owner.service
-        metrics.RPC_IN_FLIGHT.labels(service).dec()
-        metrics.RPC_REQUESTS.labels(service, self.method, self.code.name).inc()
-        metrics.RPC_LATENCY.labels(service, self.method).observe(elapsed)
+        self.meters.in_flight.dec()
+        self.meters.requests(self.code).inc()
+        self.meters.latency.observe(elapsed)
         if self.method not in QUIET_METHODS:
             if self.code in SERVER_FAULTS:
                 log.warning("rpc", code=self.code.name, ms=round(elapsed * 1000, 3))

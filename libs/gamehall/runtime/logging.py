@@ -27,7 +27,10 @@ def configure_logging(service: str, fmt: str = "auto", level: str = "info") -> N
         processors=[*shared, structlog.processors.StackInfoRenderer(), structlog.processors.format_exc_info, renderer],
         wrapper_class=structlog.make_filtering_bound_logger(numeric),
         logger_factory=structlog.PrintLoggerFactory(file=sys.stderr),
-        cache_logger_on_first_use=False,
+        # a process configures once: each module's logger is bound on first use, not on every call (an
+        # access-log `debug` below the level was rebuilding its logger per RPC); tests that capture logs
+        # never call this, so their loggers stay lazy
+        cache_logger_on_first_use=True,
     )
     structlog.contextvars.clear_contextvars()
     structlog.contextvars.bind_contextvars(service=service)

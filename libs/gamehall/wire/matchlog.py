@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from gamehall.engine import Game
@@ -10,6 +10,14 @@ from gamehall.engine.protocol import action_id
 from gamehall.events.v1.log_pb2 import BotChoice, BotTurn, LogEntry
 from gamehall.matches.live import MatchFacts, Step, outcome_json
 from gamehall.wire.convert import dumps
+
+
+def next_bot(to_act: Iterable[int], bots: Mapping[int, str]) -> int | None:
+    """The one bot seat to announce among the seats to act: the lowest. Every play expects the version it was
+    judged at and moves it on, so of several turns announced at one version only the first to land could
+    ever be played; the rest were thought about for nothing and refused (ABORTED). The next entry announces
+    the bot seats still to act, so each gets its turn, one at a time."""
+    return next((s for s in sorted(to_act) if s in bots), None)
 
 
 def bot_turn(game: Game[Any], state: Any, seat: int, difficulty: str, deadline_unix_ms: int) -> BotTurn:
@@ -49,10 +57,9 @@ def entry_for_step(game: Game[Any], facts: MatchFacts, step: Step, unix_ms: int)
         entry.outcome_json = dumps(outcome_json(step.outcome))
     else:
         bots = facts.bot_seats()
-        deadlines = step.deadlines(facts)
-        entry.bot_turns.extend(
-            bot_turn(game, step.state, s, bots[s], deadlines.get(s, 0)) for s in step.to_act if s in bots
-        )
+        seat = next_bot(step.to_act, bots)
+        if seat is not None:
+            entry.bot_turns.append(bot_turn(game, step.state, seat, bots[seat], step.deadlines(facts).get(seat, 0)))
     if step.wants_snapshot():
         entry.snapshot = step.encoded
     return entry
@@ -74,4 +81,4 @@ def close_entry(
     )
 
 
-__all__ = ["bot_turn", "close_entry", "entry_for_step"]
+__all__ = ["bot_turn", "close_entry", "entry_for_step", "next_bot"]

@@ -16,7 +16,7 @@ from gamehall.engine import Game
 from gamehall.events.v1 import match_pb2 as epb
 from gamehall.internal.v1 import persistence_pb2 as ppb
 from gamehall.runtime.bus import match_subject, turn_subject
-from gamehall.wire.matchlog import bot_turn
+from gamehall.wire.matchlog import bot_turn, next_bot
 from gamehall_sdk.v1 import common_pb2
 
 
@@ -74,12 +74,11 @@ def turns_for_bots(
     engine: Game[Any] | None = None,
     state: Any = None,
 ) -> list[ppb.OutboxEntry]:
-    """Work for the bots among the seats to act (with each seat's view and legal actions when the
-    `engine` and `state` are given)."""
+    """Work for the first bot among the seats to act (`gamehall.wire.matchlog.next_bot`: one turn per version),
+    with the seat's view and legal actions when the `engine` and `state` are given."""
     entries = []
-    for seat in sorted(to_act):
-        if seat not in bots:
-            continue
+    first = next_bot(to_act, bots)
+    for seat in () if first is None else (first,):
         turn = epb.TurnToAct(seat=seat, difficulty=bots[seat], deadline_unix_ms=deadlines.get(seat, 0))
         if engine is not None:
             work = bot_turn(engine, state, seat, bots[seat], deadlines.get(seat, 0))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass
 
 import pytest
@@ -112,3 +113,36 @@ async def test_a_verified_token_is_remembered_but_still_expires(monkeypatch: pyt
     monkeypatch.setattr("gamehall.auth.principals.time.time", lambda: later)
     with pytest.raises(ExpiredToken):
         await principals.resolve(token)
+
+
+class SlowDirectory(Directory):
+    """Reads that take a while (answering with the row as it was when the read began), so calls overlap."""
+
+    async def __call__(self, account_id: str) -> AccountFacts | None:
+        found = await super().__call__(account_id)
+        await asyncio.sleep(0.01)
+        return found
+
+
+async def test_calls_that_miss_together_share_one_account_read() -> None:
+    tokens = Tokens(KEY)
+    directory = SlowDirectory(AccountFacts("a1", "alice", "player"))
+    principals = Principals(tokens, directory)
+    token = tokens.issue(Subject("a1", "alice", "player"), 60)
+    resolved = await asyncio.gather(*(principals.resolve(token) for _ in range(50)))
+    assert directory.reads == 1
+    assert {c.name for c in resolved} == {"alice"}
+
+
+async def test_an_account_forgotten_during_a_read_is_read_again_by_later_calls() -> None:
+    tokens = Tokens(KEY)
+    directory = SlowDirectory(AccountFacts("a1", "alice", "player"))
+    principals = Principals(tokens, directory)
+    token = tokens.issue(Subject("a1", "alice", "player"), 60)
+    first = asyncio.ensure_future(principals.resolve(token))
+    await asyncio.sleep(0)
+    directory.accounts["a1"] = AccountFacts("a1", "alice", "operator")
+    principals.forget("a1")
+    later = await principals.resolve(token)
+    await first
+    assert later.role == "operator" and directory.reads == 2

@@ -94,3 +94,27 @@ def test_subjects_of_one_match_share_the_filter_the_compare_and_swap_uses() -> N
         log_subject("grimmoir", "m1", tag).startswith(match_filter("grimmoir", "m1")[:-1]) for tag in (BOT, END, MOVE)
     )
     assert bot_filter("grimmoir") == "gamehall.v1.log.grimmoir.*.bot"
+
+
+def test_bots_acting_at_once_are_announced_one_per_version_lowest_seat_first() -> None:
+    """Every play expects its version, so of two bot turns announced at one version one was always refused
+    after its search: each entry announces the lowest bot seat to act, and the next entry the one left."""
+    from gamehall.testing.high_card import GAME as HIGH_CARD
+    from gamehall.wire.outbox import turns_for_bots
+
+    seats = (SeatFacts(0, "bot", bot_difficulty="easy"), SeatFacts(1, "bot", bot_difficulty="hard"))
+    config = HIGH_CARD.configure(None, 2)
+    facts = MatchFacts(id="m2", game=HIGH_CARD.id, status="running", seed=5, config=config.to_json(), seats=seats)
+    live = LiveMatch.rebuild(HIGH_CARD, facts, None, 0, [])
+    assert len(live.to_act) == 2  # both choose at once
+    start = turns_for_bots("m2", HIGH_CARD.id, 0, live.to_act, facts.bot_seats(), {}, HIGH_CARD, live.state)
+    assert [e.msg_id.rsplit(":", 1)[1] for e in start] == ["0"]
+    while live.outcome() is None:
+        seat = live.to_act[0]
+        step = live.play(seat, live.legal(seat)[0], f"r{live.version}", now_ms=1_000)
+        entry = entry_for_step(HIGH_CARD, live.facts, step, 1_000)
+        live.commit(step)
+        if live.outcome() is None:
+            assert [(t.seat, t.difficulty) for t in entry.bot_turns] == [
+                (min(live.to_act), seats[min(live.to_act)].bot_difficulty)
+            ]
