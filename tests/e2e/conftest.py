@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +14,7 @@ import pytest
 from gamehall.engine import all_games
 from gamehall.launcher.platform import Platform
 from tests.e2e.client import Client
+from tests.e2e.cold_start import FirstCall, first_calls
 from tests.support.processes import repo_env
 from tests.support.stack import Stack, running_stack
 
@@ -32,6 +33,8 @@ class Running:
     stack: Stack
     address: str
     data_dir: Path
+    first_calls: list[FirstCall] = field(default_factory=list)
+    """What a client's first calls got the moment the platform reported ready (`cold_start`)."""
 
     @property
     def platform(self) -> Platform:
@@ -79,6 +82,6 @@ def platform(tmp_path_factory: pytest.TempPathFactory, record_testsuite_property
         with running_stack(data_dir, game_ids(), "sqlite", extra_env) as stack:
             record_testsuite_property("e2e_backend", stack.describe())
             print(f"\n[e2e] platform {stack.describe()}")
-            yield Running(stack, stack.gateway, data_dir)
+            yield Running(stack, stack.gateway, data_dir, first_calls(stack.gateway))
     finally:
         mp.undo()
