@@ -130,10 +130,6 @@ def world(platform: Running) -> Iterator[World]:
     w.finished = player.create(GAME, join_seat=0, public=True).id
     other.join(w.finished)
     other.call("LeaveMatch", match_pb2.LeaveMatchRequest(match_id=w.finished))
-    for _ in range(3):  # past the catalog's cold start (view schemas derived once per rules host)
-        with contextlib.suppress(grpc.RpcError):
-            operator.catalog.ListGames(catalog_pb2.ListGamesRequest(), metadata=operator.metadata, timeout=60)
-            break
     tournaments = tournament_pb2_grpc.TournamentServiceStub(operator.channel)
     w.tournament = tournaments.CreateTournament(
         tournament_pb2.CreateTournamentRequest(
