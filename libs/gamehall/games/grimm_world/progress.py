@@ -10,7 +10,7 @@ import math
 from collections import deque
 from dataclasses import dataclass
 
-from gamehall.games.grimm_world.atlas import LAST_CHAPTER, REGIONS
+from gamehall.games.grimm_world.atlas import LAST_CHAPTER, PAGES, REGIONS
 from gamehall.games.grimm_world.catalog import ITEMS, NEXT_CHAPTER, TIME_PASSES
 from gamehall.games.grimm_world.sheet import stats
 from gamehall.games.grimm_world.state import State
@@ -30,6 +30,11 @@ RAFT = 4
 PRICE = 4
 """About what a good costs at a market (the designed price cards run 2-8): buying at this price or less is
 progress, dearer is not."""
+FIGHT_QUESTS = frozenset(k for k, c in PAGES.items() if c.kind == "quest" and c.level
+                         and any(op.op == "fight" for op in c.ops))
+"""Side quests that are a fight: once taken, it is fought every round Martha stands at its location (W-QE-01),
+and Vast Green's wolves lie on every road out of Tronda."""
+QUEST_FIGHT_COST = 0.02
 FAR = 8
 """Distances are counted up to this many steps."""
 GATES = {1: "Y512", 2: "Y506"}
@@ -150,7 +155,8 @@ def _strength(s: State) -> tuple[float, float]:
 
 def campaign_value(s: State, after: Outlook = NOW) -> float:
     """Each main-quest stage is worth STAGE_WEIGHT; inside a stage, what its step needs and the way to where it
-    can be taken add up to 0.9 of a stage, so earning the flag never reads worse than being ready for it.
+    can be taken add up to 0.7 of a stage (0.8 inside the card that earns it, holding its price), so earning the flag
+    is worth a good part of a stage even where all was ready (a risky check for it is then worth taking).
     `after` reads the state as it will be once the fight in progress is over."""
     j = s.journey
     assert j is not None
@@ -169,13 +175,14 @@ def campaign_value(s: State, after: Outlook = NOW) -> float:
     health = min(1.0, healthy / owned) if owned else 0.0
     chapters_left = max(0.0, LAST_CHAPTER - chapter + (chapter_left(s) if not after.chapters else 1.0))
     fights = FIGHT_WEIGHT * max(-2, min(2, j.won - j.beaten + after.fights))
-    within = 0.45 * gathered + 0.45 * near
+    within = 0.35 * gathered + 0.35 * near
     if _at_gate(s, stage):
-        within = 0.95
+        within = 0.8
     value = (fights + STAGE_WEIGHT * (stage + within) + 0.1 * chapters_left / LAST_CHAPTER
              + RACE_WEIGHT * race(s, stage, chapters_left, thalers)
-             + 0.03 * health + 0.03 * min(healthy, 3) / 3 + 0.03 * growth + 0.03 * ready
-             + 0.01 * min(thalers, 20) / 20 + 0.005 * (s.sheet.alignment + 4) / 8)
+             + 0.02 * health + 0.02 * min(healthy, 3) / 3 + 0.03 * growth + 0.03 * ready
+             + 0.01 * min(thalers, 20) / 20 + 0.005 * (s.sheet.alignment + 4) / 8
+             - QUEST_FIGHT_COST * sum(q in FIGHT_QUESTS for q in j.quests))
     return min(0.99, max(0.01, value))
 
 
