@@ -44,11 +44,14 @@ def _campaign(s: State) -> float:
     assert s.journey is not None and s.fight is not None
     pending = next((op for op in reversed(s.journey.stack) if op.op == "after_fight"), None)
     chapters, heals = (pending.k, max(1, pending.n)) if pending is not None else (0, 1)
-    flag = next((op.text for op in (pending.then if pending is not None else ()) if op.op == "flag"
-                 and op.text in STAGE_FLAGS), "")
+    flag = next(
+        (op.text for op in (pending.then if pending is not None else ()) if op.op == "flag" and op.text in STAGE_FLAGS),
+        "",
+    )
     then, orelse = (pending.then, pending.orelse) if pending is not None else ((), ())
     odds = fight_value(s)
-    won = campaign_value(s, Outlook(fights=1, thalers=_thalers(then), flag=flag,
-                                    healthy=len(s.sheet.hand) + len(s.fight.discard)))
+    won = campaign_value(
+        s, Outlook(fights=1, thalers=_thalers(then), flag=flag, healthy=len(s.sheet.hand) + len(s.fight.discard))
+    )
     lost = campaign_value(s, Outlook(fights=-1, thalers=_thalers(orelse), chapters=chapters, healthy=heals))
     return min(0.99, max(0.01, odds * won + (1 - odds) * lost))

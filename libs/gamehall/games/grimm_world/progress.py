@@ -30,8 +30,9 @@ RAFT = 4
 PRICE = 4
 """About what a good costs at a market (the designed price cards run 2-8): buying at this price or less is
 progress, dearer is not."""
-FIGHT_QUESTS = frozenset(k for k, c in PAGES.items() if c.kind == "quest" and c.level
-                         and any(op.op == "fight" for op in c.ops))
+FIGHT_QUESTS = frozenset(
+    k for k, c in PAGES.items() if c.kind == "quest" and c.level and any(op.op == "fight" for op in c.ops)
+)
 """Side quests that are a fight: once taken, it is fought every round Martha stands at its location (W-QE-01),
 and Vast Green's wolves lie on every road out of Tronda."""
 QUEST_FIGHT_COST = 0.02
@@ -81,8 +82,9 @@ class Outlook:
 NOW = Outlook()
 
 
-LEGS = tuple(sum(distance(STAGES[i][1], STAGES[i + 1][1]) for i in range(k, len(STAGES) - 1))
-             for k in range(len(STAGES)))
+LEGS = tuple(
+    sum(distance(STAGES[i][1], STAGES[i + 1][1]) for i in range(k, len(STAGES) - 1)) for k in range(len(STAGES))
+)
 """Steps from each stage's location to the end of the quest (Triha, the lake, Hedge Hollow, Tronda)."""
 
 
@@ -178,11 +180,19 @@ def campaign_value(s: State, after: Outlook = NOW) -> float:
     within = 0.35 * gathered + 0.35 * near
     if _at_gate(s, stage):
         within = 0.8
-    value = (fights + STAGE_WEIGHT * (stage + within) + 0.1 * chapters_left / LAST_CHAPTER
-             + RACE_WEIGHT * race(s, stage, chapters_left, thalers)
-             + 0.02 * health + 0.02 * min(healthy, 3) / 3 + 0.03 * growth + 0.03 * ready
-             + 0.01 * min(thalers, 20) / 20 + 0.005 * (s.sheet.alignment + 4) / 8
-             - QUEST_FIGHT_COST * sum(q in FIGHT_QUESTS for q in j.quests))
+    value = (
+        fights
+        + STAGE_WEIGHT * (stage + within)
+        + 0.1 * chapters_left / LAST_CHAPTER
+        + RACE_WEIGHT * race(s, stage, chapters_left, thalers)
+        + 0.02 * health
+        + 0.02 * min(healthy, 3) / 3
+        + 0.03 * growth
+        + 0.03 * ready
+        + 0.01 * min(thalers, 20) / 20
+        + 0.005 * (s.sheet.alignment + 4) / 8
+        - QUEST_FIGHT_COST * sum(q in FIGHT_QUESTS for q in j.quests)
+    )
     return min(0.99, max(0.01, value))
 
 
