@@ -13,8 +13,9 @@ from gamehall.games.grimm_world import GAME
 from gamehall.games.grimm_world.catalog import CONFLICTS
 from gamehall.games.grimm_world.heuristic import evaluate
 
-CONFIGS = [GAME.configure("skirmish", 1, {"conflict": c, "chapter": ch})
-           for c in sorted(CONFLICTS) for ch in range(1, 15)]
+CONFIGS = [
+    GAME.configure("skirmish", 1, {"conflict": c, "chapter": ch}) for c in sorted(CONFLICTS) for ch in range(1, 15)
+]
 
 
 def test_500_random_bot_skirmishes_finish_without_errors() -> None:
@@ -82,3 +83,39 @@ def test_balance_campaign_table_smoke() -> None:
     assert all(r.result in ("victory", "defeat") and r.steps > 0 for r in rows)
     line = summary("random", rows)
     assert line.startswith("| random | 2 |") and line.count("|") == HEADER.splitlines()[0].count("|")
+
+
+def _campaign_fight(k: int, then: tuple = ()):  # type: ignore[type-arg]
+    """A fresh campaign with the spiders' fight begun as the `fight` op begins it (its after_fight entry stacked)."""
+    from gamehall.games.grimm_world.content.schema import Op
+    from gamehall.games.grimm_world.setup import start_fight
+
+    s = GAME.new_match(GAME.configure("campaign", 1, {}), 5)
+    s.journey.flags.append("told")
+    s.journey.stack.append(Op("after_fight", n=3, k=k, then=then))
+    start_fight(s, "Y705", 1)
+    return s
+
+
+def test_a_campaign_fight_is_read_through_what_it_risks_and_earns() -> None:
+    """A fight whose defeat costs a chapter reads below the same fight costing none; one whose victory earns the
+    spring water reads above the same fight earning nothing (the search weighs a fight by its stakes)."""
+    from gamehall.games.grimm_world.content.schema import Op
+
+    assert evaluate(_campaign_fight(1), 0) < evaluate(_campaign_fight(0), 0)
+    assert evaluate(_campaign_fight(1, (Op("flag", text="water"),)), 0) > evaluate(_campaign_fight(1), 0)
+
+
+def test_campaign_time_is_read_to_the_card_and_a_fight_quest_costs() -> None:
+    """Cards cycled past (the Farm's six) bring the chapter's end nearer and read as time spent; a side quest
+    that is a fight (Vast Green's wolves) reads as a cost while it is taken."""
+    from gamehall.games.grimm_world.progress import chapter_left
+
+    s = GAME.new_match(GAME.configure("campaign", 1, {}), 5)
+    cycled = GAME.copy(s)
+    cycled.decks.encounter = cycled.decks.encounter[6:] + cycled.decks.encounter[:6]
+    assert chapter_left(cycled) < chapter_left(s)
+    assert evaluate(cycled, 0) < evaluate(s, 0)
+    wolves = GAME.copy(s)
+    wolves.journey.quests.append("Y523")
+    assert evaluate(wolves, 0) < evaluate(s, 0)
