@@ -281,6 +281,7 @@ class LiveMatches:
                         )
                     return await self._replayed(held, prior)
                 try:
+                    live.require_version(expected_version)
                     action = live.resolve(seat, action_id_=action_id, action_json=action_json)
                     step = live.play(seat, action, request_id, now_ms(), expected_version)
                 except (IllegalAction, MatchError) as refused:

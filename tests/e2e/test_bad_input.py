@@ -41,7 +41,8 @@ def _snapshot(client: Client, match_id: str) -> tuple[int, str, str]:
 
 def test_bad_moves_get_their_status_and_change_nothing(duel: tuple[Client, Client, str], platform: Running) -> None:
     alice, bob, match_id = duel
-    first = alice.submit(match_id, alice.legal(match_id).actions[0].id, request_id="alice-1")
+    played = alice.legal(match_id).actions[0].id
+    first = alice.submit(match_id, played, request_id="alice-1")
     assert first.version == 1
     before = _snapshot(alice, match_id)
     submit = match_pb2.SubmitActionRequest
@@ -61,6 +62,8 @@ def test_bad_moves_get_their_status_and_change_nothing(duel: tuple[Client, Clien
         "another seat": (lambda: alice.submit(match_id, "resign", seat=1), grpc.StatusCode.PERMISSION_DENIED),
         "no seat": (lambda: platform.player().submit(match_id, "resign"), grpc.StatusCode.PERMISSION_DENIED),
         "stale version": (lambda: bob.submit(match_id, "resign", expected_version=0), grpc.StatusCode.ABORTED),
+        # a move chosen at a version gone by, naming the card since played: a conflict, not "no such action"
+        "gone-by version": (lambda: alice.submit(match_id, played, expected_version=0), grpc.StatusCode.ABORTED),
         "oversize payload": (
             lambda: bob.call(
                 "SubmitAction", submit(match_id=match_id, action_json='{"kind":"play","card":1' + " " * 20000 + "}")

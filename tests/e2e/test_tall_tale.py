@@ -86,11 +86,15 @@ def _retrying(call):  # type: ignore[no-untyped-def]
             time.sleep(0.2)
 
 
-def _wait_for_humans(players: list[Client], match_id: str) -> None:
-    """Wait until one of the human seats is to act (the bot seat has answered whatever it had)."""
+def _wait_for_humans(players: list[Client], match_id: str, bot_seat: int = 2) -> None:
+    """Wait until only human seats are to act: the bot seat has answered whatever it had, so the match stays
+    put. (A human able to act is not enough: in a phase the seats play at once, the bot may still be thinking.)"""
     deadline = time.monotonic() + 60
-    while not any(p.legal(match_id).actions for p in players):
-        assert time.monotonic() < deadline, "the bot seat never moved"
+    while True:
+        to_act = set(players[0].view(match_id).to_act)
+        if to_act and bot_seat not in to_act:
+            return
+        assert time.monotonic() < deadline, f"the bot seat never moved (to act: {sorted(to_act)})"
         time.sleep(0.05)
 
 

@@ -181,6 +181,14 @@ class LiveMatch:
         return action_id(action), self.game.describe(self.state, action)
 
     # ----------------------------------------------------------------- playing
+    def require_version(self, expected_version: int | None) -> None:
+        """Refuse a move made against another version (or a match not running) before judging what it names: a
+        client that moved on a stale version gets a conflict, not "no such action" from the newer state."""
+        if self.facts.status != "running":
+            raise MatchNotRunning.of(self.facts.id, self.facts.status)
+        if expected_version is not None and expected_version != self.version:
+            raise VersionConflict(self.facts.id, expected_version, self.version)
+
     def resolve(self, seat: int, *, action_id_: str = "", action_json: Mapping[str, Any] | None = None) -> Action:
         """The action a client named by legal-action id or by its JSON form (engine errors if neither fits)."""
         if action_id_:
@@ -202,10 +210,7 @@ class LiveMatch:
         self, seat: int, action: Action, request_id: str, now_ms: int, expected_version: int | None = None
     ) -> Step:
         """Judge and apply `action` for `seat` in memory; nothing changes until `commit`."""
-        if self.facts.status != "running":
-            raise MatchNotRunning.of(self.facts.id, self.facts.status)
-        if expected_version is not None and expected_version != self.version:
-            raise VersionConflict(self.facts.id, expected_version, self.version)
+        self.require_version(expected_version)
         next_state, events = self.game.apply(self.state, seat, action)
         to_act = tuple(sorted(self.game.to_act(next_state)))
         clock_state = clocks.advance(

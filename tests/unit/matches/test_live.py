@@ -86,6 +86,21 @@ def test_expected_version_and_status_are_checked_before_the_engine() -> None:
     assert live.to_act == [] and live.legal(seat) == []
 
 
+def test_a_move_on_a_version_gone_by_is_a_conflict_even_when_its_action_is_no_longer_legal() -> None:
+    """The cluster soak's case: a client's move at version v landed though its answer was lost, and the
+    client's next move, chosen from v's legal actions, names the card it already played. It moved on a version
+    gone by: a conflict (ABORTED, re-read and retry), not "no legal action" from the newer state."""
+    game = get_game("grimmoir")
+    live = new_match(game)
+    seat, action = random_move(live, random.Random(1))
+    played_id = live.describe(action)[0]
+    live.commit(live.play(seat, action, "r1", now_ms=0, expected_version=0))
+    with pytest.raises(VersionConflict, match="version 1, not the expected 0"):
+        live.require_version(0)
+        live.resolve(seat, action_id_=played_id)
+    live.require_version(1)  # the current version passes
+
+
 def test_an_action_that_is_not_legal_is_refused_by_the_engine() -> None:
     live = new_match(get_game("grimmoir"))
     with pytest.raises(IllegalAction, match="no legal action with id 'no-such-move'"):
