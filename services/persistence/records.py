@@ -8,7 +8,7 @@ from datetime import datetime
 from typing import Any
 
 from gamehall.internal.v1 import persistence_pb2 as pb
-from gamehall.store import Account, ActionRecord, Match, NewSeat, OutboxMessage, Seat
+from gamehall.store import Account, ActionRecord, Match, NewSeat, OutboxMessage, Seat, StartPlan
 from gamehall.store.errors import InvalidArgument
 from gamehall.wire.convert import dumps as canonical_json
 
@@ -95,3 +95,10 @@ def action_to_proto(record: ActionRecord) -> pb.ActionEntry:
 
 def outbox_from_proto(entries: Iterable[pb.OutboxEntry]) -> list[OutboxMessage]:
     return [OutboxMessage(subject=e.subject, msg_id=e.msg_id, payload=e.payload) for e in entries]
+
+
+def start_plan(request: pb.StartMatchRequest) -> StartPlan:
+    """How a match starts (its clock state, the events of the start), from a StartMatchRequest."""
+    return StartPlan(
+        clock_state=loads(request.clock_state_json, "clock_state_json"), outbox=tuple(outbox_from_proto(request.outbox))
+    )

@@ -22,6 +22,7 @@ from gamehall_services.persistence.records import (
     new_seat_from_proto,
     outbox_from_proto,
     seat_to_proto,
+    start_plan,
 )
 from gamehall_services.persistence.writer import StoreWriter
 
@@ -102,8 +103,11 @@ class PersistenceServicer(StoreWriter, persistence_pb2_grpc.PersistenceServiceSe
             kind=request.kind or "human",  # type: ignore[arg-type]
             bot_difficulty=request.bot_difficulty or None,
             outbox=outbox_from_proto(request.outbox),
+            start_when_full=start_plan(request.start_when_full) if request.HasField("start_when_full") else None,
         )
         self._published(request.outbox)
+        if request.HasField("start_when_full"):
+            self._published(request.start_when_full.outbox)
         return pb.ClaimSeatResponse(seat=seat_to_proto(seat))
 
     async def ReleaseSeat(self, request: pb.ReleaseSeatRequest, context: Any) -> pb.ReleaseSeatResponse:
@@ -117,11 +121,8 @@ class PersistenceServicer(StoreWriter, persistence_pb2_grpc.PersistenceServiceSe
         return pb.ReleaseSeatResponse(seat=seat_to_proto(seat))
 
     async def StartMatch(self, request: pb.StartMatchRequest, context: Any) -> pb.StartMatchResponse:
-        match = await self.store.start_match(request.match_id, outbox=outbox_from_proto(request.outbox))
-        clock_state = loads(request.clock_state_json, "clock_state_json")
-        if clock_state is not None:
-            await self.store.update_clock(match.id, clock_state, expected_version=match.version)
-            match = await self.store.get_match(match.id)
+        plan = start_plan(request)
+        match = await self.store.start_match(request.match_id, clock_state=plan.clock_state, outbox=plan.outbox)
         self._published(request.outbox)
         return pb.StartMatchResponse(match=match_to_proto(match))
 

@@ -160,21 +160,24 @@ class Lobby:
             )
         seat = seat_to_join(match_id, facts.seats, caller.account_id, wanted)
         joined = events.seat_joined(match_id, record.game, record.version, seat, caller.account_id, "human")
-        await self._call(
-            "ClaimSeat",
-            ppb.ClaimSeatRequest(
-                match_id=match_id, seat=seat, account_id=caller.account_id, kind="human", outbox=[joined]
-            ),
+        claim = ppb.ClaimSeatRequest(
+            match_id=match_id,
+            seat=seat,
+            account_id=caller.account_id,
+            kind="human",
+            outbox=[joined],
+            start_when_full=self._start_request(record),  # whichever claim fills the match starts it
         )
+        await self._call("ClaimSeat", claim)
         started = await self.start_if_full(await self._record(match_id))
+        if started.status == "running" and record.status == "open":
+            log.info("match started", match_id=match_id, seats=len(facts.seats))
         return live_pb2.JoinMatchResponse(match=started, seat=seat)
 
-    async def start_if_full(self, record: ppb.MatchRecord) -> ppb.MatchRecord:
-        """open → running once every seat is held, with the clock started and the first bot turns announced
-        (in the start's own transaction). Idempotent: a match another join started is returned as it is."""
+    def _start_request(self, record: ppb.MatchRecord) -> ppb.StartMatchRequest:
+        """How `record` starts now: its clock from this moment and the first bot turns of its initial state
+        (dealt again from the committed seed and config, so every replica plans the same start)."""
         facts = facts_from_record(record)
-        if record.status != "open" or not is_full(facts.seats):
-            return record
         config = self.game.validate_config(MatchConfig.from_json(facts.config))
         initial = self.game.new_match(config, facts.seed)
         to_act = sorted(self.game.to_act(initial))
@@ -183,7 +186,15 @@ class Lobby:
         outbox = events.turns_for_bots(
             record.id, record.game, 0, to_act, facts.bot_seats(), deadlines, self.game, initial
         )
-        start = ppb.StartMatchRequest(match_id=record.id, outbox=outbox, clock_state_json=dumps(clock_state))
+        return ppb.StartMatchRequest(match_id=record.id, outbox=outbox, clock_state_json=dumps(clock_state))
+
+    async def start_if_full(self, record: ppb.MatchRecord) -> ppb.MatchRecord:
+        """open → running once every seat is held, for a full match left open (stored before seat claims
+        started the match themselves). Idempotent: a match another join started is returned as it is."""
+        facts = facts_from_record(record)
+        if record.status != "open" or not is_full(facts.seats):
+            return record
+        start = self._start_request(record)
         try:
             started: ppb.MatchRecord = (await self._call("StartMatch", start)).match
         except ClientError as exc:

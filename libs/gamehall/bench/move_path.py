@@ -201,15 +201,19 @@ def idle_cpu(platform: Platform, seconds: float = 10.0) -> float:
     return cpu / wall
 
 
-def idle_ratio(platform: Platform, seconds: float = 6.0, windows: int = 2) -> tuple[float, float, float]:
+def idle_ratio(
+    platform: Platform, seconds: float = 6.0, windows: int = 2, *, open_base: bool = True
+) -> tuple[float, float, float]:
     """(cores with 10 running matches, cores with 1,000, their ratio). The 10-match figure averages
     windows taken before the 990 extra matches open and after they close, so CPU that drifts with
-    time alone (the bots' idle consumers do) cancels out instead of counting against the 1,000."""
+    time alone (the bots' idle consumers do) cancels out instead of counting against the 1,000.
+    `open_base=False` measures again over the 10 an earlier call opened (they stay running)."""
 
     def measured() -> float:
         return sum(idle_cpu(platform, seconds) for _ in range(windows)) / windows
 
-    open_idle_matches(platform, 10)
+    if open_base:
+        open_idle_matches(platform, 10)
     before = measured()
     extra = open_idle_matches(platform, 990)
     many = measured()

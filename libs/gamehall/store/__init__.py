@@ -36,6 +36,7 @@ from gamehall.store.records import (
     Seat,
     SeatKind,
     Snapshot,
+    StartPlan,
     seed_commitment,
 )
 from gamehall.store.store import Store
@@ -78,6 +79,7 @@ __all__ = [
     "SeatKind",
     "SeatTaken",
     "Snapshot",
+    "StartPlan",
     "Store",
     "StoreError",
     "TicketNotOpen",

@@ -34,6 +34,7 @@ from gamehall.store.rows import (
     match_from,
     seat_from,
 )
+from gamehall.store.starting import mark_running
 from gamehall.store.transaction import Row, Tx
 
 MAX_PAGE = 500
@@ -245,21 +246,10 @@ class MatchOps(StoreCore):
         MatchClosed if the match is not open."""
         state_json = dump_optional_json(clock_state, "clock state")
         async with self._write() as tx:
-            row = await self._lock_match(tx, match_id, "id, status, version, clock, clock_state")
+            row = await self._lock_match(tx, match_id, "id, status, version, clock")
             if row["status"] != "open":
                 raise MatchClosed(f"match {match_id} is {row['status']}, only an open match can start")
-            deadline = next_deadline_ms(row["clock"], row["clock_state"] if state_json is None else state_json)
-            if state_json is None:
-                await tx.execute(
-                    "UPDATE matches SET status = 'running', next_deadline_ms = ? WHERE id = ?", deadline, match_id
-                )
-            else:
-                await tx.execute(
-                    "UPDATE matches SET status = 'running', clock_state = ?, next_deadline_ms = ? WHERE id = ?",
-                    state_json,
-                    deadline,
-                    match_id,
-                )
+            await mark_running(tx, match_id, row["clock"], state_json)
             await write_outbox(tx, outbox, self._now())
             return await self._load_match(tx, match_id)
 

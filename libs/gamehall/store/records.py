@@ -145,6 +145,14 @@ class OutboxMessage(msgspec.Struct, frozen=True, kw_only=True):
     payload: bytes
 
 
+class StartPlan(msgspec.Struct, frozen=True, kw_only=True):
+    """How a match starts if a seat claim fills it: the clock state to start with (None: keep the stored
+    one) and the events of the start (the first bot turns), written in the claim's transaction."""
+
+    clock_state: JsonObject | None = None
+    outbox: tuple[OutboxMessage, ...] = ()
+
+
 class OutboxRow(msgspec.Struct, frozen=True, kw_only=True):
     id: int
     subject: str

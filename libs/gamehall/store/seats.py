@@ -8,8 +8,9 @@ from typing import Literal
 from gamehall.store.core import StoreCore
 from gamehall.store.errors import AlreadySeated, InvalidArgument, MatchClosed, NotFound, SeatTaken, StoreError
 from gamehall.store.outbox import write_outbox
-from gamehall.store.records import CLOSED_STATUSES, OutboxMessage, Seat
-from gamehall.store.rows import SEAT_COLUMNS, seat_from
+from gamehall.store.records import CLOSED_STATUSES, OutboxMessage, Seat, StartPlan
+from gamehall.store.rows import SEAT_COLUMNS, dump_optional_json, seat_from
+from gamehall.store.starting import is_full, mark_running
 from gamehall.store.transaction import Tx
 
 
@@ -23,8 +24,12 @@ class SeatOps(StoreCore):
         kind: Literal["human", "bot"] = "human",
         bot_difficulty: str | None = None,
         outbox: Sequence[OutboxMessage] = (),
+        start_when_full: StartPlan | None = None,
     ) -> Seat:
         """Take a seat that is open, or reserved for `account_id`, in one compare-and-swap.
+
+        With `start_when_full`, a claim (or a retried claim) that leaves no seat open or reserved also
+        starts the match in the same transaction: open → running, with the plan's clock state and outbox.
 
         Claiming a seat the same account already holds (same kind) returns it unchanged, so a retried
         request is harmless. AlreadySeated when a person's account holds or has reserved another seat
@@ -38,7 +43,7 @@ class SeatOps(StoreCore):
         if kind == "human" and account_id is None:
             raise InvalidArgument("a human seat needs an account")
         async with self._write() as tx:
-            match = await self._lock_match(tx, match_id)
+            match = await self._lock_match(tx, match_id, "id, status, version, clock")
             if match["status"] in CLOSED_STATUSES:
                 raise MatchClosed(f"match {match_id} is {match['status']}")
             if kind == "human":  # under the match row's lock: two joins of one account cannot both pass
@@ -66,13 +71,18 @@ class SeatOps(StoreCore):
             )
             if claimed is not None:
                 await write_outbox(tx, outbox, self._now())
-                return seat_from(claimed)
-            current = await self._seat(tx, match_id, seat)
-        if account_id is not None and current.account_id == account_id and current.kind == kind:
-            return current
-        if current.kind == "reserved":
-            raise SeatTaken(f"seat {seat} of match {match_id} is reserved for another account")
-        raise SeatTaken(f"seat {seat} of match {match_id} is taken")
+                held = seat_from(claimed)
+            else:
+                held = await self._seat(tx, match_id, seat)
+                if account_id is None or held.account_id != account_id or held.kind != kind:
+                    if held.kind == "reserved":
+                        raise SeatTaken(f"seat {seat} of match {match_id} is reserved for another account")
+                    raise SeatTaken(f"seat {seat} of match {match_id} is taken")
+            if start_when_full is not None and match["status"] == "open" and await is_full(tx, match_id):
+                state_json = dump_optional_json(start_when_full.clock_state, "clock state")
+                await mark_running(tx, match_id, match["clock"], state_json)
+                await write_outbox(tx, start_when_full.outbox, self._now())
+            return held
 
     async def release_seat(
         self,

@@ -6,6 +6,8 @@ import asyncio
 
 import pytest
 
+from gamehall.matches import clocks
+from gamehall.matches.clocks import ClockSpec
 from gamehall.store import (
     AlreadySeated,
     InvalidArgument,
@@ -13,6 +15,7 @@ from gamehall.store import (
     NewSeat,
     NotFound,
     SeatTaken,
+    StartPlan,
     Store,
     open_store,
 )
@@ -99,6 +102,53 @@ async def test_concurrent_claims_have_one_winner(store_dsn: str) -> None:
     finally:
         for store in stores:
             await store.close()
+
+
+PER_MOVE = ClockSpec(per_move_ms=30_000)
+T0 = 1_900_000_000_000
+
+
+def start_plan(match_id: str) -> StartPlan:
+    return StartPlan(clock_state=clocks.initial(PER_MOVE, 2, [0], T0), outbox=(event(match_id, 0, "turn"),))
+
+
+async def test_the_claim_that_fills_a_match_starts_it_in_its_own_transaction(store: Store) -> None:
+    alice, bob = await account(store, "alice"), await account(store, "bob")
+    match = await store.create_match(game="high-card", config=DUEL, clock=PER_MOVE.to_json())
+    await store.claim_seat(match.id, 0, alice.id, start_when_full=start_plan(match.id))
+    assert (await store.get_match(match.id)).status == "open"  # a seat is left: nothing starts
+    assert await store.pending_outbox() == []
+    await store.claim_seat(match.id, 1, bob.id, start_when_full=start_plan(match.id))
+    started = await store.get_match(match.id)
+    assert (started.status, started.clock_state, started.next_deadline_ms) == (
+        "running",
+        clocks.initial(PER_MOVE, 2, [0], T0),
+        T0 + 30_000,
+    )
+    assert [r.msg_id for r in await store.pending_outbox()] == [f"{match.id}:0"]
+    await store.claim_seat(match.id, 1, bob.id, start_when_full=start_plan(match.id))  # a retry: started once
+    assert len(await store.pending_outbox()) == 1
+
+
+async def test_a_retried_claim_starts_a_full_match_left_open(store: Store) -> None:
+    alice, bob = await account(store, "alice"), await account(store, "bob")
+    match = await store.create_match(game="high-card", config=DUEL)
+    await store.claim_seat(match.id, 0, alice.id)
+    await store.claim_seat(match.id, 1, bob.id)  # full, but no plan to start with (a join cut off here)
+    assert (await store.get_match(match.id)).status == "open"
+    await store.claim_seat(match.id, 1, bob.id, start_when_full=start_plan(match.id))
+    assert (await store.get_match(match.id)).status == "running"
+
+
+async def test_a_failed_claim_starts_nothing(store: Store) -> None:
+    alice, bob, carol = [await account(store, n) for n in ("alice", "bob", "carol")]
+    match = await store.create_match(game="high-card", config=DUEL)
+    await store.claim_seat(match.id, 0, alice.id)
+    await store.claim_seat(match.id, 1, bob.id)
+    with pytest.raises(SeatTaken):
+        await store.claim_seat(match.id, 1, carol.id, start_when_full=start_plan(match.id))
+    assert (await store.get_match(match.id)).status == "open"
+    assert await store.pending_outbox() == []
 
 
 async def test_release(store: Store) -> None:

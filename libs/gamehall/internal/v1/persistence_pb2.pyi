@@ -199,20 +199,22 @@ class ListMatchesResponse(_message.Message):
     def __init__(self, matches: _Optional[_Iterable[_Union[MatchRecord, _Mapping]]] = ..., next_cursor: _Optional[str] = ...) -> None: ...
 
 class ClaimSeatRequest(_message.Message):
-    __slots__ = ("match_id", "seat", "account_id", "kind", "bot_difficulty", "outbox")
+    __slots__ = ("match_id", "seat", "account_id", "kind", "bot_difficulty", "outbox", "start_when_full")
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
     ACCOUNT_ID_FIELD_NUMBER: _ClassVar[int]
     KIND_FIELD_NUMBER: _ClassVar[int]
     BOT_DIFFICULTY_FIELD_NUMBER: _ClassVar[int]
     OUTBOX_FIELD_NUMBER: _ClassVar[int]
+    START_WHEN_FULL_FIELD_NUMBER: _ClassVar[int]
     match_id: str
     seat: int
     account_id: str
     kind: str
     bot_difficulty: str
     outbox: _containers.RepeatedCompositeFieldContainer[OutboxEntry]
-    def __init__(self, match_id: _Optional[str] = ..., seat: _Optional[int] = ..., account_id: _Optional[str] = ..., kind: _Optional[str] = ..., bot_difficulty: _Optional[str] = ..., outbox: _Optional[_Iterable[_Union[OutboxEntry, _Mapping]]] = ...) -> None: ...
+    start_when_full: StartMatchRequest
+    def __init__(self, match_id: _Optional[str] = ..., seat: _Optional[int] = ..., account_id: _Optional[str] = ..., kind: _Optional[str] = ..., bot_difficulty: _Optional[str] = ..., outbox: _Optional[_Iterable[_Union[OutboxEntry, _Mapping]]] = ..., start_when_full: _Optional[_Union[StartMatchRequest, _Mapping]] = ...) -> None: ...
 
 class ClaimSeatResponse(_message.Message):
     __slots__ = ("seat",)

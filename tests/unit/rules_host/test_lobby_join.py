@@ -1,0 +1,75 @@
+"""A join's seat claim carries the match's start: the claim that fills a match starts it in the same
+transaction, so a join cut off right after its claim (its caller gone, the replica stopped) cannot
+leave a full match open with nobody to start it (found by the faults soak)."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+
+from gamehall.engine import get_game
+from gamehall.internal.v1 import persistence_pb2 as ppb
+from gamehall.matches import Caller
+from gamehall.wire.convert import dumps
+from gamehall_services.rules.lobby import Lobby
+
+GAME = get_game("grimmoir")
+
+
+def _open_match(*, bob_seated: bool) -> ppb.MatchRecord:
+    return ppb.MatchRecord(
+        id="m1",
+        game=GAME.id,
+        status="open",
+        seed=3,
+        config_json=dumps(GAME.configure().to_json()),
+        seats=[
+            ppb.SeatRecord(seat=0, kind="human", account_id="bob")
+            if bob_seated
+            else ppb.SeatRecord(seat=0, kind="open"),
+            ppb.SeatRecord(seat=1, kind="bot", bot_difficulty="easy"),  # the first to act (seed 3)
+        ],
+    )
+
+
+class _CutOffAfterClaim:
+    """Persistence whose caller is cancelled once its ClaimSeat commits (the gateway killed mid-join)."""
+
+    def __init__(self) -> None:
+        self.claims: list[ppb.ClaimSeatRequest] = []
+
+    async def GetMatch(self, request: ppb.GetMatchRequest, timeout: float) -> ppb.GetMatchResponse:
+        if self.claims:
+            raise asyncio.CancelledError
+        return ppb.GetMatchResponse(match=_open_match(bob_seated=False))
+
+    async def ClaimSeat(self, request: ppb.ClaimSeatRequest, timeout: float) -> ppb.ClaimSeatResponse:
+        self.claims.append(request)
+        return ppb.ClaimSeatResponse(seat=ppb.SeatRecord(seat=request.seat, kind="human", account_id="bob"))
+
+
+async def test_the_last_seat_claim_carries_the_start_of_the_match() -> None:
+    persistence = _CutOffAfterClaim()
+    lobby = Lobby(GAME, lambda: persistence)  # type: ignore[arg-type,return-value]
+    with pytest.raises(asyncio.CancelledError):
+        await lobby.join("m1", Caller(account_id="bob", role="player"), None)
+    [claim] = persistence.claims
+    assert claim.seat == 0
+    assert claim.HasField("start_when_full")
+    start = claim.start_when_full
+    assert '"to_act":[1]' in start.clock_state_json  # the clock starts with the claim
+    assert [e.msg_id for e in start.outbox] == [
+        e.msg_id for e in lobby._start_request(_open_match(bob_seated=True)).outbox
+    ]
+    assert start.outbox  # the bot's first turn is announced by the start
+
+
+def test_the_start_is_dealt_from_the_committed_seed_and_config() -> None:
+    lobby = Lobby(GAME, lambda: Any)  # type: ignore[arg-type,return-value]
+    first = lobby._start_request(_open_match(bob_seated=True))
+    again = lobby._start_request(_open_match(bob_seated=True))
+    assert first.outbox
+    assert [e.msg_id for e in first.outbox] == [e.msg_id for e in again.outbox]
+    assert [e.payload for e in first.outbox] == [e.payload for e in again.outbox]
