@@ -147,11 +147,16 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
             match = await self._fresh_record(request.match_id)
             seat = require_seat(match, claims, None)
             if match.status == "open":
-                await call(
-                    self.upstream.persistence.ReleaseSeat(
-                        ppb.ReleaseSeatRequest(match_id=match.id, seat=seat, account_id=claims.account_id)
+                try:
+                    await call(
+                        self.upstream.persistence.ReleaseSeat(
+                            ppb.ReleaseSeatRequest(match_id=match.id, seat=seat, account_id=claims.account_id)
+                        )
                     )
-                )
+                except ClientError as exc:
+                    if exc.code != grpc.StatusCode.FAILED_PRECONDITION:
+                        raise
+                    continue  # the last seat was taken meanwhile and the match started: resign instead
                 return match_pb2.LeaveMatchResponse(match=public_match(await self._record(match.id)))
             if match.status != "running":
                 raise ClientError(

@@ -92,12 +92,13 @@ class SeatOps(StoreCore):
         account_id: str | None = None,
         outbox: Sequence[OutboxMessage] = (),
     ) -> Seat:
-        """Make a seat open again. With `account_id`, only if that account holds it (else SeatTaken).
-        Releasing an open seat changes nothing. Whether leaving a running match forfeits is the caller's rule."""
+        """Make a seat of an open match open again. With `account_id`, only if that account holds it (else
+        SeatTaken). Releasing an open seat changes nothing. MatchClosed once the match is not open: a running
+        match's seat is left by resigning (the caller's rule), never emptied under the players."""
         async with self._write() as tx:
             match = await self._lock_match(tx, match_id)
-            if match["status"] in CLOSED_STATUSES:
-                raise MatchClosed(f"match {match_id} is {match['status']}")
+            if match["status"] != "open":
+                raise MatchClosed(f"match {match_id} is {match['status']}: only a seat of an open match is released")
             current = await self._seat(tx, match_id, seat)
             if current.kind == "open":
                 return current

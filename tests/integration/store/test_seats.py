@@ -163,6 +163,17 @@ async def test_release(store: Store) -> None:
     await store.claim_seat(match.id, 0, bob.id)
 
 
+async def test_a_seat_of_a_running_match_is_never_released(store: Store) -> None:
+    """A leave read the match open, the last join started it meanwhile: the seat stays (leaving now resigns)."""
+    alice, bob = await account(store, "alice"), await account(store, "bob")
+    match = await store.create_match(game="high-card", config=DUEL)
+    await store.claim_seat(match.id, 0, alice.id)
+    await store.claim_seat(match.id, 1, bob.id, start_when_full=StartPlan())
+    with pytest.raises(MatchClosed, match="only a seat of an open match"):
+        await store.release_seat(match.id, 0, account_id=alice.id)
+    assert (await store.get_match(match.id)).seats[0].account_id == alice.id
+
+
 async def test_unknown_and_closed(store: Store) -> None:
     alice = await account(store)
     match = await store.create_match(game="high-card", config=DUEL)
