@@ -77,7 +77,8 @@ def test_backup_of_a_running_platform_restores_into_a_fresh_data_dir(platform: R
         tournament_pb2.CreateTournamentRequest(name="Backup Cup", game=GAME, mode="duel"), metadata=boss.metadata
     )
     projected(stack.nats_url)
-    backed = _cli("backup", str(folder), "--data-dir", str(platform.data_dir), "--nats-url", stack.nats_url)
+    cluster_url = f"nats://127.0.0.1:1,{stack.nats_url}"  # a cluster's list, its first server down: any live one
+    backed = _cli("backup", str(folder), "--data-dir", str(platform.data_dir), "--nats-url", cluster_url)
     assert backed.exit_code == 0, backed.output
     tokens = (alice.token, bob.token)
     live_version = alice.match(live_match).version

@@ -31,13 +31,16 @@ def _settings(data_dir: Path | None) -> Settings:
 
 
 async def _projection_caught_up(nats_url: str, wait: float) -> bool | None:
-    """True once the projection holds every log entry, False if it did not within `wait`, None: no NATS there."""
+    """True once the projection holds every log entry, False if it did not within `wait`, None: no NATS there.
+    `nats_url` may list a cluster's servers, comma-separated (as the services take it): any live one will do."""
     import nats
     from nats.js.errors import NotFoundError
 
     from gamehall.runtime.matchlog import LOG_STREAM, PROJECTOR, wait_projected
 
-    if not await _listening(nats_url.split(",")[0]):
+    servers = [u.strip() for u in nats_url.split(",") if u.strip()]
+    listening = [u for u, up in zip(servers, await asyncio.gather(*map(_listening, servers)), strict=True) if up]
+    if not listening:
         return None
 
     async def quiet(_: Exception) -> None:
@@ -45,7 +48,7 @@ async def _projection_caught_up(nats_url: str, wait: float) -> bool | None:
 
     try:
         nc = await asyncio.wait_for(
-            nats.connect(nats_url, connect_timeout=2, allow_reconnect=False, error_cb=quiet), timeout=5
+            nats.connect(servers=listening, connect_timeout=2, allow_reconnect=False, error_cb=quiet), timeout=5
         )
     except Exception:
         return None
