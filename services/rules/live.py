@@ -180,12 +180,27 @@ class LiveMatches:
             )
         held = Held(live, time.monotonic(), seq)
         if facts.status != "open":  # an open match changes outside this replica (joins): never cached
-            self._held[match_id] = held
-            self._held.move_to_end(match_id)
-            while len(self._held) > self.capacity:
-                self._held.popitem(last=False)
-            metrics.LIVE_MATCHES_HELD.labels(self.game.id).set(len(self._held))
+            self._remember(match_id, held)
         return held
+
+    def _remember(self, match_id: str, held: Held) -> None:
+        self._held[match_id] = held
+        self._held.move_to_end(match_id)
+        while len(self._held) > self.capacity:
+            self._held.popitem(last=False)
+        metrics.LIVE_MATCHES_HELD.labels(self.game.id).set(len(self._held))
+
+    def adopt(self, record: ppb.MatchRecord) -> None:
+        """Hold a match this replica has just started (running at version 0, nothing logged yet), so its
+        first calls are served from memory instead of reading the projection and the log back. A copy
+        already held stays as it is; an append by any other replica still wins the log's compare-and-set,
+        and this copy then reloads."""
+        if record.game != self.game.id or record.status != "running" or record.version != 0:
+            return
+        if record.id in self._held or record.id in self._loading:
+            return
+        live = LiveMatch.rebuild(self.game, facts_from_record(record), None, 0, [])
+        self._remember(record.id, Held(live, time.monotonic(), 0))
 
     async def _log_head(self, match_id: str) -> int:
         """The sequence of the match's newest log entry (0: none, or all purged)."""

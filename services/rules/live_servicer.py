@@ -32,10 +32,14 @@ class LiveMatchServicer(live_pb2_grpc.LiveMatchServiceServicer):
         self.lobby = lobby
 
     async def OpenMatch(self, request: live_pb2.OpenMatchRequest, context: Any) -> live_pb2.OpenMatchResponse:
-        return await self.lobby.open(request, _caller(request))
+        opened = await self.lobby.open(request, _caller(request))
+        self.matches.adopt(opened.match)  # started full (bots, reserved seats): its first move needs no load
+        return opened
 
     async def JoinMatch(self, request: live_pb2.JoinMatchRequest, context: Any) -> live_pb2.JoinMatchResponse:
-        return await self.lobby.join(request.match_id, _caller(request), _seat(request))
+        joined = await self.lobby.join(request.match_id, _caller(request), _seat(request))
+        self.matches.adopt(joined.match)  # the join that started it
+        return joined
 
     async def Play(self, request: live_pb2.PlayRequest, context: Any) -> live_pb2.PlayResponse:
         which = request.WhichOneof("action")

@@ -83,9 +83,6 @@ class Lobby:
             raise ClientError(
                 grpc.StatusCode.INVALID_ARGUMENT, "match_id is required", common_pb2.ERROR_REASON_MALFORMED
             )
-        earlier = await self._existing(request.match_id, creator)
-        if earlier is not None:
-            return live_pb2.OpenMatchResponse(match=earlier, existed=True)
         wanted = config_from_proto(request.config)
         config = self.game.configure(wanted.mode or None, wanted.seats or None, wanted.options, wanted.flags)
         seed = secrets.randbits(63)
@@ -127,10 +124,12 @@ class Lobby:
         try:
             stored = (await self._call("CreateMatch", create)).match
         except ClientError as exc:
+            # a retry of a creation (the id is derived from the creator's request id) finds the match its
+            # first try made; only then is it read, so a first creation costs no lookup
             again = await self._existing(match_id, creator) if exc.code == grpc.StatusCode.ALREADY_EXISTS else None
             if again is None:
                 raise
-            return live_pb2.OpenMatchResponse(match=again, existed=True)  # a concurrent retry won
+            return live_pb2.OpenMatchResponse(match=again, existed=True)
         log.info("match opened", match_id=match_id, mode=config.mode, seats=config.seats, running=full)
         return live_pb2.OpenMatchResponse(match=stored)
 
