@@ -27,7 +27,7 @@ from gamehall.internal.v1 import persistence_pb2_grpc
 from gamehall.matches import Caller, LiveMatch, MatchNotRunning, Step, require_seat, require_watch, seat_of
 from gamehall.matches.errors import MatchError, VersionConflict
 from gamehall.matches.live import LoggedAction, MatchFacts, StepView, forfeit_outcome
-from gamehall.matches.replay import HIDDEN, initial_view, steps_from
+from gamehall.matches.replay import HIDDEN, replay_page
 from gamehall.runtime import metrics
 from gamehall.runtime.errors import ClientError
 from gamehall.runtime.matchlog import LogConflict, Logged, LogUnavailable, MatchLog
@@ -506,17 +506,11 @@ class LiveMatches:
         first: int,
         page_size: int,
     ) -> tuple[match_pb2.GetReplayResponse, int]:
-        response = match_pb2.GetReplayResponse(complete=complete)
-        used = 0
-        if first == 1:
-            response.initial_view_json = dumps(initial_view(self.game, facts, seat, complete))
-            used = len(response.initial_view_json)
-        last = actions[-1].version if actions else 0
-        for step in steps_from(self.game, facts, actions, seat, complete, first):
-            view_json = dumps(step.view)
-            if response.steps and used + len(view_json) > pages.REPLAY_PAGE_BYTES:
-                return response, step.version
-            used += len(view_json)
+        page = replay_page(
+            self.game, facts, actions, seat, complete, first, page_size, pages.REPLAY_PAGE_BYTES, encode=dumps
+        )
+        response = match_pb2.GetReplayResponse(complete=complete, initial_view_json=page.initial_view_json)
+        for step, view_json in page.steps:
             response.steps.append(
                 match_pb2.ReplayStep(
                     version=step.version,
@@ -525,9 +519,7 @@ class LiveMatches:
                     view_json=view_json,
                 )
             )
-            if page_size and len(response.steps) >= page_size:  # full: stop before building the next step's views
-                return response, step.version + 1 if step.version < last else 0
-        return response, 0
+        return response, page.next_version
 
     async def _actions(self, live: LiveMatch, to_version: int) -> list[LoggedAction]:
         """Logged actions 1..`to_version`: the projection's, then this replica's own newest steps for any

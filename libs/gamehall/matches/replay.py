@@ -5,7 +5,7 @@ only the caller's seat view and the caller's own actions (others' are hidden unt
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -69,4 +69,43 @@ def replay(
     return initial_view(game, facts, seat, complete), list(steps_from(game, facts, actions, seat, complete))
 
 
-__all__ = ["HIDDEN", "ReplayStep", "initial_view", "replay", "steps_from", "views_at"]
+@dataclass(frozen=True)
+class ReplayPage:
+    """One page of a replay: the initial view (JSON text, on the page that starts at version 1 only, else ""),
+    its steps each with its view's JSON text, and the version the next page starts at (0: this is the last)."""
+
+    initial_view_json: str
+    steps: list[tuple[ReplayStep, str]]
+    next_version: int
+
+
+def replay_page(
+    game: Game[Any],
+    facts: MatchFacts,
+    actions: Sequence[LoggedAction],
+    seat: int | None,
+    complete: bool,
+    first: int,
+    page_size: int,
+    max_bytes: int,
+    encode: Callable[[Any], str],
+) -> ReplayPage:
+    """The page of the replay from version `first`: at most `page_size` steps (0: no count limit) and, past its
+    first step, at most `max_bytes` of views as `encode` writes them. A full page stops before building the next
+    step's views (the costly part); joined in order, the pages are exactly `replay`'s steps."""
+    initial = encode(initial_view(game, facts, seat, complete)) if first == 1 else ""
+    steps: list[tuple[ReplayStep, str]] = []
+    used = len(initial)
+    last = actions[-1].version if actions else 0
+    for step in steps_from(game, facts, actions, seat, complete, first):
+        view_json = encode(step.view)
+        if steps and used + len(view_json) > max_bytes:
+            return ReplayPage(initial, steps, step.version)
+        used += len(view_json)
+        steps.append((step, view_json))
+        if page_size and len(steps) >= page_size:
+            return ReplayPage(initial, steps, step.version + 1 if step.version < last else 0)
+    return ReplayPage(initial, steps, 0)
+
+
+__all__ = ["HIDDEN", "ReplayPage", "ReplayStep", "initial_view", "replay", "replay_page", "steps_from", "views_at"]
