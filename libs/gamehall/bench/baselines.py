@@ -59,23 +59,34 @@ async def _echo_load(address: str, concurrency: int, calls: int) -> list[float]:
     return latencies
 
 
-def echo_baseline(concurrency: int = 32, calls: int = 6000) -> list[Row]:
-    """calls/s, p50 and p99 of Echo through the full harness, server in its own process."""
+BASELINE_RUNS = 3
+"""Each baseline is the best of this many runs: other work on the machine only ever slows a run down, so the
+best run is the one nearest what the machine can do (a single run of the echo rate varied 1.6x within minutes)."""
+
+
+def echo_baseline(concurrency: int = 32, calls: int = 6000, runs: int = BASELINE_RUNS) -> list[Row]:
+    """calls/s, p50 and p99 of Echo through the full harness, server in its own process (the best of `runs`)."""
     child, port = echo_server()
     child.start()
     try:
         child.wait_ready(30)
         address = f"127.0.0.1:{port}"
         asyncio.run(_echo_load(address, concurrency, 600))  # warm up
-        start = time.perf_counter()
-        latencies = asyncio.run(_echo_load(address, concurrency, calls))
-        elapsed = time.perf_counter() - start
+        best: tuple[float, list[float]] | None = None
+        for _ in range(runs):
+            start = time.perf_counter()
+            latencies = asyncio.run(_echo_load(address, concurrency, calls))
+            elapsed = time.perf_counter() - start
+            if best is None or elapsed < best[0]:
+                best = (elapsed, latencies)
     finally:
         child.stop()
+    assert best is not None
+    elapsed, latencies = best
     latencies.sort()
     p50 = statistics.median(latencies) * 1000
     p99 = latencies[int(len(latencies) * 0.99) - 1] * 1000
-    note = f"{concurrency} concurrent callers, 64-byte payload"
+    note = f"{concurrency} concurrent callers, 64-byte payload, best of {runs} runs"
     return [
         Row("echo baseline", len(latencies) / elapsed, "calls/s", is_baseline=True, extra=note),
         Row("echo p50", p50, "ms", is_baseline=True, extra=note),
