@@ -7,25 +7,18 @@ from typing import Any
 
 from gamehall.engine import get_game
 from gamehall.internal.v1 import persistence_pb2 as ppb
-from gamehall.wire.convert import dumps
 from gamehall_services.rules.live import LiveMatches
+from tests.unit.rules_host.records import match_record
 
 GAME = get_game("grimmoir")
 
 
 def _record(status: str = "running", version: int = 0, game: str = GAME.id) -> ppb.MatchRecord:
-    return ppb.MatchRecord(
-        id="m1",
-        game=game,
-        status=status,
-        version=version,
-        seed=3,
-        config_json=dumps(GAME.configure().to_json()),
-        seats=[
-            ppb.SeatRecord(seat=0, kind="human", account_id="a"),
-            ppb.SeatRecord(seat=1, kind="bot", bot_difficulty="easy"),
-        ],
-    )
+    seats = [
+        ppb.SeatRecord(seat=0, kind="human", account_id="a"),
+        ppb.SeatRecord(seat=1, kind="bot", bot_difficulty="easy"),
+    ]
+    return match_record(GAME, seats, status=status, version=version, game_id=game)
 
 
 class _Counting:

@@ -12,26 +12,16 @@ import pytest
 from gamehall.engine import get_game
 from gamehall.internal.v1 import persistence_pb2 as ppb
 from gamehall.matches import Caller
-from gamehall.wire.convert import dumps
 from gamehall_services.rules.lobby import Lobby
+from tests.unit.rules_host.records import match_record
 
 GAME = get_game("grimmoir")
 
 
 def _open_match(*, bob_seated: bool) -> ppb.MatchRecord:
-    return ppb.MatchRecord(
-        id="m1",
-        game=GAME.id,
-        status="open",
-        seed=3,
-        config_json=dumps(GAME.configure().to_json()),
-        seats=[
-            ppb.SeatRecord(seat=0, kind="human", account_id="bob")
-            if bob_seated
-            else ppb.SeatRecord(seat=0, kind="open"),
-            ppb.SeatRecord(seat=1, kind="bot", bot_difficulty="easy"),  # the first to act (seed 3)
-        ],
-    )
+    bob = ppb.SeatRecord(seat=0, kind="human", account_id="bob") if bob_seated else ppb.SeatRecord(seat=0, kind="open")
+    bot = ppb.SeatRecord(seat=1, kind="bot", bot_difficulty="easy")  # the first to act (seed 3)
+    return match_record(GAME, [bob, bot], status="open")
 
 
 class _CutOffAfterClaim:

@@ -7,23 +7,17 @@ from typing import Any
 from gamehall.engine import get_game
 from gamehall.internal.v1 import persistence_pb2 as ppb
 from gamehall.runtime.matchlog import Logged
-from gamehall.wire.convert import dumps
 from gamehall_services.rules.live import LiveMatches
+from tests.unit.rules_host.records import match_record
 
 GAME = get_game("grimmoir")
 
 
 def _record(status: str) -> ppb.MatchRecord:
-    return ppb.MatchRecord(
-        id="m1",
-        game=GAME.id,
+    return match_record(
+        GAME,
+        [ppb.SeatRecord(seat=0, kind="human", account_id="a"), ppb.SeatRecord(seat=1, kind="human", account_id="b")],
         status=status,
-        seed=3,
-        config_json=dumps(GAME.configure().to_json()),
-        seats=[
-            ppb.SeatRecord(seat=0, kind="human", account_id="a"),
-            ppb.SeatRecord(seat=1, kind="human", account_id="b"),
-        ],
     )
 
 
