@@ -258,14 +258,20 @@ class MessageStrategies:
             return weighted((3, st.sampled_from(list(seeded))), (1, drawn))
         return drawn
 
+    def _nested(
+        self, fd: FieldDescriptor, bound: Any, depth: int, mode: Mode, times: Mode
+    ) -> st.SearchStrategy[Message]:
+        """A message field's value: a Timestamp or Duration drawn `times` (tame or wild), else a message in `mode`."""
+        if fd.message_type.full_name in _TIME_TYPES:
+            cls = message_factory.GetMessageClass(fd.message_type)
+            return self._time(cls, _limit(bound, "max_seconds"), times)
+        return self._message(fd.message_type, depth, mode)
+
     def _tame(self, fd: FieldDescriptor, bound: Any, depth: int, mode: Mode = "tame") -> st.SearchStrategy[Any]:
         """A value within the field's bounds (an empty message at the nesting limit)."""
         t = fd.type
         if t == FieldDescriptor.TYPE_MESSAGE:
-            if fd.message_type.full_name in _TIME_TYPES:
-                cls = message_factory.GetMessageClass(fd.message_type)
-                return self._time(cls, _limit(bound, "max_seconds"), "tame")
-            return self._message(fd.message_type, depth, mode)
+            return self._nested(fd, bound, depth, mode, "tame")
         if t == FieldDescriptor.TYPE_STRING:
             if _is_json(fd, bound):
                 keys = self.seeds.json_keys
@@ -293,10 +299,7 @@ class MessageStrategies:
         """Any value of the field's type, leaning on boundaries."""
         t = fd.type
         if t == FieldDescriptor.TYPE_MESSAGE:
-            if fd.message_type.full_name in _TIME_TYPES:
-                cls = message_factory.GetMessageClass(fd.message_type)
-                return self._time(cls, _limit(bound, "max_seconds"), "wild")
-            return self._message(fd.message_type, depth, mode)
+            return self._nested(fd, bound, depth, mode, "wild")
         if t == FieldDescriptor.TYPE_STRING:
             if _is_json(fd, bound):
                 return json_texts(
