@@ -168,8 +168,8 @@ class Lobby:
             start_when_full=self._start_request(record),  # whichever claim fills the match starts it
         )
         await self._call("ClaimSeat", claim)
-        started = await self.start_if_full(await self._record(match_id))
-        if started.status == "running" and record.status == "open":
+        started = await self._record(match_id)  # the claim that filled it started it
+        if started.status == "running":
             log.info("match started", match_id=match_id, seats=len(facts.seats))
         return live_pb2.JoinMatchResponse(match=started, seat=seat)
 
