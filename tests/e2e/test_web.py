@@ -14,7 +14,7 @@ from typing import Any
 from urllib.parse import quote
 
 import pytest
-from playwright.sync_api import Browser, Page, Response, expect
+from playwright.sync_api import Browser, Page, expect
 
 from gamehall.engine import MatchConfig
 from gamehall_sdk.v1 import auth_pb2, catalog_pb2, common_pb2, match_pb2
@@ -22,7 +22,7 @@ from gamehall_sdk.v1 import tournament_pb2 as pb
 from tests.e2e.client import PASSWORD, Client
 from tests.e2e.conftest import OPERATOR_PASSWORD, Running
 from tests.e2e.mm_helpers import operator, tournaments, wait_for
-from tests.e2e.web_helpers import PHONE, launch, screenshot, signed_in, stream_messages
+from tests.e2e.web_helpers import PHONE, launch, screenshot, signed_in, stream_messages, tap_streams
 from tests.fixtures.high_card import GAME as HIGH_CARD
 
 GAME = "high-card"
@@ -177,8 +177,7 @@ def test_spectator_follows_a_match_with_the_delay_and_sees_no_hidden_information
     # (hand sizes 4 and 5, the deck's 2 cards, scores 0): five distinct cards always hold one such
     secret = next(card for card in sorted(hand, reverse=True) if card not in (0, 2, 4, 5))
     page = _page(browser, platform.player())
-    streams: list[Response] = []
-    page.on("response", lambda r: streams.append(r) if r.url.endswith("/gamehall.v1.MatchService/WatchMatch") else None)
+    streams = tap_streams(page, "/gamehall.v1.MatchService/WatchMatch")
     page.goto(f"{web}#/m/{match_id}?delay={DELAY}")
     table = page.locator("#table")
     expect(table).to_have_attribute("data-version", "0", timeout=15_000)
@@ -205,7 +204,7 @@ def test_spectator_follows_a_match_with_the_delay_and_sees_no_hidden_information
     page_text = page.inner_text("main")
     assert "my commitment" not in page_text.lower() and not re.search(r"\bhand\b(?! sizes)", page_text.lower())
     assert not re.search(rf"\b{secret}\b", texts[1]), "seat 0's face-down card was shown before the reveal"
-    bodies = [r.body() for r in streams]
+    bodies = streams()
     assert bodies, "no WatchMatch stream was seen"
     received = 0
     for body in bodies:

@@ -65,6 +65,47 @@ def screenshot(page: Page, name: str, *, full_page: bool = True) -> Path:
     return path
 
 
+STREAM_TAP = """
+(() => {
+  const suffix = %s;
+  const tapped = (window.__gamehallStreams = []);
+  const original = window.fetch.bind(window);
+  window.fetch = async (input, init) => {
+    const response = await original(input, init);
+    const url = typeof input === "string" ? input : input.url;
+    if (!url.endsWith(suffix) || response.body === null) return response;
+    const [page, copy] = response.body.tee();
+    const chunks = [];
+    tapped.push(chunks);
+    (async () => {
+      const reader = copy.getReader();
+      try {
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) break;
+          chunks.push(...value);
+        }
+      } catch (_) {}  // aborted: keep what arrived
+    })();
+    return new Response(page, { status: response.status, statusText: response.statusText, headers: response.headers });
+  };
+})();
+"""
+
+
+def tap_streams(page: Page, method_suffix: str) -> Callable[[], list[bytes]]:
+    """Keep a copy of the bytes of every response the page fetches from a URL ending in `method_suffix`, as
+    its scripts receive them; returns a reader of those copies. (Chromium's own record of a streamed body is
+    dropped when the client aborts its fetch once the stream is done, as Connect's client does, so
+    `Response.body()` loses a race with it.) Call before the page loads."""
+    page.add_init_script(STREAM_TAP % json.dumps(method_suffix))
+
+    def read() -> list[bytes]:
+        return [bytes(chunks) for chunks in page.evaluate("window.__gamehallStreams || []")]
+
+    return read
+
+
 def stream_messages(body: bytes, message_type: Any) -> tuple[list[Any], bytes]:
     """The messages of a Connect server-stream response body, and its end-of-stream frame's JSON."""
     messages, end = [], b""
