@@ -199,6 +199,7 @@ class Projector(BackgroundLoop):
             with contextlib.suppress(Exception):
                 await msg.ack()
         metrics.LOG_PROJECTED.inc(result.written)
+        metrics.LOG_BATCH.observe(len(good))
         newest = max(r.created_at for _, r, _ in good)
         metrics.LOG_PROJECTION_LAG.set(max(0.0, time.time() - newest.timestamp()))
         if any(r.status in ("finished", "aborted") for _, r, _ in good) and callable(self.on_events):

@@ -300,7 +300,8 @@ async def _drain(stream: Iterable[object]) -> None:
 
 def move_path_rows(matches: int = 100, quick: bool = False) -> list[Row]:
     echo = echo_cpu_per_call(1000 if quick else 3000)
-    rows = [Row("echo cpu per call", echo * 1e6, "µs", is_baseline=True, extra=f"server process + client, least of {BASELINE_RUNS} runs")]
+    note = f"server process + client, least of {BASELINE_RUNS} runs"
+    rows = [Row("echo cpu per call", echo * 1e6, "µs", is_baseline=True, extra=note)]
     with bench_platform() as platform:
         per_move, rate = move_cost(platform, matches)
         rows.append(

@@ -59,6 +59,11 @@ LOG_CONFLICTS = Counter(
     ["game"],
 )
 LOG_PROJECTED = Counter("gamehall_match_log_projected", "Match log entries projected into SQL by persistence.")
+LOG_BATCH = Histogram(
+    "gamehall_match_log_projection_batch_entries",
+    "Match log entries per projection transaction (small batches cost persistence a transaction each).",
+    buckets=(1, 2, 4, 8, 16, 32, 64, 128, 256),
+)
 LOG_PROJECTION_LAG = Gauge(
     "gamehall_match_log_projection_lag_seconds", "Age of the newest match log entry when its batch was projected."
 )
@@ -97,6 +102,7 @@ CATALOG: dict[str, MetricWrapperBase] = {
         TURN_QUEUE_LAG,
         LOG_CONFLICTS,
         LOG_PROJECTED,
+        LOG_BATCH,
         LOG_PROJECTION_LAG,
         EVENTS_RETRIED,
         EVENTS_DEAD_LETTERED,
