@@ -1,4 +1,8 @@
-"""The finished-match consumer: rate the match once and hand its outcome to its tournament.
+"""The finished-match consumer: rate the match once and step its tournament.
+
+The event is all it reads: it carries the match's seats, and persistence put the outcome in its
+tournament's inbox in the transaction that projected the finish (an event of an older persistence
+carries neither: the match is then read back and the outcome recorded by a call, as before).
 
 Failures are sorted for the bus: an event that can never be handled (undecodable, no match id, a
 match the store does not know, an outcome that cannot be rated) is a `PermanentEventError`, so it
@@ -19,7 +23,7 @@ from gamehall.events.v1 import match_pb2
 from gamehall.internal.v1 import persistence_pb2 as ppb
 from gamehall.matchmaking.errors import InvalidOutcome
 from gamehall.runtime.bus import PermanentEventError, classify_rpc_error
-from gamehall_services.matchmaking.ratings import Ratings
+from gamehall_services.matchmaking.ratings import RatedMatch, Ratings
 
 log = structlog.get_logger("gamehall.matchmaking.finished")
 
@@ -30,6 +34,8 @@ class _Records(Protocol):
 
 class _Book(Protocol):
     async def on_match_closed(self, match: ppb.MatchRecord, ranks: list[int], reason: str) -> bool: ...
+
+    def result_recorded(self) -> None: ...
 
 
 class FinishedMatches:
@@ -49,16 +55,23 @@ class FinishedMatches:
             return
         if not event.match_id:
             raise PermanentEventError("finished event without a match id")
+        outcome = event.finished.outcome
+        ranks = list(outcome.ranks)
         try:
-            match = await self.records.record(event.match_id)
-            outcome = event.finished.outcome
-            ranks = list(outcome.ranks)
+            # The event carries the seats, and its tournament's inbox already holds the outcome (written with the
+            # finish); an event of an older persistence carries neither, and both are looked up as they were.
+            settled = len(event.finished.seats) > 0
+            match = RatedMatch.of_event(event) if settled else await self.records.record(event.match_id)
             unratable: InvalidOutcome | None = None
             try:
                 changes = await self.ratings.apply(match, ranks)
             except InvalidOutcome as exc:  # e.g. one account in two seats: never ratable; its tournament still hears
                 unratable, changes = exc, None
-            recorded = await self.book.on_match_closed(match, ranks, outcome.reason)
+            if not settled:
+                assert isinstance(match, ppb.MatchRecord)
+                recorded = await self.book.on_match_closed(match, ranks, outcome.reason)
+            elif recorded := bool(event.finished.tournament_id):
+                self.book.result_recorded()
         except grpc.aio.AioRpcError as exc:
             raise classify_rpc_error(exc, f"match {event.match_id[:64]}") from exc
         if unratable is not None:

@@ -11,10 +11,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import NamedTuple
 
 import structlog
 
 from gamehall.engine import GameError, get_game
+from gamehall.events.v1 import match_pb2 as epb
 from gamehall.internal.v1 import persistence_pb2 as ppb
 from gamehall.matchmaking import LedgerEntry, Rating, RatingChange, update
 from gamehall.matchmaking.errors import InvalidOutcome
@@ -32,21 +35,53 @@ class SharedSeats(InvalidOutcome):
     option says otherwise); this is the rating side's defence (issue 20, finding 2)."""
 
 
+class RatedSeat(NamedTuple):
+    seat: int
+    kind: str
+    account_id: str
+
+
+@dataclass(frozen=True)
+class RatedMatch:
+    """What rating a finished match needs: its id, game, mode and who held each seat."""
+
+    id: str
+    game: str
+    mode: str
+    seats: tuple[RatedSeat, ...]
+
+    @classmethod
+    def of_record(cls, record: ppb.MatchRecord) -> RatedMatch:
+        mode = record.mode or json.loads(record.config_json or "{}").get("mode", "")
+        seats = tuple(RatedSeat(int(s.seat), s.kind, s.account_id) for s in record.seats)
+        return cls(record.id, record.game, mode, seats)
+
+    @classmethod
+    def of_event(cls, event: epb.MatchEvent) -> RatedMatch:
+        """From a finished event that carries its seats (`event.finished.seats`)."""
+        seats = tuple(RatedSeat(int(s.seat), s.kind, s.account_id) for s in event.finished.seats)
+        return cls(event.match_id, event.game, event.finished.mode, seats)
+
+
+def _rated(match: RatedMatch | ppb.MatchRecord) -> RatedMatch:
+    return match if isinstance(match, RatedMatch) else RatedMatch.of_record(match)
+
+
 def ledger_name(game: str, mode: str) -> str:
     return f"{game}.{mode}"
 
 
-def rated_teams(match: ppb.MatchRecord, ranks: Sequence[int]) -> tuple[list[list[str]], list[int]] | None:
+def rated_teams(match: RatedMatch | ppb.MatchRecord, ranks: Sequence[int]) -> tuple[list[list[str]], list[int]] | None:
     """Teams of human accounts and each team's rank (its best seat's), or None when fewer than two
     teams have a human: bot seats are not rated, and a match against bots alone moves no rating."""
+    match = _rated(match)
     humans = [s.account_id for s in match.seats if s.kind == "human" and s.account_id]
     shared = sorted({a for a in humans if humans.count(a) > 1})
     if shared:
         raise SharedSeats(f"match {match.id}: account {shared[0][:64]!r} held {humans.count(shared[0])} seats")
-    config = json.loads(match.config_json or "{}")
     game = get_game(match.game)
     try:  # the engine seats its teams (Grimslingers 2v2: seats 0 and 2 against 1 and 3)
-        layout = game.teams(game.configure(config.get("mode"), len(match.seats)))
+        layout = game.teams(game.configure(match.mode or None, len(match.seats)))
         team_of = {seat: k for k, team in enumerate(layout) for seat in team}
     except GameError:
         team_of = {}
@@ -80,12 +115,13 @@ class Ratings:
         rows = await self.store.leaderboard(game, mode, limit)
         return [LedgerEntry(k + 1, player, r.ordinal, r) for k, (player, r) in enumerate(rows)]
 
-    async def apply(self, match: ppb.MatchRecord, ranks: Sequence[int]) -> list[RatingChange] | None:
+    async def apply(self, match: RatedMatch | ppb.MatchRecord, ranks: Sequence[int]) -> list[RatingChange] | None:
         """Rate a finished match once; None when it is not rated or was already applied."""
+        match = _rated(match)
         teams = rated_teams(match, ranks)
         if teams is None:
             return None
-        mode = json.loads(match.config_json or "{}").get("mode", "")
+        mode = match.mode
         players = [p for team in teams[0] for p in team]
         for _ in range(MAX_ATTEMPTS):
             before = await self.store.ratings(match.game, mode, players)

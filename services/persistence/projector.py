@@ -26,13 +26,14 @@ from nats.aio.msg import Msg
 from nats.js import api
 from nats.js.errors import APIError
 
+from gamehall.events.v1 import match_pb2 as epb
 from gamehall.events.v1.log_pb2 import LogEntry
 from gamehall.runtime import metrics
 from gamehall.runtime.background import BackgroundLoop
 from gamehall.runtime.bus import Bus
 from gamehall.runtime.matchlog import ALL_ENTRIES, LOG_STREAM, PROJECTOR, MatchLog
 from gamehall.store import Store
-from gamehall.store.projection import LogRecord, ProjectionConflict, ProjectionGap
+from gamehall.store.projection import LogRecord, ProjectionConflict, ProjectionGap, Settled
 from gamehall.store.records import OutboxMessage
 from gamehall.store.transaction import Row
 from gamehall.wire import outbox as events
@@ -86,13 +87,24 @@ def record_from(entry: LogEntry, seq: int) -> LogRecord:
     )
 
 
-def finished_events(record: LogRecord, row: Row) -> Sequence[OutboxMessage]:
-    """A match that finished announces it (matchmaking rates it, tournaments advance) once it is in SQL."""
+def finished_events(record: LogRecord, row: Row, settled: Settled) -> Sequence[OutboxMessage]:
+    """A match that finished announces it once it is in SQL, with its seats (matchmaking rates it from the event
+    alone) and the tournament whose inbox already holds its outcome (that tournament's driver steps)."""
     if record.status != "finished" or not record.outcome:
         return ()
     outcome = outcome_from_json(json.loads(record.outcome))
     assert outcome is not None
-    entry = events.finished(record.match_id, row["game"], record.version, outcome, int(row["seed"]))
+    seats = [epb.SeatJoined(seat=s.seat, account_id=s.account_id or "", kind=s.kind) for s in settled.seats]
+    entry = events.finished(
+        record.match_id,
+        row["game"],
+        record.version,
+        outcome,
+        int(row["seed"]),
+        mode=row["mode"],
+        seats=seats,
+        tournament_id=settled.tournament_id,
+    )
     return outbox_from_proto([entry])
 
 

@@ -20,8 +20,10 @@ from gamehall.store.core import StoreCore
 from gamehall.store.deadlines import next_deadline_ms
 from gamehall.store.errors import NotFound, StoreError
 from gamehall.store.outbox import write_outbox
-from gamehall.store.records import CLOSED_STATUSES, OutboxMessage
-from gamehall.store.transaction import Row
+from gamehall.store.records import CLOSED_STATUSES, OutboxMessage, Seat
+from gamehall.store.rows import SEAT_COLUMNS, seat_from
+from gamehall.store.tournaments import record_result
+from gamehall.store.transaction import Row, Tx
 
 
 class LogRecord(msgspec.Struct, frozen=True, kw_only=True):
@@ -61,8 +63,17 @@ class Projected(msgspec.Struct, frozen=True, kw_only=True):
     snapshot_seqs: dict[str, int]
 
 
-OutboxFor = Callable[[LogRecord, Row], Sequence[OutboxMessage]]
-"""The events to publish, in the same transaction, when an entry closes its match (given the entry and row)."""
+class Settled(msgspec.Struct, frozen=True, kw_only=True):
+    """What the transaction projecting a match's finish did beside it: the match's seats (its finished event
+    carries them, so the ratings need no lookup) and the tournament whose inbox got the outcome ("" for none)."""
+
+    seats: tuple[Seat, ...] = ()
+    tournament_id: str = ""
+
+
+OutboxFor = Callable[[LogRecord, Row, Settled], Sequence[OutboxMessage]]
+"""The events to publish, in the same transaction, when an entry closes its match (given the entry, the row
+and what was settled with it)."""
 
 
 class ProjectionOps(StoreCore):
@@ -83,7 +94,7 @@ class ProjectionOps(StoreCore):
             now = self._now()
             ids = list(by_match)
             rows = await tx.fetch(
-                "SELECT id, game, status, version, clock, clock_state, outcome, seed, log_seq FROM matches "
+                "SELECT id, game, mode, status, version, clock, clock_state, outcome, seed, log_seq FROM matches "
                 f"WHERE id IN ({self._placeholders(ids)}) ORDER BY id{self.dialect.for_update}",
                 *ids,
             )
@@ -115,9 +126,10 @@ class ProjectionOps(StoreCore):
                         await tx.execute(
                             "DELETE FROM snapshots WHERE match_id = ? AND version < ?", match_id, plan.snapshots[-1][0]
                         )
-                if outbox_for is not None:
-                    for entry in plan.closing:
-                        await write_outbox(tx, outbox_for(entry, row), now)
+                for entry in plan.closing:
+                    settled = await _settle(tx, entry, now)
+                    if outbox_for is not None:
+                        await write_outbox(tx, outbox_for(entry, row, settled), now)
             if actions:
                 await tx.executemany(
                     "INSERT INTO action_log (match_id, version, seat, action, request_id, state_digest, created_at) "
@@ -148,6 +160,18 @@ class ProjectionOps(StoreCore):
                 "SELECT seat, request_id FROM action_log WHERE match_id = ? ORDER BY version", match_id
             )
         return [(int(r["seat"]), str(r["request_id"])) for r in rows]
+
+
+async def _settle(tx: Tx, entry: LogRecord, now: datetime) -> Settled:
+    """A finished match's outcome goes to its tournament's inbox in the transaction that projects the finish,
+    so a tournament hears of every result exactly once, with no call between; an aborted match settles nothing."""
+    if entry.status != "finished" or not entry.outcome:
+        return Settled()
+    seats = await tx.fetch(f"SELECT {SEAT_COLUMNS} FROM seats WHERE match_id = ? ORDER BY seat", entry.match_id)
+    outcome = msgspec.json.decode(entry.outcome)
+    ranks = [int(r) for r in outcome.get("ranks", [])]
+    tournament = await record_result(tx, entry.match_id, ranks, str(outcome.get("reason", "")), now)
+    return Settled(seats=tuple(seat_from(s) for s in seats), tournament_id=tournament or "")
 
 
 class _Plan:

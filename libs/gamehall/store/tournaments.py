@@ -27,6 +27,24 @@ _COLUMNS = "id, name, game, mode, format, status, revision, doc, created_by, cre
 _SUMMARY = "id, name, game, mode, format, status, revision, created_by, created_at, updated_at"
 
 
+async def record_result(tx: Tx, match_id: str, ranks: Sequence[int], reason: str, now: datetime) -> str | None:
+    """Put a finished match's outcome in its tournament's inbox once, inside `tx`: the tournament's id, or None
+    when the match plays no pairing. A second recording keeps the first."""
+    link = await tx.fetchrow("SELECT tournament_id FROM mm_tournament_matches WHERE match_id = ?", match_id)
+    if link is None:
+        return None
+    await tx.execute(
+        "INSERT INTO mm_tournament_results (match_id, tournament_id, ranks, reason, recorded_at) "
+        "VALUES (?, ?, ?, ?, ?) ON CONFLICT (match_id) DO NOTHING",
+        match_id,
+        link["tournament_id"],
+        msgspec.json.encode([int(r) for r in ranks]).decode(),
+        reason,
+        now,
+    )
+    return str(link["tournament_id"])
+
+
 class RevisionConflict(StoreError):
     """The tournament is not at the revision the caller read; re-read and re-apply."""
 
@@ -232,20 +250,11 @@ class TournamentOps(StoreCore):
         self, match_id: str, ranks: Sequence[int], reason: str
     ) -> TournamentResult | None:
         """Put a finished tournament match's outcome in the inbox once; None if `match_id` plays no pairing.
-        Recording it again returns the first recording unchanged."""
+        Recording it again returns the first recording unchanged. (The projection records it on its own, in
+        the transaction that projects the match's finish; this call serves an older persistence's events.)"""
         async with self._write() as tx:
-            link = await self._link(tx, match_id)
-            if link is None:
+            if await record_result(tx, match_id, ranks, reason, self._now()) is None:
                 return None
-            await tx.execute(
-                "INSERT INTO mm_tournament_results (match_id, tournament_id, ranks, reason, recorded_at) "
-                "VALUES (?, ?, ?, ?, ?) ON CONFLICT (match_id) DO NOTHING",
-                match_id,
-                link.tournament_id,
-                msgspec.json.encode([int(r) for r in ranks]).decode(),
-                reason,
-                self._now(),
-            )
             found = await self._results(tx, "r.match_id = ?", (match_id,))
         return found[0]
 

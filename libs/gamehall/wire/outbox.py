@@ -89,8 +89,17 @@ def turns_for_bots(
     return entries
 
 
-def finished(match_id: str, game: str, version: int, outcome: common_pb2.Outcome, seed: int) -> ppb.OutboxEntry:
-    event = epb.MatchEvent(
-        match_id=match_id, version=version, game=game, finished=epb.MatchFinished(outcome=outcome, seed=seed)
-    )
+def finished(
+    match_id: str,
+    game: str,
+    version: int,
+    outcome: common_pb2.Outcome,
+    seed: int,
+    *,
+    mode: str = "",
+    seats: Sequence[epb.SeatJoined] = (),
+    tournament_id: str = "",
+) -> ppb.OutboxEntry:
+    finished = epb.MatchFinished(outcome=outcome, seed=seed, mode=mode, seats=seats, tournament_id=tournament_id)
+    event = epb.MatchEvent(match_id=match_id, version=version, game=game, finished=finished)
     return _entry(match_subject(match_id, "finished"), f"{match_id}:{version}:finished", event)

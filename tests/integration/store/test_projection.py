@@ -9,9 +9,10 @@ from typing import Any
 import pytest
 
 from gamehall.store import OutboxMessage, Store
-from gamehall.store.projection import LogRecord, ProjectionConflict, ProjectionGap
+from gamehall.store.projection import LogRecord, ProjectionConflict, ProjectionGap, Settled
 from gamehall.store.transaction import Row
 from tests.integration.store.helpers import digest, running_match
+from tests.integration.store.test_tournaments import new
 
 WHEN = datetime(2030, 1, 1, tzinfo=UTC)
 
@@ -33,7 +34,7 @@ def action(match_id: str, seq: int, version: int, **kwargs: Any) -> LogRecord:
     return LogRecord(**fields)
 
 
-def finished_event(record: LogRecord, row: Row) -> list[OutboxMessage]:
+def finished_event(record: LogRecord, row: Row, settled: Settled) -> list[OutboxMessage]:
     return [OutboxMessage(subject=f"done.{record.match_id}", msg_id=f"{record.match_id}:end", payload=b"x")]
 
 
@@ -92,6 +93,36 @@ async def test_the_end_sets_the_outcome_keeps_the_final_snapshot_and_queues_the_
     assert [r.subject for r in await store.pending_outbox()] == [f"done.{match.id}"]
     with pytest.raises(ProjectionConflict):  # nothing follows an end
         await store.project([action(match.id, 3, 3)])
+
+
+async def test_a_tournament_match_s_finish_puts_its_outcome_in_the_inbox_in_the_same_transaction(store: Store) -> None:
+    """The finished event then carries the seats and the tournament, so matchmaking makes no call to learn them;
+    a redelivered finish records nothing twice, and an aborted match settles nothing."""
+    match = await running_match(store)
+    plain = await running_match(store)
+    await store.create_tournament(new("t1", status="running"))
+    await store.link_tournament_match("t1", 1, "p1", match.id)
+    outcome = json.dumps({"ranks": [2, 1], "scores": None, "reason": "all cards played"})
+    settled: dict[str, Settled] = {}
+
+    def capture(record: LogRecord, row: Row, done: Settled) -> list[OutboxMessage]:
+        settled[record.match_id] = done
+        return finished_event(record, row, done)
+
+    end = action(match.id, 1, 1, status="finished", outcome=outcome)
+    await store.project([end, action(plain.id, 2, 1, status="finished", outcome=outcome)], capture)
+    assert settled[match.id].tournament_id == "t1"
+    assert [(s.seat, s.kind) for s in settled[match.id].seats] == [(0, "open"), (1, "open")]
+    assert settled[plain.id] == Settled(seats=settled[plain.id].seats, tournament_id="")
+    [result] = await store.unfolded_results("t1")
+    assert (result.match_id, list(result.ranks), result.reason) == (match.id, [2, 1], "all cards played")
+    again = await store.project([end], capture)
+    assert again.written == 0 and len(await store.unfolded_results("t1")) == 1
+    aborted = await running_match(store)
+    await store.link_tournament_match("t1", 1, "p2", aborted.id)
+    close = LogRecord(match_id=aborted.id, seq=3, version=0, kind="close", status="aborted", created_at=WHEN)
+    await store.project([close], capture)
+    assert settled[aborted.id] == Settled() and len(await store.unfolded_results("t1")) == 1
 
 
 async def test_a_close_entry_ends_the_match_at_its_version(store: Store) -> None:
