@@ -278,9 +278,10 @@ class LiveMatches:
     ) -> match_pb2.SubmitActionResponse:
         """Judge and log one move; a stale cache loses the compare-and-swap, reloads and judges again."""
         for attempt in range(MAX_ATTEMPTS):
+            asked = time.monotonic()
             held = await self.held(match_id)
-            if held.seq == 0 and held.live.facts.status == "running":
-                held = await self.held(match_id, fresh=True)  # its first entry: make sure no close got there first
+            if held.seq == 0 and held.live.facts.status == "running" and held.checked < asked:
+                held = await self._unclosed(match_id, held)  # its first entry: make sure no close got there first
             async with held.lock:
                 live = held.live
                 seat = seat_of_caller(live.facts)
@@ -339,6 +340,17 @@ class LiveMatches:
             return False
         self.drop(match_id)
         return True
+
+    async def _unclosed(self, match_id: str, held: Held) -> Held:
+        """A copy that has seen no log entry, reloaded when the store has moved past it.
+
+        A close at version 0 (an abort) leaves nothing in the log once it is projected and purged, so only the
+        store can tell. Anything still in the log fails the append's compare-and-set (it expects an empty
+        subject), so the log is not read here: one read per match's first move, where two were."""
+        if not await self._changed_in_store(match_id, held):
+            return held
+        self.drop(match_id)
+        return await self._load(match_id)
 
     async def _changed_in_store(self, match_id: str, held: Held) -> bool:
         record = (await self._call("GetMatch", ppb.GetMatchRequest(match_id=match_id))).match

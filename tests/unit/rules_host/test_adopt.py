@@ -5,8 +5,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from gamehall.engine import get_game
+import pytest
+
+from gamehall.engine import action_id, get_game
+from gamehall.events.v1.log_pb2 import LogEntry
 from gamehall.internal.v1 import persistence_pb2 as ppb
+from gamehall.matches import Caller
+from gamehall.matches.errors import MatchNotRunning
 from gamehall_services.rules.live import LiveMatches
 from tests.unit.rules_host.records import match_record
 
@@ -67,3 +72,59 @@ async def test_a_copy_already_held_is_kept() -> None:
     first = await matches.held("m1")
     matches.adopt(_record())
     assert await matches.held("m1") is first
+
+
+def _humans(status: str) -> ppb.MatchRecord:
+    seats = [ppb.SeatRecord(seat=0, kind="human", account_id="a"), ppb.SeatRecord(seat=1, kind="human", account_id="b")]
+    return match_record(GAME, seats, status=status)
+
+
+class _Stored(_Counting):
+    """The store and the log as a first move sees them: `status` in the store, nothing in the log."""
+
+    def __init__(self, status: str) -> None:
+        super().__init__()
+        self.status = status
+        self.asked: list[str] = []
+        self.appended: list[int] = []
+
+    async def GetMatch(self, request: ppb.GetMatchRequest, timeout: float) -> ppb.GetMatchResponse:
+        self.asked.append("GetMatch")
+        return ppb.GetMatchResponse(match=_humans(self.status))
+
+    async def LoadMatchState(self, request: ppb.LoadMatchStateRequest, timeout: float) -> ppb.LoadMatchStateResponse:
+        self.loads += 1
+        return ppb.LoadMatchStateResponse(match=_humans(self.status))
+
+    async def last_seq(self, game: str, match_id: str) -> int:
+        self.asked.append("last_seq")
+        return 0
+
+    async def append(self, entry: LogEntry, expected_seq: int) -> int:
+        self.appended.append(expected_seq)
+        return 1
+
+
+async def _first_move(backend: _Stored) -> Any:
+    matches = _matches(backend)
+    matches.adopt(_humans("running"))
+    held = await matches.held("m1")
+    seat = held.live.to_act[0]
+    caller = Caller(account_id="a" if seat == 0 else "b", role="player")
+    return await matches.play("m1", caller, seat, "r1", None, action_id(held.live.legal(seat)[0]))
+
+
+async def test_a_first_move_asks_the_store_once_and_not_the_log() -> None:
+    """The log's compare-and-set (an empty subject expected) refuses an entry still there; only a close at version
+    0 that was projected and purged needs the store to tell."""
+    backend = _Stored("running")
+    reply = await _first_move(backend)
+    assert reply.version == 1
+    assert (backend.asked, backend.appended, backend.loads) == (["GetMatch"], [0], 0)
+
+
+async def test_a_first_move_after_an_abort_that_left_no_log_entry_is_refused() -> None:
+    backend = _Stored("aborted")
+    with pytest.raises(MatchNotRunning):
+        await _first_move(backend)
+    assert (backend.asked[0], backend.appended, backend.loads) == ("GetMatch", [], 1)
