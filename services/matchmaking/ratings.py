@@ -5,6 +5,10 @@ Plackett-Luce) and records them in one persistence transaction that also marks t
 a redelivered or replayed finished event finds it rated and changes nothing, and a player whose
 rating moved in between (another match of theirs finished at the same moment) makes the write
 stale, so it is recomputed from fresh ratings instead of overwriting.
+
+The ratings this replica last wrote are remembered, so a player's next match is rated without a read:
+the write names the match count it expects, and a rating another replica moved meanwhile makes it
+stale, after which it is read afresh. Queues and leaderboards always read the store.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 import structlog
+from cachetools import LRUCache
 
 from gamehall.engine import GameError, get_game
 from gamehall.events.v1 import match_pb2 as epb
@@ -26,6 +31,8 @@ from gamehall_services.matchmaking.store_client import MatchmakingStore, Stale
 
 log = structlog.get_logger("gamehall.matchmaking.ratings")
 MAX_ATTEMPTS = 16
+REMEMBERED = 100_000
+"""Ratings this replica wrote and keeps for rating the same players' next matches without a read."""
 
 
 class SharedSeats(InvalidOutcome):
@@ -102,14 +109,26 @@ def rated_teams(match: RatedMatch | ppb.MatchRecord, ranks: Sequence[int]) -> tu
 class Ratings:
     """Ratings per (game, mode), read and written through the matchmaking store."""
 
-    def __init__(self, store: MatchmakingStore) -> None:
+    def __init__(self, store: MatchmakingStore, remembered: int = REMEMBERED) -> None:
         self.store = store
+        self._written: LRUCache[tuple[str, str, str], Rating] = LRUCache(maxsize=remembered)
 
     async def rating(self, game: str, mode: str, player: str) -> Rating:
         return (await self.store.ratings(game, mode, [player]))[player]
 
     async def ratings(self, game: str, mode: str, players: Sequence[str]) -> dict[str, Rating]:
         return await self.store.ratings(game, mode, players)
+
+    def _remembered(self, game: str, mode: str, players: Sequence[str]) -> dict[str, Rating] | None:
+        """Every player's rating as this replica last wrote it, or None when one of them is not held."""
+        found = {p: self._written.get((game, mode, p)) for p in players}
+        if any(r is None for r in found.values()):
+            return None
+        return {p: r for p, r in found.items() if r is not None}
+
+    def _forget(self, game: str, mode: str, players: Sequence[str]) -> None:
+        for player in players:
+            self._written.pop((game, mode, player), None)
 
     async def leaderboard(self, game: str, mode: str, limit: int) -> list[LedgerEntry]:
         rows = await self.store.leaderboard(game, mode, limit)
@@ -123,16 +142,22 @@ class Ratings:
             return None
         mode = match.mode
         players = [p for team in teams[0] for p in team]
-        for _ in range(MAX_ATTEMPTS):
-            before = await self.store.ratings(match.game, mode, players)
+        for attempt in range(MAX_ATTEMPTS):
+            before = (self._remembered(match.game, mode, players) if attempt == 0 else None) or (
+                await self.store.ratings(match.game, mode, players)
+            )
             after = update(before, teams[0], teams[1])
             try:
                 recorded = await self.store.record_ratings(match.id, match.game, mode, before, after)
             except Stale:
+                self._forget(match.game, mode, players)
                 continue  # a rating moved under us: recompute from fresh values
             if not recorded:
+                self._forget(match.game, mode, players)  # rated elsewhere: what we hold may be behind
                 log.info("outcome already rated", match_id=match.id)
                 return None
+            for player in players:
+                self._written[(match.game, mode, player)] = after[player]
             metrics.RATINGS_APPLIED.labels(match.game, mode).inc()
             return [RatingChange(p, before[p], after[p]) for p in players]
         raise RuntimeError(f"could not rate match {match.id}: its players' ratings kept changing")
