@@ -8,12 +8,14 @@ from typing import Any
 
 import grpc
 import pytest
+import uvloop
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 from prometheus_client import REGISTRY
 
 from gamehall.engine import IllegalAction, MalformedAction
 from gamehall.internal.v1 import diagnostics_pb2, diagnostics_pb2_grpc
+from gamehall.runtime import service
 from gamehall.runtime.diagnostics import SERVICE_NAME, DiagnosticsServicer
 from gamehall.runtime.errors import read_failure
 from gamehall.runtime.service import ServiceApp
@@ -173,3 +175,24 @@ async def test_graceful_stop_finishes_in_flight_calls() -> None:
         await app.stop()
         assert (await call).payload == b"late"
     assert stopped == ["hook"]
+
+
+@pytest.mark.parametrize(("name", "loop_type"), [("uvloop", uvloop.Loop), ("asyncio", asyncio.SelectorEventLoop)])
+def test_main_runs_on_the_configured_event_loop(
+    monkeypatch: pytest.MonkeyPatch, name: str, loop_type: type[asyncio.AbstractEventLoop]
+) -> None:
+    app = ServiceApp(Settings(service="loop-test", event_loop=name))
+    ran_on: list[type[asyncio.AbstractEventLoop]] = []
+
+    async def run_until_signal() -> None:
+        ran_on.append(type(asyncio.get_running_loop()))
+
+    monkeypatch.setattr(service, "configure_logging", lambda *args: None)
+    monkeypatch.setattr(app, "run_until_signal", run_until_signal)
+    app.main()
+    assert ran_on == [loop_type]
+
+
+def test_an_unknown_event_loop_is_refused() -> None:
+    with pytest.raises(ValueError, match="unknown event loop"):
+        service.event_loop_factory("trio")
