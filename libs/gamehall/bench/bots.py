@@ -117,6 +117,7 @@ def ai_service_rows(matches: int = 200, timeout: float = 300.0) -> list[Row]:
             decisions / elapsed,
             "decisions/s",
             baseline="echo baseline",
+            goal=">= 0.15x echo calls/s",
             extra=f"{matches} concurrent bot-vs-bot high-card matches, one ai replica, easy bots",
         )
     ]

@@ -25,7 +25,8 @@ from gamehall.launcher.platform import Platform
 from gamehall_sdk.v1 import auth_pb2, auth_pb2_grpc, common_pb2, match_pb2, match_pb2_grpc
 
 FIXTURE = "gamehall.testing.high_card:GAME"
-GOAL = ">= 25% of echo calls/s, p99 < 50 ms"
+GOAL = ">= 0.35x echo calls/s"
+"""Issue 13's closed-loop goal (the first slice asked for 0.25x); the p99 row keeps its own goal."""
 SQLITE_NORMAL = "sqlite:///{data_dir}/gamehall.db?synchronous=normal"
 """WAL with synchronous=NORMAL: safe against process crashes, may lose the last commits on power loss."""
 
