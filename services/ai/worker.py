@@ -116,7 +116,10 @@ async def _play_one(worker: TurnWorker, turn: Turn) -> str:
         outcome = await worker.play(turn)
     except (grpc.aio.AioRpcError, ClientError) as exc:
         raise classify_rpc_error(exc, f"turn {turn.request_id[:100]}") from exc
-    log.info("turn", match_id=turn.match_id, version=turn.version, seat=turn.seat, result=outcome)
+    # Quiet when all is well, as the access log is: a played turn at debug, one the match moved past at info.
+    (log.debug if outcome == "played" else log.info)(
+        "turn", match_id=turn.match_id, version=turn.version, seat=turn.seat, result=outcome
+    )
     return outcome
 
 
