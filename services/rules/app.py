@@ -58,7 +58,9 @@ def build_app(settings: Settings) -> ServiceApp:
     )
     lobby = Lobby(game, lambda: held["persistence"], idle_ms=int(settings.match_idle_seconds * 1000))
     app.add_servicer(
-        live_pb2_grpc.add_LiveMatchServiceServicer_to_server, LiveMatchServicer(live, lobby), LIVE_SERVICE_NAME
+        live_pb2_grpc.add_LiveMatchServiceServicer_to_server,
+        LiveMatchServicer(live, lobby, app.name, app.draining),
+        LIVE_SERVICE_NAME,
     )
 
     @app.on_start

@@ -2,18 +2,24 @@
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import AsyncIterator
 from typing import Any
 
 import grpc
 
 from gamehall.internal.v1 import live_pb2, live_pb2_grpc
 from gamehall.matches import Caller
+from gamehall.runtime import play_stream
 from gamehall.runtime.errors import ClientError
+from gamehall.runtime.interceptor import CarriedCalls
 from gamehall.wire import parse_json_object
 from gamehall.wire.convert import dumps
 from gamehall_sdk.v1 import common_pb2
 from gamehall_services.rules.live import LiveMatches
 from gamehall_services.rules.lobby import Lobby
+
+PLAY_METHOD = f"/{live_pb2.DESCRIPTOR.services_by_name['LiveMatchService'].full_name}/Play"
 
 
 def _caller(request: Any) -> Caller:
@@ -27,9 +33,14 @@ def _seat(request: Any) -> int | None:
 
 
 class LiveMatchServicer(live_pb2_grpc.LiveMatchServiceServicer):
-    def __init__(self, matches: LiveMatches, lobby: Lobby) -> None:
+    def __init__(
+        self, matches: LiveMatches, lobby: Lobby, service: str = "rules", draining: asyncio.Event | None = None
+    ) -> None:
         self.matches = matches
         self.lobby = lobby
+        self.draining = draining
+        self.carried = CarriedCalls(service, PLAY_METHOD)
+        """Each call of a play stream is metered and logged as a unary Play."""
 
     async def OpenMatch(self, request: live_pb2.OpenMatchRequest, context: Any) -> live_pb2.OpenMatchResponse:
         opened = await self.lobby.open(request, _caller(request))
@@ -42,6 +53,14 @@ class LiveMatchServicer(live_pb2_grpc.LiveMatchServiceServicer):
         return joined
 
     async def Play(self, request: live_pb2.PlayRequest, context: Any) -> live_pb2.PlayResponse:
+        return await self._play(request)
+
+    def PlayStream(
+        self, requests: AsyncIterator[live_pb2.PlayStreamRequest], context: Any
+    ) -> AsyncIterator[live_pb2.PlayStreamResponse]:
+        return play_stream.serve(requests, self._play, self.carried, self.draining)
+
+    async def _play(self, request: live_pb2.PlayRequest) -> live_pb2.PlayResponse:
         which = request.WhichOneof("action")
         if which is None:
             raise ClientError(

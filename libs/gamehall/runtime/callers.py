@@ -36,6 +36,7 @@ ALLOWED_CALLERS: Final[dict[str, frozenset[str]]] = {
     f"{LIVE}/OpenMatch": frozenset({GATEWAY, MATCHMAKING}),  # a player's CreateMatch; a pairing's match
     f"{LIVE}/JoinMatch": frozenset({GATEWAY}),
     f"{LIVE}/Play": frozenset({GATEWAY, AI}),  # a player's move; a bot's move
+    f"{LIVE}/PlayStream": frozenset({GATEWAY, AI}),  # the same moves, multiplexed (gamehall.runtime.play_stream)
     f"{LIVE}/GetView": frozenset({GATEWAY, AI}),
     f"{LIVE}/ListLegalActions": frozenset({GATEWAY, AI}),
     f"{LIVE}/GetReplay": frozenset({GATEWAY}),

@@ -102,7 +102,7 @@ class ServiceInterceptor(grpc.aio.ServerInterceptor):
 
     def _unary(self, behavior: Callable[..., Any], method: str) -> Callable[..., Awaitable[Any]]:
         async def handle(request: Any, context: grpc.aio.ServicerContext) -> Any:
-            with _Call(self, method, _trace_id(context.invocation_metadata()), context) as call:
+            with _Call(self.meters(method), method, _trace_id(context.invocation_metadata()), context) as call:
                 try:
                     if self.caller_check is not None:
                         self.caller_check(method, context)
@@ -125,7 +125,7 @@ class ServiceInterceptor(grpc.aio.ServerInterceptor):
     def _stream(self, behavior: Callable[..., Any], method: str) -> Callable[..., AsyncIterator[Any]]:
         async def handle(request: Any, context: grpc.aio.ServicerContext) -> AsyncIterator[Any]:
             trace_id = _trace_id(context.invocation_metadata())
-            with _Call(self, method, trace_id, context, streaming=True) as call:
+            with _Call(self.meters(method), method, trace_id, context, streaming=True) as call:
                 try:
                     if self.caller_check is not None:
                         self.caller_check(method, context)
@@ -137,6 +137,25 @@ class ServiceInterceptor(grpc.aio.ServerInterceptor):
                     await call.fail(exc)
 
         return handle
+
+
+class CarriedCalls:
+    """Calls carried as messages inside a stream (gamehall.runtime.play_stream), each one metered, logged, held to
+    its deadline and mapped to a status as if it were a unary call of `method` of `service`."""
+
+    def __init__(self, service: str, method: str, default_timeout: float | None = 30.0) -> None:
+        self.method = method
+        self.default_timeout = default_timeout
+        self._meters = _Meters(service, method)
+
+    async def run(self, work: Callable[[], Awaitable[Any]], trace_id: str, timeout: float | None) -> Any:
+        """`work()`'s result, or the `errors.Failure` it ended in (a unary call would abort with it)."""
+        with _Call(self._meters, self.method, trace_id or os.urandom(8).hex(), None) as call:
+            try:
+                async with asyncio.timeout(timeout if timeout else self.default_timeout):
+                    return await work()
+            except Exception as exc:
+                return call.failure(exc)
 
 
 def _short(message: str) -> str:
@@ -177,16 +196,16 @@ class _Call:
 
     def __init__(
         self,
-        owner: ServiceInterceptor,
+        meters: _Meters,
         method: str,
         trace_id: str,
-        context: grpc.aio.ServicerContext,
+        context: grpc.aio.ServicerContext | None,
         streaming: bool = False,
     ):
-        self.owner, self.method, self.trace_id, self.context = owner, method, trace_id, context
+        self.method, self.trace_id, self.context = method, trace_id, context
         self.streaming = streaming
         self.code = grpc.StatusCode.OK
-        self.meters = owner.meters(method)
+        self.meters = meters
 
     def __enter__(self) -> _Call:
         self.started = time.perf_counter()
@@ -215,32 +234,38 @@ class _Call:
         if isinstance(exc, grpc.aio.AbortError) or _aborted_code(self.context):
             self.code = _aborted_code(self.context) or grpc.StatusCode.UNKNOWN
             raise exc
+        await self._abort(self.failure(exc))
+
+    def failure(self, exc: BaseException) -> errors.Failure:
+        """The failure `exc` maps to, which becomes the call's code: a passed deadline is DEADLINE_EXCEEDED, a
+        mapped error keeps its message, anything else is a bug (INTERNAL with the trace id, the stack logged)."""
         if isinstance(exc, asyncio.TimeoutError):
-            self.code = grpc.StatusCode.DEADLINE_EXCEEDED
-            await self._abort(
-                errors.Failure(self.code, "the server's deadline for this call passed", trace_id=self.trace_id)
+            found = errors.Failure(
+                grpc.StatusCode.DEADLINE_EXCEEDED, "the server's deadline for this call passed", trace_id=self.trace_id
             )
-        failure = errors.failure_of(exc, _short(str(exc) or type(exc).__name__), self.trace_id)
-        if failure is not None:
-            self.code = failure.code
-            await self._abort(failure)
-        self.code = grpc.StatusCode.INTERNAL
-        log.error("rpc failed unexpectedly", exc_info=exc)
-        await self._abort(
-            errors.Failure(
-                grpc.StatusCode.INTERNAL,
-                f"internal error (trace id {self.trace_id}); it was logged",
-                common_pb2.ERROR_REASON_INTERNAL,
-                trace_id=self.trace_id,
-            )
-        )
+        else:
+            mapped = errors.failure_of(exc, _short(str(exc) or type(exc).__name__), self.trace_id)
+            if mapped is None:
+                log.error("rpc failed unexpectedly", exc_info=exc)
+                mapped = errors.Failure(
+                    grpc.StatusCode.INTERNAL,
+                    f"internal error (trace id {self.trace_id}); it was logged",
+                    common_pb2.ERROR_REASON_INTERNAL,
+                    trace_id=self.trace_id,
+                )
+            found = mapped
+        self.code = found.code
+        return found
 
     async def _abort(self, failure: errors.Failure) -> None:
+        assert self.context is not None, "a call carried in a stream is answered, not aborted"
         status = failure.grpc_status()
         await self.context.abort(status.code, status.details, status.trailing_metadata)
 
 
-def _aborted_code(context: grpc.aio.ServicerContext) -> grpc.StatusCode | None:
+def _aborted_code(context: grpc.aio.ServicerContext | None) -> grpc.StatusCode | None:
+    if context is None:
+        return None
     try:
         code = context.code()
     except Exception:

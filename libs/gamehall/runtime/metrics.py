@@ -64,6 +64,11 @@ LOG_BATCH = Histogram(
     "Match log entries per projection transaction (small batches cost persistence a transaction each).",
     buckets=(1, 2, 4, 8, 16, 32, 64, 128, 256),
 )
+PLAY_STREAM_CALLS = Histogram(
+    "gamehall_play_stream_calls_per_message",
+    "Play calls per message a rules replica reads from a play stream (many per message is what makes it cheap).",
+    buckets=(1, 2, 4, 8, 16, 32, 64, 128, 256),
+)
 LOG_PROJECTION_LAG = Gauge(
     "gamehall_match_log_projection_lag_seconds", "Age of the newest match log entry when its batch was projected."
 )

@@ -24,6 +24,7 @@ from gamehall.internal.v1 import live_pb2_grpc, rules_pb2_grpc
 from gamehall.matches.routing import rank_replicas
 from gamehall.runtime.channels import internal_channel
 from gamehall.runtime.errors import ClientError, read_failure
+from gamehall.runtime.play_stream import PlayStream
 from gamehall.runtime.upstream import translate
 
 log = structlog.get_logger("gamehall.rules_replicas")
@@ -40,6 +41,8 @@ class _Replica:
     channel: grpc.aio.Channel
     rules: rules_pb2_grpc.RulesServiceStub
     live: live_pb2_grpc.LiveMatchServiceStub
+    plays: PlayStream
+    """Play calls go on one multiplexed stream (a fraction of a unary call's CPU each under load)."""
 
 
 @dataclass
@@ -75,9 +78,8 @@ class RulesReplicas:
         replica = self._replicas.get(address)
         if replica is None:
             channel = internal_channel(address, deadline=None)  # every call below passes its own timeout
-            replica = _Replica(
-                channel, rules_pb2_grpc.RulesServiceStub(channel), live_pb2_grpc.LiveMatchServiceStub(channel)
-            )
+            live = live_pb2_grpc.LiveMatchServiceStub(channel)
+            replica = _Replica(channel, rules_pb2_grpc.RulesServiceStub(channel), live, PlayStream(live))
             self._replicas[address] = replica
         return replica
 
@@ -95,7 +97,10 @@ class RulesReplicas:
         self._skip_until[address] = time.monotonic() + SKIP_SECONDS
 
     async def on_owner(self, match_id: str, method: str, request: Any) -> Any:
-        """Call the owner of `match_id`; on a dead or hung owner, its successor (which takes the match over)."""
+        """Call the owner of `match_id`; on a dead or hung owner, its successor (which takes the match over).
+        Play goes on the replica's play stream (gamehall.runtime.play_stream), every other method is a unary call."""
+        if method == "Play":
+            return await self._with_failover(match_id, lambda r: r.plays.play(request, self.deadline))
         return await self._with_failover(match_id, lambda r: getattr(r.live, method)(request, timeout=self.deadline))
 
     async def on_any(self, method: str, request: Any, key: str = "", timeout: float | None = None) -> Any:
@@ -123,6 +128,7 @@ class RulesReplicas:
 
     async def close(self) -> None:
         for replica in self._replicas.values():
+            await replica.plays.close()
             await replica.channel.close()
         self._replicas.clear()
 

@@ -67,6 +67,8 @@ class ServiceApp:
         self.transport: Transport | None = None
         """Read from the settings by `main()` (a refusal exits with status 2) or at the latest by `start()`."""
         self._stopping: asyncio.Event | None = None
+        self.draining = asyncio.Event()
+        """Set when the stop begins: long-lived streams that carry calls (gamehall.runtime.play_stream) wind down."""
         self._renewals: asyncio.Task[None] | None = None
         if diagnostics:
             self.add_servicer(
@@ -164,6 +166,7 @@ class ServiceApp:
         if self._renewals is not None:
             self._renewals.cancel()
             self._renewals = None
+        self.draining.set()
         await self.health.enter_graceful_shutdown()
         await self.server.stop(self.settings.grace_seconds)
         if self._health_server is not None:

@@ -34,6 +34,8 @@ def derived_call_graph() -> set[tuple[str, str]]:
         for path in (ROOT / "services" / role).glob("*.py"):
             text = path.read_text()
             found |= {(role, f"{callers.LIVE}/{m}") for m in ON_OWNER.findall(text)}
+            # RulesReplicas.on_owner carries Play on the replica's play stream, and on unary Play without one
+            found |= {(role, f"{callers.LIVE}/PlayStream") for m in ON_OWNER.findall(text) if m == "Play"}
             found |= {(role, f"{callers.RULES_SERVICE}/{m}") for m in ON_ANY.findall(text)}
             found |= {(role, full) for stub, full in STUBS.items() if re.search(rf"\b{stub}\(", text)}
     return found

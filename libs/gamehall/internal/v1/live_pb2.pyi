@@ -75,6 +75,40 @@ class PlayResponse(_message.Message):
     result: _match_pb2.SubmitActionResponse
     def __init__(self, result: _Optional[_Union[_match_pb2.SubmitActionResponse, _Mapping]] = ...) -> None: ...
 
+class PlayStreamRequest(_message.Message):
+    __slots__ = ("calls",)
+    CALLS_FIELD_NUMBER: _ClassVar[int]
+    calls: _containers.RepeatedCompositeFieldContainer[PlayCall]
+    def __init__(self, calls: _Optional[_Iterable[_Union[PlayCall, _Mapping]]] = ...) -> None: ...
+
+class PlayCall(_message.Message):
+    __slots__ = ("id", "request", "timeout_ms", "trace_id")
+    ID_FIELD_NUMBER: _ClassVar[int]
+    REQUEST_FIELD_NUMBER: _ClassVar[int]
+    TIMEOUT_MS_FIELD_NUMBER: _ClassVar[int]
+    TRACE_ID_FIELD_NUMBER: _ClassVar[int]
+    id: int
+    request: PlayRequest
+    timeout_ms: int
+    trace_id: str
+    def __init__(self, id: _Optional[int] = ..., request: _Optional[_Union[PlayRequest, _Mapping]] = ..., timeout_ms: _Optional[int] = ..., trace_id: _Optional[str] = ...) -> None: ...
+
+class PlayStreamResponse(_message.Message):
+    __slots__ = ("answers",)
+    ANSWERS_FIELD_NUMBER: _ClassVar[int]
+    answers: _containers.RepeatedCompositeFieldContainer[PlayAnswer]
+    def __init__(self, answers: _Optional[_Iterable[_Union[PlayAnswer, _Mapping]]] = ...) -> None: ...
+
+class PlayAnswer(_message.Message):
+    __slots__ = ("id", "response", "error")
+    ID_FIELD_NUMBER: _ClassVar[int]
+    RESPONSE_FIELD_NUMBER: _ClassVar[int]
+    ERROR_FIELD_NUMBER: _ClassVar[int]
+    id: int
+    response: PlayResponse
+    error: bytes
+    def __init__(self, id: _Optional[int] = ..., response: _Optional[_Union[PlayResponse, _Mapping]] = ..., error: _Optional[bytes] = ...) -> None: ...
+
 class GetViewResponse(_message.Message):
     __slots__ = ("view",)
     VIEW_FIELD_NUMBER: _ClassVar[int]

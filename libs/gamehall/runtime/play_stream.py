@@ -1,0 +1,269 @@
+"""Play calls multiplexed on one long-lived gRPC stream per caller and rules replica (`LiveMatchService/PlayStream`).
+
+A unary call costs grpc.aio a call object, a task and an HTTP/2 stream at each end; most of a move's CPU in the
+gateway and the rules replica was that, not the move. Here each caller (gateway, ai) keeps one stream per replica:
+calls are written as they come, and whatever queued while the previous message was on the wire goes in the next
+one (the replica answers the same way). Under load a message carries many calls, so a call costs a fraction of a
+unary one; one call alone costs about half of one.
+
+A call keeps a unary call's contract: its deadline travels with it and the replica holds it to it; its answer or
+its error (status, message and AIP-193 details) comes back as a unary call's would, so failover, translation and
+clients see no difference. A stream that ends fails its calls in flight with UNAVAILABLE, which the caller's
+failover retries (Play is idempotent on its request id); a replica that does not serve the stream (a rolling
+upgrade) is called with unary Play from then on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+from collections import deque
+from collections.abc import AsyncIterator, Awaitable, Callable
+
+import grpc
+import structlog
+from google.rpc import status_pb2
+
+from gamehall.internal.v1 import live_pb2, live_pb2_grpc
+from gamehall.runtime import errors, metrics
+from gamehall.runtime.errors import STATUS_TRAILER
+from gamehall.runtime.interceptor import CarriedCalls
+
+log = structlog.get_logger("gamehall.play_stream")
+
+MAX_CALLS_PER_MESSAGE = 256
+MAX_BYTES_PER_MESSAGE = 1 << 20
+"""A message is closed at this many calls or bytes (far under any receive limit), the rest goes in the next."""
+
+
+LOST = frozenset({grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.CANCELLED, grpc.StatusCode.UNKNOWN, None})
+"""How a stream ends when the replica went away or stopped: its calls in flight fail UNAVAILABLE (and fail over)."""
+
+
+class _Unsupported(Exception):
+    """The replica does not serve PlayStream: the call was not run there."""
+
+
+def rpc_error(code: grpc.StatusCode, message: str, status: bytes = b"") -> grpc.aio.AioRpcError:
+    """The error a unary call would have raised: `status` is its grpc-status-details-bin trailer, if any."""
+    trailers = grpc.aio.Metadata((STATUS_TRAILER, status)) if status else grpc.aio.Metadata()
+    return grpc.aio.AioRpcError(code, grpc.aio.Metadata(), trailers, details=message)
+
+
+def error_of(status_bytes: bytes) -> grpc.aio.AioRpcError:
+    """The error of an answer that carries a google.rpc.Status."""
+    status = status_pb2.Status.FromString(status_bytes)
+    code = next((c for c in grpc.StatusCode if c.value[0] == status.code), grpc.StatusCode.UNKNOWN)
+    return rpc_error(code, status.message, status_bytes)
+
+
+class PlayStream:
+    """The caller's end: Play calls to one replica over one stream, opened on first use and again after it ends."""
+
+    def __init__(self, stub: live_pb2_grpc.LiveMatchServiceStub) -> None:
+        self._stub = stub
+        self._open: _Open | None = None
+        self._ids = itertools.count(1)
+        self.supported = True
+        """False once the replica answered UNIMPLEMENTED: unary Play from then on."""
+
+    async def play(self, request: live_pb2.PlayRequest, timeout: float) -> live_pb2.PlayResponse:
+        """Play's answer, or the AioRpcError a unary Play would raise (DEADLINE_EXCEEDED after `timeout` s)."""
+        if not self.supported:
+            return await self._unary(request, timeout)
+        stream = self._open
+        if stream is None or stream.ended:
+            stream = self._open = _Open(self._stub)
+        trace_id = structlog.contextvars.get_contextvars().get("trace_id", "")
+        call = live_pb2.PlayCall(
+            id=next(self._ids), request=request, timeout_ms=max(1, int(timeout * 1000)), trace_id=trace_id
+        )
+        answer = stream.send(call)
+        try:
+            async with asyncio.timeout(timeout):
+                return await answer
+        except TimeoutError:
+            raise rpc_error(grpc.StatusCode.DEADLINE_EXCEEDED, "Deadline Exceeded") from None
+        except _Unsupported:
+            self.supported = False
+            return await self._unary(request, timeout)
+        finally:
+            stream.forget(call.id)
+
+    async def _unary(self, request: live_pb2.PlayRequest, timeout: float) -> live_pb2.PlayResponse:
+        answer: live_pb2.PlayResponse = await self._stub.Play(request, timeout=timeout)
+        return answer
+
+    async def close(self) -> None:
+        if self._open is not None:
+            await self._open.close()
+            self._open = None
+
+
+class _Open:
+    """One open stream: a writer sending what queued, a reader settling the answers."""
+
+    def __init__(self, stub: live_pb2_grpc.LiveMatchServiceStub) -> None:
+        self.call = stub.PlayStream()
+        self.ended = False
+        self._pending: dict[int, asyncio.Future[live_pb2.PlayResponse]] = {}
+        self._queue: deque[live_pb2.PlayCall] = deque()
+        self._queued = asyncio.Event()
+        self._writer = asyncio.create_task(self._write())
+        self._reader = asyncio.create_task(self._read())
+
+    def send(self, call: live_pb2.PlayCall) -> asyncio.Future[live_pb2.PlayResponse]:
+        answer: asyncio.Future[live_pb2.PlayResponse] = asyncio.get_running_loop().create_future()
+        self._pending[call.id] = answer
+        self._queue.append(call)
+        self._queued.set()
+        return answer
+
+    def forget(self, call_id: int) -> None:
+        """The caller stopped waiting (answered, timed out, cancelled): a call not yet sent is not sent."""
+        self._pending.pop(call_id, None)
+
+    async def _write(self) -> None:
+        try:
+            while True:
+                await self._queued.wait()
+                self._queued.clear()
+                while self._queue:
+                    message, size = live_pb2.PlayStreamRequest(), 0
+                    while self._queue and len(message.calls) < MAX_CALLS_PER_MESSAGE and size < MAX_BYTES_PER_MESSAGE:
+                        call = self._queue.popleft()
+                        if call.id in self._pending:  # its caller still waits for it
+                            message.calls.append(call)
+                            size += call.ByteSize()
+                    if message.calls:
+                        await self.call.write(message)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            self._end(exc)
+
+    async def _read(self) -> None:
+        error: BaseException | None = None
+        try:
+            async for message in self.call:
+                for answer in message.answers:
+                    waiting = self._pending.pop(answer.id, None)
+                    if waiting is None or waiting.done():
+                        continue
+                    if answer.HasField("response"):
+                        waiting.set_result(answer.response)
+                    else:
+                        waiting.set_exception(error_of(answer.error))
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            error = exc
+        self._end(error)
+
+    def _end(self, error: BaseException | None) -> None:
+        """The stream is over: every call still waiting fails as a unary call would on a lost connection."""
+        if self.ended:
+            return
+        self.ended = True
+        self._writer.cancel()
+        self.call.cancel()
+        code = error.code() if isinstance(error, grpc.aio.AioRpcError) else None
+        failure: BaseException
+        if code is grpc.StatusCode.UNIMPLEMENTED:
+            failure = _Unsupported()
+        elif isinstance(error, grpc.aio.AioRpcError) and code not in LOST:
+            failure = error  # the replica refused the stream itself (say, PERMISSION_DENIED): its calls get that
+        else:
+            reason = error.details() if isinstance(error, grpc.aio.AioRpcError) else str(error or "closed by its end")
+            failure = rpc_error(grpc.StatusCode.UNAVAILABLE, f"the replica's play stream ended: {reason}")
+        if self._pending:
+            log.info("play stream ended", error=str(failure), in_flight=len(self._pending))
+        for waiting in self._pending.values():
+            if not waiting.done():
+                waiting.set_exception(failure)
+        self._pending.clear()
+        self._queue.clear()
+
+    async def close(self) -> None:
+        self._end(None)
+        for task in (self._writer, self._reader):
+            task.cancel()
+        await asyncio.gather(self._writer, self._reader, return_exceptions=True)
+
+
+async def serve(
+    requests: AsyncIterator[live_pb2.PlayStreamRequest],
+    play: Callable[[live_pb2.PlayRequest], Awaitable[live_pb2.PlayResponse]],
+    carried: CarriedCalls,
+    draining: asyncio.Event | None = None,
+) -> AsyncIterator[live_pb2.PlayStreamResponse]:
+    """The replica's end: run each call as its own task, as a unary Play would run (metered, logged and mapped by
+    `carried`), and send the answers that are ready together. The stream ends once every call read was answered,
+    after the caller closed its side or when `draining` is set (the replica is stopping: the caller's calls not
+    read yet fail UNAVAILABLE on its side and go to the match's next replica)."""
+    answers: asyncio.Queue[live_pb2.PlayAnswer | None] = asyncio.Queue()
+    running: set[asyncio.Task[None]] = set()
+    reading = True
+
+    async def answer(call: live_pb2.PlayCall) -> None:
+        result = await carried.run(lambda: play(call.request), call.trace_id, call.timeout_ms / 1000 or None)
+        if isinstance(result, errors.Failure):
+            answers.put_nowait(live_pb2.PlayAnswer(id=call.id, error=result.status().SerializeToString()))
+        else:
+            answers.put_nowait(live_pb2.PlayAnswer(id=call.id, response=result))
+
+    async def read() -> None:
+        nonlocal reading
+        try:
+            async for message in requests:
+                metrics.PLAY_STREAM_CALLS.observe(len(message.calls))
+                for call in message.calls:
+                    task = asyncio.create_task(answer(call))
+                    running.add(task)
+                    task.add_done_callback(running.discard)
+        except asyncio.CancelledError:
+            if draining is None or not draining.is_set():
+                raise
+        except Exception:
+            answers.put_nowait(None)
+            raise
+        reading = False
+        while running:
+            await asyncio.wait(set(running))
+        answers.put_nowait(None)
+
+    reader = asyncio.create_task(read())
+    stop_reading = None
+    if draining is not None:
+        stop_reading = asyncio.create_task(_when(draining, lambda: reading and reader.cancel()))
+    try:
+        while True:
+            first = await answers.get()
+            if first is None:
+                break
+            message = live_pb2.PlayStreamResponse(answers=[first])
+            last = False
+            while not answers.empty() and len(message.answers) < MAX_CALLS_PER_MESSAGE:
+                more = answers.get_nowait()
+                if more is None:
+                    last = True
+                    break
+                message.answers.append(more)
+            yield message
+            if last:
+                break
+        await reader
+    finally:
+        if stop_reading is not None:
+            stop_reading.cancel()
+        reader.cancel()
+        for task in list(running):
+            task.cancel()
+
+
+async def _when(event: asyncio.Event, then: Callable[[], object]) -> None:
+    await event.wait()
+    then()
+
+
+__all__ = ["MAX_CALLS_PER_MESSAGE", "PlayStream", "error_of", "rpc_error", "serve"]

@@ -1,0 +1,184 @@
+"""Play calls multiplexed on one stream (gamehall.runtime.play_stream), over real sockets and the real harness: many
+calls share a message, each keeps a unary call's answer, error details and deadline, a lost stream fails its calls
+UNAVAILABLE (and the next call opens a new one), a replica without the stream gets unary calls, a stopping replica
+answers what it read and ends the stream."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from typing import Any
+
+import grpc
+import pytest
+from prometheus_client import REGISTRY
+
+from gamehall.engine import IllegalAction
+from gamehall.internal.v1 import live_pb2, live_pb2_grpc
+from gamehall.runtime import play_stream
+from gamehall.runtime.errors import read_failure
+from gamehall.runtime.interceptor import CarriedCalls
+from gamehall.runtime.play_stream import PlayStream
+from gamehall.runtime.service import ServiceApp
+from gamehall.runtime.settings import Settings
+from gamehall_sdk.v1 import common_pb2, match_pb2
+
+SERVICE = "play-stream-test"
+PLAY = "/gamehall.internal.v1.LiveMatchService/Play"
+
+
+class Replica(live_pb2_grpc.LiveMatchServiceServicer):
+    """Play by the match id: `ok-<n>` answers version n, `illegal` and `boom` fail, `hold` waits for `release`."""
+
+    def __init__(self, draining: asyncio.Event | None = None, *, streams: bool = True) -> None:
+        self.carried = CarriedCalls(SERVICE, PLAY)
+        self.draining = draining
+        self.release = asyncio.Event()
+        self.held = 0
+        self.unary_calls = 0
+        self.streams = streams
+
+    async def play(self, request: live_pb2.PlayRequest) -> live_pb2.PlayResponse:
+        kind, _, n = request.match_id.partition("-")
+        if kind == "illegal":
+            raise IllegalAction("that card is not in your hand")
+        if kind == "boom":
+            raise RuntimeError("secret internal detail")
+        if kind == "hold":
+            self.held += 1
+            await self.release.wait()
+        return live_pb2.PlayResponse(result=match_pb2.SubmitActionResponse(version=int(n or 0)))
+
+    async def Play(self, request: live_pb2.PlayRequest, context: Any) -> live_pb2.PlayResponse:
+        self.unary_calls += 1
+        return await self.play(request)
+
+    def PlayStream(self, requests: Any, context: Any) -> Any:
+        if not self.streams:
+            return super().PlayStream(requests, context)  # UNIMPLEMENTED, as a replica of an older release
+        return play_stream.serve(requests, self.play, self.carried, self.draining)
+
+
+async def _serve(app: ServiceApp, replica: Replica) -> int:
+    add = live_pb2_grpc.add_LiveMatchServiceServicer_to_server
+    app.add_servicer(add, replica, "gamehall.internal.v1.LiveMatchService")
+    return await app.start(metrics=False)
+
+
+@pytest.fixture
+async def served() -> AsyncIterator[tuple[ServiceApp, Replica, PlayStream]]:
+    app = ServiceApp(Settings(service=SERVICE, grpc_port=0, grace_seconds=2), diagnostics=False)
+    replica = Replica(app.draining)
+    port = await _serve(app, replica)
+    channel = grpc.aio.insecure_channel(f"127.0.0.1:{port}")
+    plays = PlayStream(live_pb2_grpc.LiveMatchServiceStub(channel))
+    yield app, replica, plays
+    await plays.close()
+    await channel.close()
+    await app.stop()
+
+
+def _request(match_id: str) -> live_pb2.PlayRequest:
+    return live_pb2.PlayRequest(match_id=match_id, request_id="r", action_id="a")
+
+
+def _calls_per_message() -> tuple[float, float]:
+    name = "gamehall_play_stream_calls_per_message"
+    return REGISTRY.get_sample_value(f"{name}_count") or 0.0, REGISTRY.get_sample_value(f"{name}_sum") or 0.0
+
+
+async def test_concurrent_calls_share_messages_and_each_gets_its_own_answer(
+    served: tuple[ServiceApp, Replica, PlayStream],
+) -> None:
+    _, replica, plays = served
+    messages_before, calls_before = _calls_per_message()
+    answers = await asyncio.gather(*(plays.play(_request(f"ok-{n}"), 5) for n in range(50)))
+    assert [a.result.version for a in answers] == list(range(50))
+    messages, calls = _calls_per_message()
+    assert calls - calls_before == 50
+    assert messages - messages_before < 50, "the calls queued together went in fewer messages than calls"
+    assert replica.unary_calls == 0
+
+
+async def test_an_error_keeps_its_code_message_and_details(served: tuple[ServiceApp, Replica, PlayStream]) -> None:
+    _, _, plays = served
+    with pytest.raises(grpc.aio.AioRpcError) as refused:
+        await plays.play(_request("illegal"), 5)
+    assert refused.value.code() is grpc.StatusCode.FAILED_PRECONDITION
+    assert refused.value.details() == "that card is not in your hand"
+    failure = read_failure(refused.value)
+    assert failure is not None and failure.reason == common_pb2.ERROR_REASON_ILLEGAL_ACTION
+    with pytest.raises(grpc.aio.AioRpcError) as broken:
+        await plays.play(_request("boom"), 5)
+    assert broken.value.code() is grpc.StatusCode.INTERNAL
+    assert "secret" not in (broken.value.details() or "") and "trace id" in (broken.value.details() or "")
+    assert (await plays.play(_request("ok-7"), 5)).result.version == 7, "the stream outlives its calls' errors"
+
+
+async def test_a_call_past_its_deadline_is_deadline_exceeded_and_the_stream_goes_on(
+    served: tuple[ServiceApp, Replica, PlayStream],
+) -> None:
+    _, _, plays = served
+    with pytest.raises(grpc.aio.AioRpcError) as late:
+        await plays.play(_request("hold"), 0.2)
+    assert late.value.code() is grpc.StatusCode.DEADLINE_EXCEEDED
+    assert read_failure(late.value) is None, "no answer from the replica: the caller's failover may try the next"
+    assert (await plays.play(_request("ok-3"), 5)).result.version == 3
+
+
+async def test_a_lost_stream_fails_its_calls_unavailable_and_the_next_call_opens_another() -> None:
+    app = ServiceApp(Settings(service=SERVICE, grpc_port=0, grace_seconds=0.1), diagnostics=False)
+    port = await _serve(app, Replica())
+    channel = grpc.aio.insecure_channel(f"127.0.0.1:{port}")
+    plays = PlayStream(live_pb2_grpc.LiveMatchServiceStub(channel))
+    try:
+        assert (await plays.play(_request("ok-1"), 5)).result.version == 1
+        held = asyncio.create_task(plays.play(_request("hold"), 10))
+        await asyncio.sleep(0.2)
+        await app.stop()  # the call in flight outlasts the grace: it is cut off
+        with pytest.raises(grpc.aio.AioRpcError) as lost:
+            await asyncio.wait_for(held, 5)
+        assert lost.value.code() is grpc.StatusCode.UNAVAILABLE
+        assert read_failure(lost.value) is None, "no answer from the replica: the caller's failover may try the next"
+        again = ServiceApp(Settings(service=SERVICE, grpc_port=port, grace_seconds=0.1), diagnostics=False)
+        await _serve(again, Replica())
+        try:
+            assert (await plays.play(_request("ok-2"), 5)).result.version == 2
+        finally:
+            await again.stop()
+    finally:
+        await plays.close()
+        await channel.close()
+
+
+async def test_a_replica_without_the_stream_gets_unary_calls() -> None:
+    app = ServiceApp(Settings(service=SERVICE, grpc_port=0), diagnostics=False)
+    replica = Replica(streams=False)
+    port = await _serve(app, replica)
+    channel = grpc.aio.insecure_channel(f"127.0.0.1:{port}")
+    plays = PlayStream(live_pb2_grpc.LiveMatchServiceStub(channel))
+    try:
+        assert (await plays.play(_request("ok-4"), 5)).result.version == 4
+        assert (await plays.play(_request("ok-5"), 5)).result.version == 5
+        assert replica.unary_calls == 2 and not plays.supported
+    finally:
+        await plays.close()
+        await channel.close()
+        await app.stop()
+
+
+async def test_a_stopping_replica_answers_the_calls_it_read_then_ends_the_stream(
+    served: tuple[ServiceApp, Replica, PlayStream],
+) -> None:
+    app, replica, plays = served
+    held = asyncio.create_task(plays.play(_request("hold-9"), 10))
+    while replica.held == 0:
+        await asyncio.sleep(0.01)
+    stopping = asyncio.create_task(app.stop())
+    await asyncio.sleep(0.2)
+    replica.release.set()
+    assert (await asyncio.wait_for(held, 5)).result.version == 9, "a call the replica read is answered"
+    await asyncio.wait_for(stopping, 1.0)  # the stream ended with its last answer, not at the 2 s grace's end
+    with pytest.raises(grpc.aio.AioRpcError) as refused:
+        await plays.play(_request("ok-1"), 5)
+    assert refused.value.code() is grpc.StatusCode.UNAVAILABLE, "a stopped replica takes no new call"
