@@ -17,10 +17,12 @@ from gamehall.runtime import tls
 from gamehall.runtime.renewing_channel import RenewingChannel
 
 DEFAULT_DEADLINE_SECONDS = 10.0
+KEEPALIVE_MS = 20_000
+"""A channel with a call open (a play stream, a forwarded watch) pings its server this often when idle."""
 CHANNEL_OPTIONS = [
     ("grpc.max_receive_message_length", 64 * 1024 * 1024),
     ("grpc.enable_retries", 1),
-    ("grpc.keepalive_time_ms", 20_000),
+    ("grpc.keepalive_time_ms", KEEPALIVE_MS),
     ("grpc.keepalive_timeout_ms", 10_000),
 ]
 
@@ -56,4 +58,4 @@ def internal_channel(address: str, *, deadline: float | None = DEFAULT_DEADLINE_
     return RenewingChannel(address, transport.internal, options=CHANNEL_OPTIONS, interceptors=interceptors)
 
 
-__all__ = ["CHANNEL_OPTIONS", "DEFAULT_DEADLINE_SECONDS", "DefaultDeadline", "internal_channel"]
+__all__ = ["CHANNEL_OPTIONS", "DEFAULT_DEADLINE_SECONDS", "KEEPALIVE_MS", "DefaultDeadline", "internal_channel"]

@@ -36,8 +36,15 @@ MAX_BYTES_PER_MESSAGE = 1 << 20
 """A message is closed at this many calls or bytes (far under any receive limit), the rest goes in the next."""
 
 
-LOST = frozenset({grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.CANCELLED, grpc.StatusCode.UNKNOWN, None})
-"""How a stream ends when the replica went away or stopped: its calls in flight fail UNAVAILABLE (and fail over)."""
+LOST = frozenset(
+    {grpc.StatusCode.OK, grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.CANCELLED, grpc.StatusCode.UNKNOWN, None}
+)
+"""How a stream ends when the replica went away or stopped (or ended it, draining): its calls in flight fail
+UNAVAILABLE, and fail over."""
+
+
+class StreamLost(grpc.aio.AioRpcError):
+    """UNAVAILABLE: the stream a call went on ended before its answer (the replica went away or stopped)."""
 
 
 class _Unsupported(Exception):
@@ -68,25 +75,37 @@ class PlayStream:
         """False once the replica answered UNIMPLEMENTED: unary Play from then on."""
 
     async def play(self, request: live_pb2.PlayRequest, timeout: float) -> live_pb2.PlayResponse:
-        """Play's answer, or the AioRpcError a unary Play would raise (DEADLINE_EXCEEDED after `timeout` s)."""
-        if not self.supported:
-            return await self._unary(request, timeout)
+        """Play's answer, or the AioRpcError a unary Play would raise (DEADLINE_EXCEEDED after `timeout` s).
+
+        A call whose stream is lost goes once more on a new stream (as gRPC retries a unary call that a closed
+        connection never carried); a retry is safe either way, Play being idempotent on its request id."""
+        if self.supported:
+            deadline = asyncio.get_running_loop().time() + timeout
+            try:
+                async with asyncio.timeout_at(deadline):
+                    try:
+                        return await self._send(request, deadline)
+                    except StreamLost:
+                        return await self._send(request, deadline)
+            except TimeoutError:
+                raise rpc_error(grpc.StatusCode.DEADLINE_EXCEEDED, "Deadline Exceeded") from None
+            except _Unsupported:
+                self.supported = False
+        return await self._unary(request, timeout)
+
+    async def _send(self, request: live_pb2.PlayRequest, deadline: float) -> live_pb2.PlayResponse:
         stream = self._open
         if stream is None or stream.ended:
             stream = self._open = _Open(self._stub)
-        trace_id = structlog.contextvars.get_contextvars().get("trace_id", "")
+        left = deadline - asyncio.get_running_loop().time()
         call = live_pb2.PlayCall(
-            id=next(self._ids), request=request, timeout_ms=max(1, int(timeout * 1000)), trace_id=trace_id
+            id=next(self._ids),
+            request=request,
+            timeout_ms=max(1, int(left * 1000)),
+            trace_id=structlog.contextvars.get_contextvars().get("trace_id", ""),
         )
-        answer = stream.send(call)
         try:
-            async with asyncio.timeout(timeout):
-                return await answer
-        except TimeoutError:
-            raise rpc_error(grpc.StatusCode.DEADLINE_EXCEEDED, "Deadline Exceeded") from None
-        except _Unsupported:
-            self.supported = False
-            return await self._unary(request, timeout)
+            return await stream.send(call)
         finally:
             stream.forget(call.id)
 
@@ -175,7 +194,12 @@ class _Open:
             failure = error  # the replica refused the stream itself (say, PERMISSION_DENIED): its calls get that
         else:
             reason = error.details() if isinstance(error, grpc.aio.AioRpcError) else str(error or "closed by its end")
-            failure = rpc_error(grpc.StatusCode.UNAVAILABLE, f"the replica's play stream ended: {reason}")
+            failure = StreamLost(
+                grpc.StatusCode.UNAVAILABLE,
+                grpc.aio.Metadata(),
+                grpc.aio.Metadata(),
+                details=f"the replica's play stream ended: {reason}",
+            )
         if self._pending:
             log.info("play stream ended", error=str(failure), in_flight=len(self._pending))
         for waiting in self._pending.values():

@@ -27,6 +27,7 @@ from grpc_reflection.v1alpha import reflection, reflection_pb2_grpc
 
 from gamehall.internal.v1 import diagnostics_pb2_grpc
 from gamehall.runtime.callers import CallerCheck
+from gamehall.runtime.channels import KEEPALIVE_MS
 from gamehall.runtime.diagnostics import SERVICE_NAME as DIAGNOSTICS
 from gamehall.runtime.diagnostics import DiagnosticsServicer
 from gamehall.runtime.embedded_secrets import MissingSecret
@@ -38,6 +39,11 @@ from gamehall.runtime.tls import Transport, configure
 
 Hook = Callable[[], Awaitable[None]]
 log = structlog.get_logger("gamehall.service")
+
+MIN_PING_INTERVAL_MS = KEEPALIVE_MS // 2
+"""The shortest gap between a client's pings on an idle connection that a server accepts. gRPC's default (5 minutes,
+two strikes) closes a connection whose long-lived call (a play stream) sits idle under the platform channels'
+keepalive pings with "too many pings"; half their interval leaves room for timer jitter."""
 
 
 class ServiceApp:
@@ -106,6 +112,7 @@ class ServiceApp:
                 ("grpc.max_receive_message_length", s.max_message_bytes),
                 ("grpc.max_send_message_length", s.max_message_bytes),
                 ("grpc.so_reuseport", 0),
+                ("grpc.http2.min_ping_interval_without_data_ms", MIN_PING_INTERVAL_MS),
             ],
         )
         names = [health_pb2.DESCRIPTOR.services_by_name["Health"].full_name, reflection.SERVICE_NAME]

@@ -15,7 +15,8 @@ from prometheus_client import REGISTRY
 
 from gamehall.engine import IllegalAction
 from gamehall.internal.v1 import live_pb2, live_pb2_grpc
-from gamehall.runtime import play_stream
+from gamehall.runtime import play_stream, service
+from gamehall.runtime.channels import KEEPALIVE_MS
 from gamehall.runtime.errors import read_failure
 from gamehall.runtime.interceptor import CarriedCalls
 from gamehall.runtime.play_stream import PlayStream
@@ -30,13 +31,15 @@ PLAY = "/gamehall.internal.v1.LiveMatchService/Play"
 class Replica(live_pb2_grpc.LiveMatchServiceServicer):
     """Play by the match id: `ok-<n>` answers version n, `illegal` and `boom` fail, `hold` waits for `release`."""
 
-    def __init__(self, draining: asyncio.Event | None = None, *, streams: bool = True) -> None:
+    def __init__(self, draining: asyncio.Event | None = None, *, streams: bool = True, streams_to_cut: int = 0) -> None:
         self.carried = CarriedCalls(SERVICE, PLAY)
         self.draining = draining
         self.release = asyncio.Event()
         self.held = 0
         self.unary_calls = 0
         self.streams = streams
+        self.streams_to_cut = streams_to_cut
+        """This many streams are cut (UNAVAILABLE) once their first message is read, as a lost connection would."""
 
     async def play(self, request: live_pb2.PlayRequest) -> live_pb2.PlayResponse:
         kind, _, n = request.match_id.partition("-")
@@ -56,7 +59,15 @@ class Replica(live_pb2_grpc.LiveMatchServiceServicer):
     def PlayStream(self, requests: Any, context: Any) -> Any:
         if not self.streams:
             return super().PlayStream(requests, context)  # UNIMPLEMENTED, as a replica of an older release
+        if self.streams_to_cut:
+            self.streams_to_cut -= 1
+            return self._cut(requests, context)
         return play_stream.serve(requests, self.play, self.carried, self.draining)
+
+    async def _cut(self, requests: Any, context: Any) -> AsyncIterator[live_pb2.PlayStreamResponse]:
+        async for _ in requests:
+            await context.abort(grpc.StatusCode.UNAVAILABLE, "connection reset")
+        yield live_pb2.PlayStreamResponse()  # never reached: makes this an async generator
 
 
 async def _serve(app: ServiceApp, replica: Replica) -> int:
@@ -126,7 +137,7 @@ async def test_a_call_past_its_deadline_is_deadline_exceeded_and_the_stream_goes
     assert (await plays.play(_request("ok-3"), 5)).result.version == 3
 
 
-async def test_a_lost_stream_fails_its_calls_unavailable_and_the_next_call_opens_another() -> None:
+async def test_a_lost_stream_fails_its_calls_unavailable_once_retried_and_the_next_call_opens_another() -> None:
     app = ServiceApp(Settings(service=SERVICE, grpc_port=0, grace_seconds=0.1), diagnostics=False)
     port = await _serve(app, Replica())
     channel = grpc.aio.insecure_channel(f"127.0.0.1:{port}")
@@ -143,6 +154,7 @@ async def test_a_lost_stream_fails_its_calls_unavailable_and_the_next_call_opens
         again = ServiceApp(Settings(service=SERVICE, grpc_port=port, grace_seconds=0.1), diagnostics=False)
         await _serve(again, Replica())
         try:
+            await asyncio.wait_for(channel.channel_ready(), 10)  # past the channel's reconnect backoff
             assert (await plays.play(_request("ok-2"), 5)).result.version == 2
         finally:
             await again.stop()
@@ -182,3 +194,39 @@ async def test_a_stopping_replica_answers_the_calls_it_read_then_ends_the_stream
     with pytest.raises(grpc.aio.AioRpcError) as refused:
         await plays.play(_request("ok-1"), 5)
     assert refused.value.code() is grpc.StatusCode.UNAVAILABLE, "a stopped replica takes no new call"
+
+
+async def test_a_call_whose_stream_is_cut_goes_once_more_on_a_new_stream() -> None:
+    app = ServiceApp(Settings(service=SERVICE, grpc_port=0), diagnostics=False)
+    port = await _serve(app, Replica(streams_to_cut=1))
+    channel = grpc.aio.insecure_channel(f"127.0.0.1:{port}")
+    plays = PlayStream(live_pb2_grpc.LiveMatchServiceStub(channel))
+    try:
+        assert (await plays.play(_request("ok-6"), 5)).result.version == 6, "the retry on a new stream answered it"
+    finally:
+        await plays.close()
+        await channel.close()
+        await app.stop()
+
+
+async def test_an_idle_stream_outlives_the_channels_keepalive_pings(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The harness's servers accept the platform channels' pings on an idle stream (gRPC's default answers them
+    with GOAWAY "too many pings"), shown at a twentieth of the real intervals."""
+    assert service.MIN_PING_INTERVAL_MS < KEEPALIVE_MS
+    scale = 20
+    monkeypatch.setattr(service, "MIN_PING_INTERVAL_MS", service.MIN_PING_INTERVAL_MS // scale)
+    app = ServiceApp(Settings(service=SERVICE, grpc_port=0), diagnostics=False)
+    port = await _serve(app, Replica())
+    options = [("grpc.keepalive_time_ms", KEEPALIVE_MS // scale), ("grpc.keepalive_timeout_ms", KEEPALIVE_MS // scale)]
+    channel = grpc.aio.insecure_channel(f"127.0.0.1:{port}", options=options)
+    plays = PlayStream(live_pb2_grpc.LiveMatchServiceStub(channel))
+    try:
+        assert (await plays.play(_request("ok-1"), 5)).result.version == 1
+        await asyncio.sleep(5 * KEEPALIVE_MS / scale / 1000)  # five pings with no data between
+        opened = plays._open
+        assert (await plays.play(_request("ok-2"), 5)).result.version == 2
+        assert plays._open is opened, "the same stream carried it: the server did not close the connection"
+    finally:
+        await plays.close()
+        await channel.close()
+        await app.stop()
