@@ -230,3 +230,17 @@ async def test_an_idle_stream_outlives_the_channels_keepalive_pings(monkeypatch:
         await plays.close()
         await channel.close()
         await app.stop()
+
+
+async def test_a_call_is_answered_even_when_its_bookkeeping_fails(
+    served: tuple[ServiceApp, Replica, PlayStream], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _, replica, plays = served
+
+    async def broken(work: Any, trace_id: str, timeout: float | None) -> Any:
+        raise BrokenPipeError("the log's pipe is gone")
+
+    monkeypatch.setattr(replica.carried, "run", broken)
+    with pytest.raises(grpc.aio.AioRpcError) as failed:
+        await plays.play(_request("ok-1"), 5)
+    assert failed.value.code() is grpc.StatusCode.INTERNAL, "answered at once, not left to its deadline"
