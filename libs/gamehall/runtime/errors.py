@@ -162,6 +162,16 @@ class Failure:
         return rpc_status.to_status(self.status())
 
 
+def internal_failure(trace_id: str) -> Failure:
+    """What a bug answers: INTERNAL with a generic message and the trace id (its stack goes to the log only)."""
+    return Failure(
+        grpc.StatusCode.INTERNAL,
+        f"internal error (trace id {trace_id}); it was logged",
+        common_pb2.ERROR_REASON_INTERNAL,
+        trace_id=trace_id,
+    )
+
+
 def failure_of(exc: BaseException, message: str, trace_id: str = "") -> Failure | None:
     """The failure a mapped error stands for (None for an unmapped one: a bug)."""
     mapping = lookup(exc)

@@ -20,7 +20,6 @@ import grpc
 import structlog
 
 from gamehall.runtime import errors, metrics
-from gamehall_sdk.v1 import common_pb2
 
 log = structlog.get_logger("gamehall.rpc")
 
@@ -247,12 +246,7 @@ class _Call:
             mapped = errors.failure_of(exc, _short(str(exc) or type(exc).__name__), self.trace_id)
             if mapped is None:
                 log.error("rpc failed unexpectedly", exc_info=exc)
-                mapped = errors.Failure(
-                    grpc.StatusCode.INTERNAL,
-                    f"internal error (trace id {self.trace_id}); it was logged",
-                    common_pb2.ERROR_REASON_INTERNAL,
-                    trace_id=self.trace_id,
-                )
+                mapped = errors.internal_failure(self.trace_id)
             found = mapped
         self.code = found.code
         return found

@@ -28,7 +28,6 @@ from gamehall.internal.v1 import live_pb2, live_pb2_grpc
 from gamehall.runtime import errors, metrics
 from gamehall.runtime.errors import STATUS_TRAILER
 from gamehall.runtime.interceptor import CarriedCalls
-from gamehall_sdk.v1 import common_pb2
 
 log = structlog.get_logger("gamehall.play_stream")
 
@@ -235,12 +234,7 @@ async def serve(
             result = await carried.run(lambda: play(call.request), call.trace_id, call.timeout_ms / 1000 or None)
         except Exception as exc:  # the bookkeeping itself failed (say, its log line): still, every call is answered
             log.error("play call's bookkeeping failed", exc_info=exc)
-            result = errors.Failure(
-                grpc.StatusCode.INTERNAL,
-                f"internal error (trace id {call.trace_id}); it was logged",
-                common_pb2.ERROR_REASON_INTERNAL,
-                trace_id=call.trace_id,
-            )
+            result = errors.internal_failure(call.trace_id)
         if isinstance(result, errors.Failure):
             answers.put_nowait(live_pb2.PlayAnswer(id=call.id, error=result.status().SerializeToString()))
         else:
