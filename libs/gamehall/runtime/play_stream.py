@@ -8,9 +8,9 @@ unary one; one call alone costs about half of one.
 
 A call keeps a unary call's contract: its deadline travels with it and the replica holds it to it; its answer or
 its error (status, message and AIP-193 details) comes back as a unary call's would, so failover, translation and
-clients see no difference. A stream that ends fails its calls in flight with UNAVAILABLE, which the caller's
-failover retries (Play is idempotent on its request id); a replica that does not serve the stream (a rolling
-upgrade) is called with unary Play from then on.
+clients see no difference. A call whose stream ends goes once more on a new one, then fails UNAVAILABLE, which the
+caller's failover retries on the match's next replica (Play is idempotent on its request id); a replica that does
+not serve the stream (a rolling upgrade) is called with unary Play from then on.
 """
 
 from __future__ import annotations
