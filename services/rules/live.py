@@ -316,6 +316,9 @@ class LiveMatches:
                 except LogUnavailable as exc:
                     self.drop(match_id)  # it may have landed: the next call reads the log to find out
                     raise ClientError(grpc.StatusCode.UNAVAILABLE, f"{exc}; retry with the same request id") from exc
+                except asyncio.CancelledError:
+                    self.drop(match_id)  # cut off mid-append (it may have landed): no read may see this copy again
+                    raise
                 live.commit(step)
                 held.seq = seq
                 held.checked = time.monotonic()

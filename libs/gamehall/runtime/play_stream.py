@@ -43,6 +43,10 @@ LOST = frozenset(
 UNAVAILABLE, and fail over."""
 
 
+_FINISHING: set[asyncio.Task[None]] = set()
+"""Calls of ended streams still running (held here: the loop keeps only weak references to tasks)."""
+
+
 class StreamLost(grpc.aio.AioRpcError):
     """UNAVAILABLE: the stream a call went on ended before its answer (the replica went away or stopped)."""
 
@@ -285,8 +289,11 @@ async def serve(
         if stop_reading is not None:
             stop_reading.cancel()
         reader.cancel()
-        for task in list(running):
-            task.cancel()
+        # Calls still running finish on their own deadlines (their answers have nowhere to go): cut off mid-move,
+        # a call could leave the log ahead of the replica's copy, which a unary call's client rarely causes.
+        for task in running:
+            _FINISHING.add(task)
+            task.add_done_callback(_FINISHING.discard)
 
 
 async def _when(event: asyncio.Event, then: Callable[[], object]) -> None:

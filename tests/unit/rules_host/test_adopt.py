@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import pytest
@@ -128,3 +129,30 @@ async def test_a_first_move_after_an_abort_that_left_no_log_entry_is_refused() -
     with pytest.raises(MatchNotRunning):
         await _first_move(backend)
     assert (backend.asked[0], backend.appended, backend.loads) == ("GetMatch", [], 1)
+
+
+class _Hanging(_Stored):
+    """A log whose append never answers (the call is cut off while it waits)."""
+
+    async def append(self, entry: LogEntry, expected_seq: int) -> int:
+        self.appended.append(expected_seq)
+        await asyncio.Event().wait()
+        raise AssertionError("unreachable")
+
+
+async def test_a_move_cut_off_mid_append_drops_the_copy() -> None:
+    """The entry may have landed: no read may be served from the copy the move never advanced."""
+    backend = _Hanging("running")
+    matches = _matches(backend)
+    matches.adopt(_humans("running"))
+    held = await matches.held("m1")
+    seat = held.live.to_act[0]
+    caller = Caller(account_id="a" if seat == 0 else "b", role="player")
+    move = asyncio.create_task(matches.play("m1", caller, seat, "r1", None, action_id(held.live.legal(seat)[0])))
+    while not backend.appended:
+        await asyncio.sleep(0.01)
+    move.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await move
+    assert await matches.held("m1") is not held, "the copy was dropped: the next call loads the match afresh"
+    assert backend.loads == 1
