@@ -162,6 +162,11 @@ class Failure:
         return rpc_status.to_status(self.status())
 
 
+def status_code(number: int) -> grpc.StatusCode:
+    """The StatusCode of a status number (a google.rpc.Status's code, a context's raw code); UNKNOWN if none."""
+    return next((c for c in grpc.StatusCode if c.value[0] == number), grpc.StatusCode.UNKNOWN)
+
+
 def internal_failure(trace_id: str) -> Failure:
     """What a bug answers: INTERNAL with a generic message and the trace id (its stack goes to the log only)."""
     return Failure(

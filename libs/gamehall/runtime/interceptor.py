@@ -267,5 +267,5 @@ def _aborted_code(context: grpc.aio.ServicerContext | None) -> grpc.StatusCode |
     if code is None or code == grpc.StatusCode.OK:
         return None
     if isinstance(code, int):
-        return next((c for c in grpc.StatusCode if c.value[0] == code), grpc.StatusCode.UNKNOWN)
+        return errors.status_code(code)
     return code

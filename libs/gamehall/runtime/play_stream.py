@@ -55,17 +55,18 @@ class _Unsupported(Exception):
     """The replica does not serve PlayStream: the call was not run there."""
 
 
-def rpc_error(code: grpc.StatusCode, message: str, status: bytes = b"") -> grpc.aio.AioRpcError:
+def rpc_error(
+    code: grpc.StatusCode, message: str, status: bytes = b"", kind: type[grpc.aio.AioRpcError] = grpc.aio.AioRpcError
+) -> grpc.aio.AioRpcError:
     """The error a unary call would have raised: `status` is its grpc-status-details-bin trailer, if any."""
     trailers = grpc.aio.Metadata((STATUS_TRAILER, status)) if status else grpc.aio.Metadata()
-    return grpc.aio.AioRpcError(code, grpc.aio.Metadata(), trailers, details=message)
+    return kind(code, grpc.aio.Metadata(), trailers, details=message)
 
 
 def error_of(status_bytes: bytes) -> grpc.aio.AioRpcError:
     """The error of an answer that carries a google.rpc.Status."""
     status = status_pb2.Status.FromString(status_bytes)
-    code = next((c for c in grpc.StatusCode if c.value[0] == status.code), grpc.StatusCode.UNKNOWN)
-    return rpc_error(code, status.message, status_bytes)
+    return rpc_error(errors.status_code(status.code), status.message, status_bytes)
 
 
 class PlayStream:
@@ -198,12 +199,8 @@ class _Open:
             failure = error  # the replica refused the stream itself (say, PERMISSION_DENIED): its calls get that
         else:
             reason = error.details() if isinstance(error, grpc.aio.AioRpcError) else str(error or "closed by its end")
-            failure = StreamLost(
-                grpc.StatusCode.UNAVAILABLE,
-                grpc.aio.Metadata(),
-                grpc.aio.Metadata(),
-                details=f"the replica's play stream ended: {reason}",
-            )
+            ended = f"the replica's play stream ended: {reason}"
+            failure = rpc_error(grpc.StatusCode.UNAVAILABLE, ended, kind=StreamLost)
         if self._pending:
             log.info("play stream ended", error=str(failure), in_flight=len(self._pending))
         for waiting in self._pending.values():
