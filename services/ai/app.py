@@ -33,6 +33,9 @@ SERVICE_USERNAME = "ai-service"
 TURNS_IN_FLIGHT = 32
 """Turns of one game (per consumer) a replica handles at once: each pulled only when there is room, so a long
 think holds one slot, not a batch (thinking runs in threads)."""
+TURN_RETRY_DELAYS = (0.5, 1.0, 1.0, 1.0, 2.0, 2.0, 5.0, 10.0, 30.0, 60.0)
+"""Nak delays of a turn that failed (the bus's default doubles sooner): a bot on the clock keeps trying about
+every second through a short outage, such as the match log's leader election (up to 9 s), then backs off."""
 
 
 def build_app(settings: Settings) -> ServiceApp:
@@ -62,8 +65,10 @@ def build_app(settings: Settings) -> ServiceApp:
                 LOG_STREAM, f"bots-{game.id}", bot_filter(game.id), ack_wait=settings.ai_ack_wait_seconds
             )
             heartbeat = settings.ai_ack_wait_seconds / 3
-            bus.consume(starts, handle, heartbeat=heartbeat, in_flight=TURNS_IN_FLIGHT)
-            bus.consume(moves, handle, heartbeat=heartbeat, in_flight=TURNS_IN_FLIGHT)
+            for turns in (starts, moves):
+                bus.consume(
+                    turns, handle, heartbeat=heartbeat, in_flight=TURNS_IN_FLIGHT, retry_delays=TURN_RETRY_DELAYS
+                )
         log.info("consuming turns", games=[g.id for g in all_games()])
 
     @app.on_stop

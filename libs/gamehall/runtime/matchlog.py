@@ -79,10 +79,17 @@ class Logged:
     entry: LogEntry
 
 
+LOG_TIMEOUT = 2.0
+"""Seconds an append or a read of the log waits for JetStream. An append normally takes milliseconds; one that
+meets no stream leader (a leader's election after its node died takes 4 to 9 s) is dropped unanswered, and each
+wait out here is time a retrying client spends idle after the new leader is up. Two seconds, as the bus's other
+publishes: a timed-out append that did land is found by the reload that follows it."""
+
+
 class MatchLog:
     """Appends and reads of the match log through one JetStream context."""
 
-    def __init__(self, js: JetStreamContext, *, timeout: float = 5.0) -> None:
+    def __init__(self, js: JetStreamContext, *, timeout: float = LOG_TIMEOUT) -> None:
         self.js = js
         self.timeout = timeout
 
