@@ -2,8 +2,10 @@
 
 `SERVICES` declares each service once (its module, what it needs); `Platform` starts the
 ones whose module exists (later services plug in by adding a line), a rules host per
-registered game, waits for each to answer gRPC health, and stops them all in reverse
-order. Used by `gamehall run` and by the integration tests alike. `secure=True` (gamehall run)
+registered game, and waits for each to answer gRPC health. `STARTS_FIRST` is ready before
+the rest start, as many at once as there are cores (no service needs another at start but
+persistence and NATS); it stops them in reverse: the rest side by side, then persistence,
+then NATS. Used by `gamehall run` and by the integration tests alike. `secure=True` (gamehall run)
 adds transport security (gamehall.launcher.security): mTLS between services, TLS on the gateway
 and NATS, one NATS user per service.
 """
@@ -17,6 +19,7 @@ import os
 import signal
 import time
 from collections.abc import Iterable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -49,6 +52,9 @@ class ServiceDef:
 
 
 # Start order: dependencies first. A service whose module does not exist yet is skipped.
+STARTS_FIRST = frozenset({"persistence"})
+"""Services the others call while starting (accounts, stores): ready before the rest start. Everything else
+needs only NATS and these at start, and reaches its peers lazily, so it starts side by side."""
 CORE_SERVICES: tuple[ServiceDef, ...] = (
     ServiceDef("persistence", "gamehall_services.persistence"),
     ServiceDef("matchmaking", "gamehall_services.matchmaking"),
@@ -185,32 +191,42 @@ class Platform:
                 self.nats.wait_ready(ready_timeout)
             ports = {d.name: self._ports(d.name) for d in defs}
             shared = self._shared_env(defs, ports)
-            for d in defs:
-                grpc_port, metrics_port = ports[d.name]
-                http_port = self._http_port(d)
-                env = {
-                    **shared,
-                    "GAMEHALL_SERVICE": d.name,
-                    "GAMEHALL_GRPC_PORT": str(grpc_port),
-                    "GAMEHALL_METRICS_PORT": str(metrics_port),
-                    **({"GAMEHALL_GAME": d.game} if d.game else {}),
-                    **(self.security.service_env(d.name) if self.security else {}),
-                    **({"GAMEHALL_HTTP_PORT": str(http_port)} if http_port else {}),
-                }
-                address = f"127.0.0.1:{grpc_port}"
-                child = Child(
-                    d.name,
-                    python_module(d.module, *d.args),
-                    env=env,
-                    ready=functools.partial(grpc_healthy, address, credentials=self.credentials(d.name)),
-                    log_path=logs / f"{d.name}.log",
-                )
-                child.start()
-                self.services.append(RunningService(d, child, grpc_port, metrics_port, http_port))
-                child.wait_ready(ready_timeout)
+            first = [d for d in defs if d.name in STARTS_FIRST]
+            rest = [d for d in defs if d.name not in STARTS_FIRST]
+            side_by_side = max(1, os.cpu_count() or 1)  # more at once only slows each one's imports down
+            for wave in (first, *(rest[k : k + side_by_side] for k in range(0, len(rest), side_by_side))):
+                started = [self._start_service(d, ports[d.name], shared) for d in wave]
+                for service in started:
+                    service.child.wait_ready(ready_timeout)
         except BaseException:
             self.stop()
             raise
+
+    def _start_service(self, d: ServiceDef, ports: tuple[int, int], shared: dict[str, str]) -> RunningService:
+        """Spawn one service (not waiting for it) and add it to `services`."""
+        grpc_port, metrics_port = ports
+        http_port = self._http_port(d)
+        env = {
+            **shared,
+            "GAMEHALL_SERVICE": d.name,
+            "GAMEHALL_GRPC_PORT": str(grpc_port),
+            "GAMEHALL_METRICS_PORT": str(metrics_port),
+            **({"GAMEHALL_GAME": d.game} if d.game else {}),
+            **(self.security.service_env(d.name) if self.security else {}),
+            **({"GAMEHALL_HTTP_PORT": str(http_port)} if http_port else {}),
+        }
+        address = f"127.0.0.1:{grpc_port}"
+        child = Child(
+            d.name,
+            python_module(d.module, *d.args),
+            env=env,
+            ready=functools.partial(grpc_healthy, address, credentials=self.credentials(d.name)),
+            log_path=self.data_dir / "logs" / f"{d.name}.log",
+        )
+        child.start()
+        service = RunningService(d, child, grpc_port, metrics_port, http_port)
+        self.services.append(service)
+        return service
 
     def _shared_env(self, defs: list[ServiceDef], ports: dict[str, tuple[int, int]]) -> dict[str, str]:
         def addr(name: str) -> str:
@@ -267,10 +283,15 @@ class Platform:
         return [name for name, c in children if not c.alive()]
 
     def stop(self, grace: float = 10.0) -> dict[str, int | None]:
-        """Stop services in reverse start order, then nats-server; returns exit codes."""
+        """Stop services in reverse start waves (each wave side by side), then nats-server; returns exit codes."""
         codes: dict[str, int | None] = {}
-        for s in reversed(self.services):
-            codes[s.definition.name] = s.child.stop(grace)
+        last = [s for s in self.services if s.definition.name not in STARTS_FIRST]
+        first = [s for s in self.services if s.definition.name in STARTS_FIRST]
+        for wave in (last, first):
+            if wave:
+                with ThreadPoolExecutor(max_workers=len(wave)) as pool:
+                    stopped = list(pool.map(lambda s: s.child.stop(grace), wave))
+                codes.update((s.definition.name, code) for s, code in zip(wave, stopped, strict=True))
         self.services.clear()
         if self.nats is not None:
             codes["nats-server"] = self.nats.stop(grace)
