@@ -182,10 +182,10 @@ class Settings(BaseSettings):
     nats_password: SecretStr = Field(SecretStr(""), description="The password of nats_user.")
     grace_seconds: float = Field(10.0, gt=0, description="How long SIGTERM waits for in-flight RPCs to finish.")
     event_loop: Literal["asyncio", "uvloop"] = Field(
-        "uvloop",
+        "asyncio",
         description=(
-            "The asyncio event loop a service runs on: uvloop (libuv), which cut the platform's CPU per move by "
-            "about a tenth in the move bench, or the standard library's."
+            "The asyncio event loop a service runs on: the standard library's, or uvloop (libuv), whose gain "
+            "is within this machine's noise so far (see the README)."
         ),
     )
     max_message_bytes: int = Field(4 * 1024 * 1024, gt=1024, description="Largest gRPC message accepted.")
