@@ -51,10 +51,10 @@ class ServiceDef:
             return False
 
 
-# Start order: dependencies first. A service whose module does not exist yet is skipped.
 STARTS_FIRST = frozenset({"persistence"})
 """Services the others call while starting (accounts, stores): ready before the rest start. Everything else
 needs only NATS and these at start, and reaches its peers lazily, so it starts side by side."""
+# A service whose module does not exist yet is skipped.
 CORE_SERVICES: tuple[ServiceDef, ...] = (
     ServiceDef("persistence", "gamehall_services.persistence"),
     ServiceDef("matchmaking", "gamehall_services.matchmaking"),
@@ -283,7 +283,7 @@ class Platform:
         return [name for name, c in children if not c.alive()]
 
     def stop(self, grace: float = 10.0) -> dict[str, int | None]:
-        """Stop services in reverse start waves (each wave side by side), then nats-server; returns exit codes."""
+        """Stop the services side by side, then `STARTS_FIRST`, then nats-server; returns exit codes."""
         codes: dict[str, int | None] = {}
         last = [s for s in self.services if s.definition.name not in STARTS_FIRST]
         first = [s for s in self.services if s.definition.name in STARTS_FIRST]
