@@ -145,16 +145,7 @@ class Projector(BackgroundLoop):
             log.info("recreating the projection's consumer with per-entry acks")
             await self.bus.js.delete_consumer(LOG_STREAM, CONSUMER)
             await self.bus.js.add_consumer(LOG_STREAM, config=config)
-        self._sub = await self.bus.js.pull_subscribe_bind(durable=CONSUMER, stream=LOG_STREAM)
-
-    async def stop(self) -> None:
-        """Stop fetching and close the pull subscription: an open one makes the connection's drain wait out its
-        whole timeout (5 s of every persistence stop)."""
-        await super().stop()
-        sub, self._sub = self._sub, None
-        if sub is not None:
-            with contextlib.suppress(Exception):
-                await sub.unsubscribe()  # type: ignore[attr-defined]
+        self._sub = await self.bus.bind(LOG_STREAM, CONSUMER)  # closed with the bus
 
     async def projected(self, match_id: str, seq: int, timeout: float = 10.0) -> bool:
         """Wait until the match's entry `seq` is projected (False on timeout)."""

@@ -276,9 +276,15 @@ class Bus:
             filter_subject=filter_subject,
         )
         await self.js.add_consumer(stream, config=config)
+        sub = await self.bind(stream, durable)
+        self._durables[id(sub)] = (stream, durable, max_deliver)
+        return sub
+
+    async def bind(self, stream: str, durable: str) -> JetStreamContext.PullSubscription:
+        """A pull subscription to an existing durable consumer, closed by `close` (an open one would make the
+        connection's drain wait out its whole timeout)."""
         sub = await self.js.pull_subscribe_bind(durable=durable, stream=stream)
         self._subscriptions.append(sub)
-        self._durables[id(sub)] = (stream, durable, max_deliver)
         return sub
 
     def consume(
