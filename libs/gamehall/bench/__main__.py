@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from gamehall.bench.baselines import cpu_baseline, echo_baseline
+from gamehall.bench.baselines import BASELINE_RUNS, cpu_baseline, echo_baseline
 from gamehall.bench.bots import ai_service_rows, think_rows
 from gamehall.bench.e2e import e2e_rows
 from gamehall.bench.engines import engine_rows
@@ -23,9 +23,10 @@ def main() -> None:
     args = parser.parse_args()
     rows = [cpu_baseline(0.5 if args.quick else 1.0)]
     rows += echo_baseline(calls=1200 if args.quick else 6000)
-    rows += e2e_rows(matches=50 if args.quick else 200)
+    runs = 1 if args.quick else BASELINE_RUNS
+    rows += e2e_rows(matches=50 if args.quick else 200, runs=runs)
     rows += move_path_rows(matches=50 if args.quick else 100, quick=args.quick)
-    rows += ai_service_rows(matches=50 if args.quick else 200)
+    rows += ai_service_rows(matches=50 if args.quick else 200, runs=runs)
     rows += engine_rows(args.game, quick=args.quick)
     rows += think_rows(positions=3 if args.quick else 7, games=args.game)
     rows += matchmaking_rows(quick=args.quick)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import random
 import statistics
 import time
@@ -12,6 +13,7 @@ import grpc
 
 from gamehall.ai.levels import make_bot
 from gamehall.ai.playout import random_playout
+from gamehall.bench.baselines import BASELINE_RUNS
 from gamehall.bench.e2e import bench_platform
 from gamehall.bench.rows import Row
 from gamehall.engine import Game, all_games
@@ -81,7 +83,8 @@ async def _bot_matches(address: str, metrics_address: str, matches: int, timeout
     async with grpc.aio.insecure_channel(address) as channel:
         auth = auth_pb2_grpc.AuthServiceStub(channel)
         stub = match_pb2_grpc.MatchServiceStub(channel)
-        reply = await auth.Register(auth_pb2.RegisterRequest(username="bench-bots", password="bench password 2026"))
+        name = f"bench-bots-{os.urandom(4).hex()}"  # a new account per reading
+        reply = await auth.Register(auth_pb2.RegisterRequest(username=name, password="bench password 2026"))
         md = (("authorization", f"Bearer {reply.token}"),)
         seats = [match_pb2.SeatSpec(bot="easy"), match_pb2.SeatSpec(bot="easy")]
         before = await asyncio.to_thread(_decisions, metrics_address)
@@ -104,20 +107,27 @@ async def _bot_matches(address: str, metrics_address: str, matches: int, timeout
         return last - before, last_change - started
 
 
-def ai_service_rows(matches: int = 200, timeout: float = 300.0) -> list[Row]:
-    """Decisions/s of one ai replica while `matches` bot-vs-bot matches run at once (create to finish)."""
+def ai_service_rows(matches: int = 200, timeout: float = 300.0, runs: int = BASELINE_RUNS) -> list[Row]:
+    """Decisions/s of one ai replica while `matches` bot-vs-bot matches run at once (create to finish): the best
+    of `runs` readings on one platform (other work on the machine only ever slows a reading, as for the echo
+    baseline this row is divided by)."""
+    rates = []
     with bench_platform() as platform:
         ai = platform.service("ai")
-        decisions, elapsed = asyncio.run(
-            _bot_matches(platform.service("gateway").address, f"127.0.0.1:{ai.metrics_port}", matches, timeout)
-        )
+        for _ in range(max(1, runs)):
+            decisions, elapsed = asyncio.run(
+                _bot_matches(platform.service("gateway").address, f"127.0.0.1:{ai.metrics_port}", matches, timeout)
+            )
+            rates.append(decisions / elapsed)
+    rates.sort(reverse=True)
     return [
         Row(
             "ai service decisions/s",
-            decisions / elapsed,
+            rates[0],
             "decisions/s",
             baseline="echo baseline",
             goal=">= 0.15x echo calls/s",
-            extra=f"{matches} concurrent bot-vs-bot high-card matches, one ai replica, easy bots",
+            extra=f"{matches} concurrent bot-vs-bot high-card matches, one ai replica, easy bots; the best of "
+            f"{len(rates)} readings ({' / '.join(f'{r:,.0f}' for r in rates)})",
         )
     ]

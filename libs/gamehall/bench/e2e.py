@@ -20,6 +20,7 @@ from pathlib import Path
 
 import grpc
 
+from gamehall.bench.baselines import BASELINE_RUNS
 from gamehall.bench.rows import Row
 from gamehall.launcher.platform import Platform
 from gamehall_sdk.v1 import auth_pb2, auth_pb2_grpc, common_pb2, match_pb2, match_pb2_grpc
@@ -113,13 +114,18 @@ def bench_platform(
                 os.environ[key] = value
 
 
-def measure(dsn: str | None, matches: int = 200) -> tuple[float, float, float]:
-    """(actions/s, p50 ms, p99 ms) with `matches` concurrent 2-seat matches; dsn None: embedded SQLite."""
+def measure(dsn: str | None, matches: int = 200, runs: int = BASELINE_RUNS) -> list[tuple[float, float, float]]:
+    """(actions/s, p50 ms, p99 ms) of `runs` readings, each with `matches` new concurrent 2-seat matches on one
+    platform, best first (the highest rate: other work on the machine only ever slows a reading, as for the echo
+    baseline these rows are divided by); dsn None: embedded SQLite."""
+    readings = []
     with bench_platform(dsn) as platform:
-        latencies, elapsed = asyncio.run(_play(platform.service("gateway").address, matches))
-    latencies.sort()
-    p99 = latencies[max(0, int(len(latencies) * 0.99) - 1)] * 1000
-    return len(latencies) / elapsed, statistics.median(latencies) * 1000, p99
+        for _ in range(max(1, runs)):
+            latencies, elapsed = asyncio.run(_play(platform.service("gateway").address, matches))
+            latencies.sort()
+            p99 = latencies[max(0, int(len(latencies) * 0.99) - 1)] * 1000
+            readings.append((len(latencies) / elapsed, statistics.median(latencies) * 1000, p99))
+    return sorted(readings, reverse=True)
 
 
 @contextlib.contextmanager
@@ -140,7 +146,7 @@ def _postgres_dsn() -> Iterator[str | None]:
         yield None
 
 
-def e2e_rows(matches: int = 200) -> list[Row]:
+def e2e_rows(matches: int = 200, runs: int = BASELINE_RUNS) -> list[Row]:
     """Rows for SQLite (synchronous=FULL, the default, and NORMAL) and PostgreSQL when one can be had."""
     rows = []
     note = f"{matches} concurrent 2-seat high-card matches through the gateway"
@@ -149,10 +155,12 @@ def e2e_rows(matches: int = 200) -> list[Row]:
         if pg:
             backends.append(("postgres", pg))
         for name, dsn in backends:
-            rate, p50, p99 = measure(dsn, matches)
+            readings = measure(dsn, matches, runs)
+            rate, p50, p99 = readings[0]
+            best = f"{note}; the best of {len(readings)} readings ({' / '.join(f'{r[0]:,.0f}' for r in readings)})"
             rows += [
-                Row(f"e2e actions/s ({name})", rate, "actions/s", baseline="echo baseline", goal=GOAL, extra=note),
-                Row(f"e2e submit p50 ({name})", p50, "ms", baseline="echo p50", extra=note),
-                Row(f"e2e submit p99 ({name})", p99, "ms", baseline="echo p99", goal="< 50 ms", extra=note),
+                Row(f"e2e actions/s ({name})", rate, "actions/s", baseline="echo baseline", goal=GOAL, extra=best),
+                Row(f"e2e submit p50 ({name})", p50, "ms", baseline="echo p50", extra=best),
+                Row(f"e2e submit p99 ({name})", p99, "ms", baseline="echo p99", goal="< 50 ms", extra=best),
             ]
     return rows

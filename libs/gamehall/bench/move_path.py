@@ -9,7 +9,9 @@ harness (client plus server) measured in the same run, so the ratio survives a s
 - idle cost: platform CPU per second with 1,000 running matches and no moves / the same with 10;
 - watchers: extra platform CPU per move for each spectator watching, and bytes stored per action;
 - open-loop latency: SubmitAction p50/p99 under a paced load at half the measured maximum rate,
-  as multiples of the unloaded echo p50 (goal p99 <= 15x).
+  as multiples of the unloaded echo p50 (goal p99 <= 15x);
+- paced cost: platform CPU per move at that pace and at 20 moves/s, each against an echo call made at the same
+  pace (a process woken for each call pays far more per call than one kept busy, moves and echoes alike).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import grpc
 from google.protobuf import duration_pb2
@@ -29,8 +32,8 @@ from google.protobuf import duration_pb2
 from gamehall.bench.baselines import BASELINE_RUNS, _echo_load, echo_server
 from gamehall.bench.e2e import bench_platform
 from gamehall.bench.rows import Row
+from gamehall.internal.v1 import diagnostics_pb2, diagnostics_pb2_grpc, persistence_pb2_grpc
 from gamehall.internal.v1 import persistence_pb2 as ppb
-from gamehall.internal.v1 import persistence_pb2_grpc
 from gamehall.launcher.platform import Platform
 from gamehall.runtime.matchlog import wait_projected_at
 from gamehall_sdk.v1 import auth_pb2, auth_pb2_grpc, common_pb2, match_pb2, match_pb2_grpc
@@ -82,6 +85,40 @@ def echo_cpu_per_call(calls: int = 3000, concurrency: int = 32, runs: int = BASE
     finally:
         child.stop()
     return min(spent) / calls
+
+
+def echo_cpu_paced(rate: float, seconds: float = 8.0) -> float:
+    """CPU seconds (echo server process + this client) per echo call when calls start at `rate` per second
+    (open loop): what a call costs processes that sleep between calls, as a paced move's hops do. On this
+    kind of machine a call at 20/s costs about four times one among 32 concurrent callers."""
+    child, port = echo_server()
+    child.start()
+    try:
+        child.wait_ready(30)
+        assert child.proc is not None
+
+        async def run() -> float:
+            async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
+                stub = diagnostics_pb2_grpc.DiagnosticsServiceStub(channel)
+                request = diagnostics_pb2.EchoRequest(payload=b"x" * 64)
+                for _ in range(50):  # warm up
+                    await stub.Echo(request)
+                assert child.proc is not None
+                server_before, client_before = process_cpu(child.proc.pid), time.process_time()
+                calls: list[Any] = []
+                start = time.perf_counter()
+                for n in range(max(1, int(rate * seconds))):
+                    delay = start + n / rate - time.perf_counter()
+                    if delay > 0:
+                        await asyncio.sleep(delay)
+                    calls.append(asyncio.ensure_future(stub.Echo(request)))
+                await asyncio.gather(*calls)
+                spent = process_cpu(child.proc.pid) - server_before + time.process_time() - client_before
+                return spent / len(calls)
+
+        return asyncio.run(run())
+    finally:
+        child.stop()
 
 
 @dataclass
@@ -165,6 +202,8 @@ def _measure(platform: Platform, work: Callable[[], object]) -> tuple[float, flo
     return platform_cpu(platform) - before, time.perf_counter() - started
 
 
+SLOW_PACE = 20.0
+"""Moves/s of the slow paced row: the pace at which issue 13 first measured a move's cost."""
 SETTLE_SECONDS = 2.0
 """How long the move-cost row keeps counting after the last move: the work moves leave behind (their projection,
 finished events, ratings, the log's purge) is theirs, and would otherwise land after the window."""
@@ -274,7 +313,17 @@ def idle_ratio(
     return few, many, many / few if few else float("inf")
 
 
-def latency_open_loop(platform: Platform, rate: float, seconds: float = 10.0) -> tuple[list[float], int]:
+@dataclass(frozen=True)
+class PacedRun:
+    """An open-loop run: each timed move's latency, every move made (the warm-up's included), and the platform's
+    CPU seconds per timed move, less its idle CPU (counted as the move-cost row counts)."""
+
+    latencies: list[float]
+    moves: int
+    cpu_per_move: float
+
+
+def latency_open_loop(platform: Platform, rate: float, seconds: float = 10.0) -> PacedRun:
     """SubmitAction latencies with moves started at a fixed `rate` per second (open loop), in steady state.
 
     Lanes play high-card matches back to back, one move per lane per round, the lanes taking turns at `rate`.
@@ -282,10 +331,10 @@ def latency_open_loop(platform: Platform, rate: float, seconds: float = 10.0) ->
     first moves and finishing moves in the proportion a platform whose matches began at different times has.
     (Starting every match together put all the first moves in the first second and all the finishes in the
     last: ten times the steady rate of each, and the row's p99 was those two seconds.) A move waits only for
-    its own lane's previous move, never for the rest of the round. Returns the latencies and the number of
-    moves made in all (the warm-up's included)."""
+    its own lane's previous move, never for the rest of the round. The platform's CPU counts from the first
+    timed move until `SETTLE_SECONDS` after the last, less its idle CPU (read in the pause before)."""
 
-    async def run() -> tuple[list[float], int]:
+    async def run() -> PacedRun:
         async with grpc.aio.insecure_channel(platform.service("gateway").address) as channel:
             lanes = max(20, int(rate * seconds / 10) + 1)
             table = await open_table(channel, 2 * lanes)
@@ -302,6 +351,9 @@ def latency_open_loop(platform: Platform, rate: float, seconds: float = 10.0) ->
             await asyncio.gather(*(warm(q, k % 10) for k, q in enumerate(queues)))
             warmed = sum(k % 10 for k in range(lanes))
             await asyncio.sleep(1.0)  # the warm-up's projection and events settle before the clock starts
+            idle_from = platform_cpu(platform)
+            await asyncio.sleep(1.0)
+            idle = platform_cpu(platform) - idle_from
             latencies: list[float] = []
             previous: list[asyncio.Task[None] | None] = [None] * lanes
 
@@ -310,7 +362,7 @@ def latency_open_loop(platform: Platform, rate: float, seconds: float = 10.0) ->
                     await before  # the lane's earlier move first: a match's moves stay in order
                 latencies.append(await table.move(match_id, seat, card))
 
-            start = time.perf_counter()
+            before, start = platform_cpu(platform), time.perf_counter()
             for n in range(int(rate * seconds)):
                 lane = n % lanes
                 if not queues[lane]:
@@ -320,7 +372,9 @@ def latency_open_loop(platform: Platform, rate: float, seconds: float = 10.0) ->
                     await asyncio.sleep(delay)
                 previous[lane] = asyncio.create_task(move(previous[lane], *queues[lane].pop(0)))
             await asyncio.gather(*(t for t in previous if t is not None))
-            return latencies, warmed + len(latencies)
+            await asyncio.sleep(SETTLE_SECONDS)
+            spent = platform_cpu(platform) - before - idle * (time.perf_counter() - start)
+            return PacedRun(latencies, warmed + len(latencies), spent / max(1, len(latencies)))
 
     return asyncio.run(run())
 
@@ -393,8 +447,8 @@ def move_path_rows(matches: int = 100, quick: bool = False) -> list[Row]:
         db = Path(platform.data_dir) / "gamehall.db"
         size_before = sum(p.stat().st_size for p in db.parent.glob("gamehall.db*"))
         half = max(5.0, rate / 2)
-        latencies, moves = latency_open_loop(platform, half, 5.0 if quick else 10.0)
-        latencies.sort()
+        paced = latency_open_loop(platform, half, 5.0 if quick else 10.0)
+        latencies, moves = sorted(paced.latencies), paced.moves
         size_after = sum(p.stat().st_size for p in db.parent.glob("gamehall.db*"))
         p50 = statistics.median(latencies) * 1000
         p99 = latencies[max(0, int(len(latencies) * 0.99) - 1)] * 1000
@@ -409,6 +463,7 @@ def move_path_rows(matches: int = 100, quick: bool = False) -> list[Row]:
                 extra="SQLite file growth over the open-loop run",
             ),
         ]
+        slow = latency_open_loop(platform, SLOW_PACE, 5.0 if quick else 10.0)
         per_spectator = watcher_cost(platform, spectators=5 if quick else 20)
         rows.append(
             Row(
@@ -419,6 +474,20 @@ def move_path_rows(matches: int = 100, quick: bool = False) -> list[Row]:
                 extra="extra platform CPU for each spectator of a match",
             ),
         )
+    # The paced rows: a move and an echo call made at the same pace, so both pay what waking sleeping processes
+    # costs (the move-cost row above compares a burst with 32 concurrent echo callers, where both amortise it).
+    for pace, run in ((half, paced), (SLOW_PACE, slow)):
+        echo_name = f"echo cpu per call, paced at {pace:.0f}/s"
+        rows += [
+            Row(echo_name, echo_cpu_paced(pace, 4.0 if quick else 8.0) * 1e6, "µs", is_baseline=True),
+            Row(
+                f"move cost, paced at {pace:.0f} moves/s",
+                run.cpu_per_move * 1e6,
+                "µs cpu",
+                baseline=echo_name,
+                extra="platform CPU per SubmitAction of the open-loop run at that pace, less idle",
+            ),
+        ]
     with bench_platform() as platform:
         few, many, ratio = idle_ratio(platform, 5.0 if quick else 10.0)
         rows += [
