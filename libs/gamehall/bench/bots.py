@@ -15,7 +15,7 @@ from gamehall.ai.levels import make_bot
 from gamehall.ai.playout import random_playout
 from gamehall.bench.baselines import BASELINE_RUNS
 from gamehall.bench.e2e import bench_platform
-from gamehall.bench.rows import Row
+from gamehall.bench.rows import Row, of_readings
 from gamehall.engine import Game, all_games
 from gamehall.runtime.metrics import scraped_total
 from gamehall_sdk.v1 import auth_pb2, auth_pb2_grpc, match_pb2, match_pb2_grpc
@@ -127,7 +127,7 @@ def ai_service_rows(matches: int = 200, timeout: float = 300.0, runs: int = BASE
             "decisions/s",
             baseline="echo baseline",
             goal=">= 0.15x echo calls/s",
-            extra=f"{matches} concurrent bot-vs-bot high-card matches, one ai replica, easy bots; the best of "
-            f"{len(rates)} readings ({' / '.join(f'{r:,.0f}' for r in rates)})",
+            extra=f"{matches} concurrent bot-vs-bot high-card matches, one ai replica, easy bots; "
+            + of_readings("the best", [f"{r:,.0f}" for r in rates]),
         )
     ]

@@ -21,7 +21,7 @@ from pathlib import Path
 import grpc
 
 from gamehall.bench.baselines import BASELINE_RUNS
-from gamehall.bench.rows import Row
+from gamehall.bench.rows import Row, of_readings
 from gamehall.launcher.platform import Platform
 from gamehall_sdk.v1 import auth_pb2, auth_pb2_grpc, common_pb2, match_pb2, match_pb2_grpc
 
@@ -157,7 +157,7 @@ def e2e_rows(matches: int = 200, runs: int = BASELINE_RUNS) -> list[Row]:
         for name, dsn in backends:
             readings = measure(dsn, matches, runs)
             rate, p50, p99 = readings[0]
-            best = f"{note}; the best of {len(readings)} readings ({' / '.join(f'{r[0]:,.0f}' for r in readings)})"
+            best = f"{note}; " + of_readings("the best", [f"{r[0]:,.0f}" for r in readings])
             rows += [
                 Row(f"e2e actions/s ({name})", rate, "actions/s", baseline="echo baseline", goal=GOAL, extra=best),
                 Row(f"e2e submit p50 ({name})", p50, "ms", baseline="echo p50", extra=best),

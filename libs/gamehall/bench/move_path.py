@@ -31,7 +31,7 @@ from google.protobuf import duration_pb2
 
 from gamehall.bench.baselines import BASELINE_RUNS, _echo_load, echo_server
 from gamehall.bench.e2e import bench_platform
-from gamehall.bench.rows import Row
+from gamehall.bench.rows import Row, of_readings
 from gamehall.internal.v1 import diagnostics_pb2, diagnostics_pb2_grpc, persistence_pb2_grpc
 from gamehall.internal.v1 import persistence_pb2 as ppb
 from gamehall.launcher.platform import Platform
@@ -421,7 +421,6 @@ def move_path_rows(matches: int = 100, quick: bool = False) -> list[Row]:
     with bench_platform() as platform:
         least, readings = move_cost(platform, matches, runs=1 if quick else BASELINE_RUNS)
         rate = max(r.rate for r in readings)
-        spread = " / ".join(f"{r.per_move * 1e6:,.0f}" for r in readings)
         rows.append(
             Row(
                 "move cost",
@@ -430,7 +429,7 @@ def move_path_rows(matches: int = 100, quick: bool = False) -> list[Row]:
                 baseline="echo cpu per call",
                 goal="<= 3x echo",
                 extra=f"platform CPU per SubmitAction, {matches} concurrent matches, with the work moves leave "
-                f"behind; least of {len(readings)} readings ({spread} µs)",
+                f"behind, in µs; " + of_readings("the least", [f"{r.per_move * 1e6:,.0f}" for r in readings]),
             ),
         )
         rows += [

@@ -20,6 +20,11 @@ class Row:
     extra: str = ""
 
 
+def of_readings(which: str, values: list[str]) -> str:
+    """How a row came from several readings: "the best of 3 readings (604 / 601 / 523)", or "one reading"."""
+    return f"{which} of {len(values)} readings ({' / '.join(values)})" if len(values) > 1 else "one reading"
+
+
 def print_rows(rows: list[Row], console: Console | None = None) -> None:
     console = console or Console(width=None if Console().is_terminal else 180)
     by_name = {r.name: r for r in rows}
