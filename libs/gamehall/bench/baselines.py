@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import statistics
 import sys
 import time
+from collections.abc import Iterator
 
 import grpc
 
@@ -30,8 +32,10 @@ def cpu_baseline(seconds: float = 1.0) -> Row:
     return Row("cpu baseline", count / (time.perf_counter() - start), "loops/s", is_baseline=True)
 
 
-def echo_server() -> tuple[Child, int]:
-    """A service process serving only the harness (health, diagnostics echo), on a free port."""
+@contextlib.contextmanager
+def echo_server() -> Iterator[tuple[str, int]]:
+    """(address, pid) of a service process serving only the harness (health, diagnostics echo) on a free port,
+    ready, and stopped on leaving."""
     port = free_port()
     argv = [sys.executable, "-m", "gamehall.bench.echo_server"]
     env = {
@@ -40,7 +44,15 @@ def echo_server() -> tuple[Child, int]:
         "GAMEHALL_LOG_LEVEL": "warning",
         "GAMEHALL_LOG_FORMAT": "json",
     }
-    return Child("bench-echo", argv, env=env, ready=lambda: grpc_healthy(f"127.0.0.1:{port}")), port
+    address = f"127.0.0.1:{port}"
+    child = Child("bench-echo", argv, env=env, ready=lambda: grpc_healthy(address))
+    child.start()
+    try:
+        child.wait_ready(30)
+        assert child.proc is not None
+        yield address, child.proc.pid
+    finally:
+        child.stop()
 
 
 async def _echo_load(address: str, concurrency: int, calls: int) -> list[float]:
@@ -66,11 +78,7 @@ best run is the one nearest what the machine can do (a single run of the echo ra
 
 def echo_baseline(concurrency: int = 32, calls: int = 6000, runs: int = BASELINE_RUNS) -> list[Row]:
     """calls/s, p50 and p99 of Echo through the full harness, server in its own process (the best of `runs`)."""
-    child, port = echo_server()
-    child.start()
-    try:
-        child.wait_ready(30)
-        address = f"127.0.0.1:{port}"
+    with echo_server() as (address, _):
         asyncio.run(_echo_load(address, concurrency, 600))  # warm up
         best: tuple[float, list[float]] | None = None
         for _ in range(runs):
@@ -79,8 +87,6 @@ def echo_baseline(concurrency: int = 32, calls: int = 6000, runs: int = BASELINE
             elapsed = time.perf_counter() - start
             if best is None or elapsed < best[0]:
                 best = (elapsed, latencies)
-    finally:
-        child.stop()
     assert best is not None
     elapsed, latencies = best
     latencies.sort()

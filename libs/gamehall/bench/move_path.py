@@ -56,34 +56,30 @@ def platform_processes(platform: Platform) -> dict[str, int]:
     return {name: c.proc.pid for name, c in named if c is not None and c.proc is not None}
 
 
-def platform_pids(platform: Platform) -> list[int]:
-    return list(platform_processes(platform).values())
-
-
-def platform_cpu(platform: Platform) -> float:
-    return sum(process_cpu(pid) for pid in platform_pids(platform))
-
-
 def cpu_by_process(platform: Platform) -> dict[str, float]:
     return {name: process_cpu(pid) for name, pid in platform_processes(platform).items()}
 
 
+def platform_cpu(platform: Platform) -> float:
+    return sum(cpu_by_process(platform).values())
+
+
+async def pace(start: float, n: int, rate: float) -> None:
+    """Sleep until the `n`th of calls started `rate` per second from `start` (a perf_counter value) is due."""
+    delay = start + n / rate - time.perf_counter()
+    if delay > 0:
+        await asyncio.sleep(delay)
+
+
 def echo_cpu_per_call(calls: int = 3000, concurrency: int = 32, runs: int = BASELINE_RUNS) -> float:
     """CPU seconds (echo server process + this client) per echo call: the least of `runs` runs."""
-    child, port = echo_server()
-    child.start()
-    try:
-        child.wait_ready(30)
-        address = f"127.0.0.1:{port}"
+    with echo_server() as (address, pid):
         asyncio.run(_echo_load(address, concurrency, 300))
-        assert child.proc is not None
         spent = []
         for _ in range(runs):
-            server_before, client_before = process_cpu(child.proc.pid), time.process_time()
+            server_before, client_before = process_cpu(pid), time.process_time()
             asyncio.run(_echo_load(address, concurrency, calls))
-            spent.append(process_cpu(child.proc.pid) - server_before + time.process_time() - client_before)
-    finally:
-        child.stop()
+            spent.append(process_cpu(pid) - server_before + time.process_time() - client_before)
     return min(spent) / calls
 
 
@@ -91,34 +87,24 @@ def echo_cpu_paced(rate: float, seconds: float = 8.0) -> float:
     """CPU seconds (echo server process + this client) per echo call when calls start at `rate` per second
     (open loop): what a call costs processes that sleep between calls, as a paced move's hops do. On this
     kind of machine a call at 20/s costs about four times one among 32 concurrent callers."""
-    child, port = echo_server()
-    child.start()
-    try:
-        child.wait_ready(30)
-        assert child.proc is not None
 
-        async def run() -> float:
-            async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
-                stub = diagnostics_pb2_grpc.DiagnosticsServiceStub(channel)
-                request = diagnostics_pb2.EchoRequest(payload=b"x" * 64)
-                for _ in range(50):  # warm up
-                    await stub.Echo(request)
-                assert child.proc is not None
-                server_before, client_before = process_cpu(child.proc.pid), time.process_time()
-                calls: list[Any] = []
-                start = time.perf_counter()
-                for n in range(max(1, int(rate * seconds))):
-                    delay = start + n / rate - time.perf_counter()
-                    if delay > 0:
-                        await asyncio.sleep(delay)
-                    calls.append(asyncio.ensure_future(stub.Echo(request)))
-                await asyncio.gather(*calls)
-                spent = process_cpu(child.proc.pid) - server_before + time.process_time() - client_before
-                return spent / len(calls)
+    async def run(address: str, pid: int) -> float:
+        async with grpc.aio.insecure_channel(address) as channel:
+            stub = diagnostics_pb2_grpc.DiagnosticsServiceStub(channel)
+            request = diagnostics_pb2.EchoRequest(payload=b"x" * 64)
+            for _ in range(50):  # warm up
+                await stub.Echo(request)
+            server_before, client_before = process_cpu(pid), time.process_time()
+            calls: list[Any] = []
+            start = time.perf_counter()
+            for n in range(max(1, int(rate * seconds))):
+                await pace(start, n, rate)
+                calls.append(asyncio.ensure_future(stub.Echo(request)))
+            await asyncio.gather(*calls)
+            return (process_cpu(pid) - server_before + time.process_time() - client_before) / len(calls)
 
-        return asyncio.run(run())
-    finally:
-        child.stop()
+    with echo_server() as (address, pid):
+        return asyncio.run(run(address, pid))
 
 
 @dataclass
@@ -367,9 +353,7 @@ def latency_open_loop(platform: Platform, rate: float, seconds: float = 10.0) ->
                 lane = n % lanes
                 if not queues[lane]:
                     continue
-                delay = start + n / rate - time.perf_counter()
-                if delay > 0:
-                    await asyncio.sleep(delay)
+                await pace(start, n, rate)
                 previous[lane] = asyncio.create_task(move(previous[lane], *queues[lane].pop(0)))
             await asyncio.gather(*(t for t in previous if t is not None))
             await asyncio.sleep(SETTLE_SECONDS)
