@@ -9,6 +9,7 @@ from gamehall.bench.baselines import BASELINE_RUNS, cpu_baseline, echo_baseline
 from gamehall.bench.bots import ai_service_rows, think_rows
 from gamehall.bench.e2e import e2e_rows
 from gamehall.bench.engines import engine_rows
+from gamehall.bench.floor import floor_rows
 from gamehall.bench.matchmaking import matchmaking_rows
 from gamehall.bench.matchmaking_store import matchmaking_store_rows
 from gamehall.bench.move_path import move_path_rows
@@ -26,6 +27,7 @@ def main() -> None:
     runs = 1 if args.quick else BASELINE_RUNS
     rows += e2e_rows(matches=50 if args.quick else 200, runs=runs)
     rows += move_path_rows(matches=50 if args.quick else 100, quick=args.quick)
+    rows += floor_rows(matches=50 if args.quick else 100, quick=args.quick)
     rows += ai_service_rows(matches=50 if args.quick else 200, runs=runs)
     rows += engine_rows(args.game, quick=args.quick)
     rows += think_rows(positions=3 if args.quick else 7, games=args.game)
