@@ -89,35 +89,45 @@ async def play(address: str, matches: int, tag: str) -> int:
     return matches * MOVES_PER_MATCH
 
 
-def floor_cost(hop: str, matches: int = 100, runs: int = BASELINE_RUNS) -> tuple[dict[str, float], list[float]]:
-    """(each process's CPU seconds per move in the least reading, every reading's total) over `hop`."""
-    readings: list[dict[str, float]] = []
-    with floor_path(hop) as path:
-        pids = path.pids
-        asyncio.run(play(path.address, 20, "warm"))
+def _reading(path: FloorPath, matches: int, tag: str) -> dict[str, float]:
+    """Each process's CPU seconds per move over one table, counted as the move-cost row counts: from the first
+    move until `SETTLE_SECONDS` after the last, less the idle CPU of that tail (read in a pause before)."""
+    time.sleep(SETTLE_SECONDS)
+    idle_from = {name: process_cpu(pid) for name, pid in path.pids.items()}
+    time.sleep(1.0)
+    before = {name: process_cpu(pid) for name, pid in path.pids.items()}
+    moves = asyncio.run(play(path.address, matches, tag))
+    time.sleep(SETTLE_SECONDS)
+    after = {name: process_cpu(pid) for name, pid in path.pids.items()}
+    return {
+        name: (after[name] - before[name] - (before[name] - idle_from[name]) * SETTLE_SECONDS) / moves
+        for name in path.pids
+    }
+
+
+def floor_costs(matches: int = 100, runs: int = BASELINE_RUNS) -> dict[str, tuple[dict[str, float], list[float]]]:
+    """Per hop: (each process's CPU seconds per move in the least reading, every reading's total).
+
+    The paths run side by side and take their readings in turn, so a slow spell of the machine falls on every
+    hop alike (one path after another, a hop's three readings could all land in one spell)."""
+    readings: dict[str, list[dict[str, float]]] = {hop: [] for hop in HOPS}
+    with contextlib.ExitStack() as stack:
+        paths = {hop: stack.enter_context(floor_path(hop)) for hop in HOPS}
+        for path in paths.values():
+            asyncio.run(play(path.address, 20, "warm"))
         for run in range(max(1, runs)):
-            time.sleep(SETTLE_SECONDS)
-            idle_from = {name: process_cpu(pid) for name, pid in pids.items()}
-            time.sleep(1.0)
-            before = {name: process_cpu(pid) for name, pid in pids.items()}
-            moves = asyncio.run(play(path.address, matches, f"r{run}"))
-            time.sleep(SETTLE_SECONDS)
-            after = {name: process_cpu(pid) for name, pid in pids.items()}
-            readings.append(
-                {
-                    name: (after[name] - before[name] - (before[name] - idle_from[name]) * SETTLE_SECONDS) / moves
-                    for name in pids
-                }
-            )
-    least = min(readings, key=lambda r: sum(r.values()))
-    return least, [sum(r.values()) for r in readings]
+            for hop, path in paths.items():
+                readings[hop].append(_reading(path, matches, f"r{run}"))
+    return {
+        hop: (min(found, key=lambda r: sum(r.values())), [sum(r.values()) for r in found])
+        for hop, found in readings.items()
+    }
 
 
 def floor_rows(matches: int = 100, quick: bool = False) -> list[Row]:
     """One row per hop transport, against the move-cost row's baseline (the echo CPU per call)."""
     rows = []
-    for hop in HOPS:
-        least, totals = floor_cost(hop, matches, runs=1 if quick else BASELINE_RUNS)
+    for hop, (least, totals) in floor_costs(matches, runs=1 if quick else BASELINE_RUNS).items():
         parts = ", ".join(f"{name} {cpu * 1e6:,.0f}" for name, cpu in sorted(least.items(), key=lambda i: -i[1]))
         rows.append(
             Row(
