@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import statistics
 import tempfile
 import time
 from collections.abc import Iterator
@@ -21,9 +22,9 @@ from pathlib import Path
 
 import grpc
 
-from gamehall.bench.baselines import BASELINE_RUNS
+from gamehall.bench.baselines import BASELINE_RUNS, echo_server
 from gamehall.bench.floor_node import HOPS
-from gamehall.bench.move_path import SETTLE_SECONDS, process_cpu
+from gamehall.bench.move_path import SETTLE_SECONDS, echo_reading, process_cpu
 from gamehall.bench.rows import Row, of_readings
 from gamehall.internal.v1 import diagnostics_pb2, diagnostics_pb2_grpc
 from gamehall.launcher.nats import nats_child
@@ -105,21 +106,35 @@ def _reading(path: FloorPath, matches: int, tag: str) -> dict[str, float]:
     }
 
 
-def floor_costs(matches: int = 100, runs: int = BASELINE_RUNS) -> dict[str, tuple[dict[str, float], list[float]]]:
-    """Per hop: (each process's CPU seconds per move in the least reading, every reading's total).
+@dataclass(frozen=True)
+class FloorCost:
+    """One hop's floor: each process's CPU seconds per move in the least reading, every reading's total, and
+    every reading's total divided by the echo CPU per call read just before it."""
 
-    The paths run side by side and take their readings in turn, so a slow spell of the machine falls on every
-    hop alike (one path after another, a hop's three readings could all land in one spell)."""
-    readings: dict[str, list[dict[str, float]]] = {hop: [] for hop in HOPS}
+    least: dict[str, float]
+    totals: list[float]
+    in_echo_calls: list[float]
+
+
+def floor_costs(matches: int = 100, runs: int = BASELINE_RUNS) -> dict[str, FloorCost]:
+    """Each hop's floor. The paths run side by side and take their readings in turn, each after an echo reading,
+    so a slow spell of the machine falls on every hop alike and on the echo it is divided by."""
+    readings: dict[str, list[tuple[dict[str, float], float]]] = {hop: [] for hop in HOPS}
     with contextlib.ExitStack() as stack:
         paths = {hop: stack.enter_context(floor_path(hop)) for hop in HOPS}
+        echo = stack.enter_context(echo_server())
         for path in paths.values():
             asyncio.run(play(path.address, 20, "warm"))
         for run in range(max(1, runs)):
             for hop, path in paths.items():
-                readings[hop].append(_reading(path, matches, f"r{run}"))
+                beside = asyncio.run(echo_reading(*echo))
+                readings[hop].append((_reading(path, matches, f"r{run}"), beside))
     return {
-        hop: (min(found, key=lambda r: sum(r.values())), [sum(r.values()) for r in found])
+        hop: FloorCost(
+            least=min((parts for parts, _ in found), key=lambda r: sum(r.values())),
+            totals=[sum(parts.values()) for parts, _ in found],
+            in_echo_calls=[sum(parts.values()) / beside for parts, beside in found],
+        )
         for hop, found in readings.items()
     }
 
@@ -127,16 +142,19 @@ def floor_costs(matches: int = 100, runs: int = BASELINE_RUNS) -> dict[str, tupl
 def floor_rows(matches: int = 100, quick: bool = False) -> list[Row]:
     """One row per hop transport, against the move-cost row's baseline (the echo CPU per call)."""
     rows = []
-    for hop, (least, totals) in floor_costs(matches, runs=1 if quick else BASELINE_RUNS).items():
-        parts = ", ".join(f"{name} {cpu * 1e6:,.0f}" for name, cpu in sorted(least.items(), key=lambda i: -i[1]))
+    for hop, cost in floor_costs(matches, runs=1 if quick else BASELINE_RUNS).items():
+        parts = ", ".join(f"{name} {cpu * 1e6:,.0f}" for name, cpu in sorted(cost.least.items(), key=lambda i: -i[1]))
+        beside = statistics.median(cost.in_echo_calls)
         rows.append(
             Row(
                 f"move path floor, {HOP_NAMES[hop]} hop",
-                sum(least.values()) * 1e6,
+                sum(cost.least.values()) * 1e6,
                 "µs cpu",
                 baseline="echo cpu per call",
                 extra=f"the move-cost row's load over the prescribed hops with no domain work; {parts}; "
-                + of_readings("the least", [f"{t * 1e6:,.0f}" for t in totals]),
+                + of_readings("the least", [f"{t * 1e6:,.0f}" for t in cost.totals])
+                + f"; {beside:.2f}x the echo read beside it"
+                + (" (the median)" if len(cost.in_echo_calls) > 1 else ""),
             )
         )
     return rows

@@ -5,7 +5,8 @@ generator, this process, is left out) and compared with the CPU of one echo call
 harness (client plus server) measured in the same run, so the ratio survives a slower machine:
 - move cost: platform CPU seconds per SubmitAction, counting the work moves leave behind (projection, finished
   events, ratings), / CPU seconds per echo call (goal <= 3), each the least of a few readings, with each
-  process's part;
+  process's part; and each reading divided by an echo reading taken just before it (the median), since the
+  machine's speed drifts by half within minutes;
 - idle cost: platform CPU per second with 1,000 running matches and no moves / the same with 10;
 - watchers: extra platform CPU per move for each spectator watching, and bytes stored per action;
 - open-loop latency: SubmitAction p50/p99 under a paced load at half the measured maximum rate,
@@ -75,12 +76,14 @@ def echo_cpu_per_call(calls: int = 3000, concurrency: int = 32, runs: int = BASE
     """CPU seconds (echo server process + this client) per echo call: the least of `runs` runs."""
     with echo_server() as (address, pid):
         asyncio.run(_echo_load(address, concurrency, 300))
-        spent = []
-        for _ in range(runs):
-            server_before, client_before = process_cpu(pid), time.process_time()
-            asyncio.run(_echo_load(address, concurrency, calls))
-            spent.append(process_cpu(pid) - server_before + time.process_time() - client_before)
-    return min(spent) / calls
+        return min(asyncio.run(echo_reading(address, pid, calls, concurrency)) for _ in range(runs))
+
+
+async def echo_reading(address: str, pid: int, calls: int = 3000, concurrency: int = 32) -> float:
+    """One reading of the CPU seconds (the echo server at `address`, process `pid`, + this client) per echo call."""
+    server_before, client_before = process_cpu(pid), time.process_time()
+    await _echo_load(address, concurrency, calls)
+    return (process_cpu(pid) - server_before + time.process_time() - client_before) / calls
 
 
 def echo_cpu_paced(rate: float, seconds: float = 8.0) -> float:
@@ -203,9 +206,21 @@ class MoveCost:
     per_move: float
     by_process: dict[str, float]
     rate: float
+    echo: float = 0.0
+    """The echo CPU per call read just before this reading (0: none was read)."""
+
+    @property
+    def in_echo_calls(self) -> float:
+        return self.per_move / self.echo
 
 
-def move_cost(platform: Platform, matches: int = 100, runs: int = BASELINE_RUNS) -> tuple[MoveCost, list[MoveCost]]:
+EchoServer = tuple[str, int]
+"""(address, pid) of a running echo server (`baselines.echo_server`)."""
+
+
+def move_cost(
+    platform: Platform, matches: int = 100, runs: int = BASELINE_RUNS, echo: EchoServer | None = None
+) -> tuple[MoveCost, list[MoveCost]]:
     """(the least-cost reading, every reading) of `runs` tables of `matches` concurrent matches played out.
 
     The least of several readings, as for the echo baseline it is compared with: other work on the machine only
@@ -215,13 +230,17 @@ def move_cost(platform: Platform, matches: int = 100, runs: int = BASELINE_RUNS)
     A reading counts from the first move until `SETTLE_SECONDS` after the last, less the idle CPU the platform
     spends in that tail (measured just before); the hands are read before it starts. The rate runs until
     the last move is projected too: answers alone come faster than the platform can keep up with for long
-    (on uvloop, about 1.6 times faster, and pacing the open-loop row at half of that overloaded it)."""
+    (on uvloop, about 1.6 times faster, and pacing the open-loop row at half of that overloaded it).
+
+    With `echo`, each reading also reads the echo CPU per call just before its moves: this machine's speed
+    drifts by half within minutes, so a move and the echo call it is divided by are best read side by side."""
 
     async def run() -> MoveCost:
         async with grpc.aio.insecure_channel(platform.service("gateway").address) as channel:
             table = await open_table(channel, matches)
             hands = {m: await table.hands(m) for m in table.matches}
             await asyncio.sleep(SETTLE_SECONDS)  # the table's own creation settles first
+            beside = await echo_reading(*echo) if echo is not None else 0.0
             idle_from = cpu_by_process(platform)
             await asyncio.sleep(1.0)
             idle_to = before = cpu_by_process(platform)
@@ -233,7 +252,7 @@ def move_cost(platform: Platform, matches: int = 100, runs: int = BASELINE_RUNS)
             after = cpu_by_process(platform)
             idle = {name: idle_to[name] - idle_from[name] for name in after}
             spent = {name: (after[name] - before[name] - idle[name] * SETTLE_SECONDS) / len(moves) for name in after}
-            return MoveCost(sum(spent.values()), spent, len(moves) / wall)
+            return MoveCost(sum(spent.values()), spent, len(moves) / wall, beside)
 
     readings = [asyncio.run(run()) for _ in range(max(1, runs))]
     return min(readings, key=lambda r: r.per_move), readings
@@ -402,8 +421,8 @@ def move_path_rows(matches: int = 100, quick: bool = False) -> list[Row]:
     echo = echo_cpu_per_call(1000 if quick else 3000)
     note = f"server process + client, least of {BASELINE_RUNS} runs"
     rows = [Row("echo cpu per call", echo * 1e6, "µs", is_baseline=True, extra=note)]
-    with bench_platform() as platform:
-        least, readings = move_cost(platform, matches, runs=1 if quick else BASELINE_RUNS)
+    with bench_platform() as platform, echo_server() as beside:
+        least, readings = move_cost(platform, matches, runs=1 if quick else BASELINE_RUNS, echo=beside)
         rate = max(r.rate for r in readings)
         rows.append(
             Row(
@@ -427,6 +446,19 @@ def move_path_rows(matches: int = 100, quick: bool = False) -> list[Row]:
             for name, cpu in sorted(least.by_process.items(), key=lambda item: -item[1])
             if cpu > 0
         ]
+        pairs = [f"{r.per_move * 1e6:,.0f} ÷ {r.echo * 1e6:,.0f}" for r in readings]
+        rows.append(
+            Row(
+                "move cost ÷ the echo read beside it",
+                statistics.median(r.in_echo_calls for r in readings),
+                "echo calls",
+                goal="<= 3x echo",
+                extra="the move-cost readings, each divided by an echo CPU per call read just before its moves (the "
+                "machine's speed drifts by half within minutes); "
+                + (f"the median of {' / '.join(pairs)}" if len(pairs) > 1 else pairs[0])
+                + " µs",
+            )
+        )
         db = Path(platform.data_dir) / "gamehall.db"
         size_before = sum(p.stat().st_size for p in db.parent.glob("gamehall.db*"))
         half = max(5.0, rate / 2)
