@@ -123,6 +123,7 @@ def floor_costs(matches: int = 100, runs: int = BASELINE_RUNS) -> dict[str, Floo
     with contextlib.ExitStack() as stack:
         paths = {hop: stack.enter_context(floor_path(hop)) for hop in HOPS}
         echo = stack.enter_context(echo_server())
+        asyncio.run(echo_reading(*echo, calls=300))  # warm, as the baseline's server is
         for path in paths.values():
             asyncio.run(play(path.address, 20, "warm"))
         for run in range(max(1, runs)):

@@ -422,6 +422,7 @@ def move_path_rows(matches: int = 100, quick: bool = False) -> list[Row]:
     note = f"server process + client, least of {BASELINE_RUNS} runs"
     rows = [Row("echo cpu per call", echo * 1e6, "µs", is_baseline=True, extra=note)]
     with bench_platform() as platform, echo_server() as beside:
+        asyncio.run(_echo_load(beside[0], 32, 300))  # warm, as the baseline's server is
         least, readings = move_cost(platform, matches, runs=1 if quick else BASELINE_RUNS, echo=beside)
         rate = max(r.rate for r in readings)
         rows.append(
