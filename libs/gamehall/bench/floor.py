@@ -24,7 +24,7 @@ import grpc
 
 from gamehall.bench.baselines import BASELINE_RUNS, echo_server
 from gamehall.bench.floor_node import HOPS
-from gamehall.bench.move_path import SETTLE_SECONDS, echo_reading, process_cpu
+from gamehall.bench.move_path import SETTLE_SECONDS, echo_reading, per_move_less_idle, process_cpu
 from gamehall.bench.rows import Row, of_readings
 from gamehall.internal.v1 import diagnostics_pb2, diagnostics_pb2_grpc
 from gamehall.launcher.nats import nats_child
@@ -100,10 +100,7 @@ def _reading(path: FloorPath, matches: int, tag: str) -> dict[str, float]:
     moves = asyncio.run(play(path.address, matches, tag))
     time.sleep(SETTLE_SECONDS)
     after = {name: process_cpu(pid) for name, pid in path.pids.items()}
-    return {
-        name: (after[name] - before[name] - (before[name] - idle_from[name]) * SETTLE_SECONDS) / moves
-        for name in path.pids
-    }
+    return per_move_less_idle(idle_from, before, after, moves)
 
 
 @dataclass(frozen=True)

@@ -198,6 +198,16 @@ SETTLE_SECONDS = 2.0
 finished events, ratings, the log's purge) is theirs, and would otherwise land after the window."""
 
 
+def per_move_less_idle(
+    idle_from: dict[str, float], before: dict[str, float], after: dict[str, float], moves: int
+) -> dict[str, float]:
+    """Each process's CPU seconds per move, counted from `before` (the first move) to `after` (`SETTLE_SECONDS`
+    after the last), less the idle CPU of that tail, read over the second from `idle_from` to `before`."""
+    return {
+        name: (after[name] - before[name] - (before[name] - idle_from[name]) * SETTLE_SECONDS) / moves for name in after
+    }
+
+
 @dataclass(frozen=True)
 class MoveCost:
     """One move-cost reading: platform CPU seconds per SubmitAction, each process's part of it, and the moves/s
@@ -243,15 +253,14 @@ def move_cost(
             beside = await echo_reading(*echo) if echo is not None else 0.0
             idle_from = cpu_by_process(platform)
             await asyncio.sleep(1.0)
-            idle_to = before = cpu_by_process(platform)
+            before = cpu_by_process(platform)
             started = time.perf_counter()
             moves = await _moves(table, 10, hands)
             await wait_projected_at(platform.nats_url, timeout=60)
             wall = time.perf_counter() - started
             await asyncio.sleep(SETTLE_SECONDS)
             after = cpu_by_process(platform)
-            idle = {name: idle_to[name] - idle_from[name] for name in after}
-            spent = {name: (after[name] - before[name] - idle[name] * SETTLE_SECONDS) / len(moves) for name in after}
+            spent = per_move_less_idle(idle_from, before, after, len(moves))
             return MoveCost(sum(spent.values()), spent, len(moves) / wall, beside)
 
     readings = [asyncio.run(run()) for _ in range(max(1, runs))]
@@ -422,7 +431,7 @@ def move_path_rows(matches: int = 100, quick: bool = False) -> list[Row]:
     note = f"server process + client, least of {BASELINE_RUNS} runs"
     rows = [Row("echo cpu per call", echo * 1e6, "µs", is_baseline=True, extra=note)]
     with bench_platform() as platform, echo_server() as beside:
-        asyncio.run(_echo_load(beside[0], 32, 300))  # warm, as the baseline's server is
+        asyncio.run(echo_reading(*beside, calls=300))  # warm, as the baseline's server is
         least, readings = move_cost(platform, matches, runs=1 if quick else BASELINE_RUNS, echo=beside)
         rate = max(r.rate for r in readings)
         rows.append(
@@ -492,12 +501,12 @@ def move_path_rows(matches: int = 100, quick: bool = False) -> list[Row]:
         )
     # The paced rows: a move and an echo call made at the same pace, so both pay what waking sleeping processes
     # costs (the move-cost row above compares a burst with 32 concurrent echo callers, where both amortise it).
-    for pace, run in ((half, paced), (SLOW_PACE, slow)):
-        echo_name = f"echo cpu per call, paced at {pace:.0f}/s"
+    for per_second, run in ((half, paced), (SLOW_PACE, slow)):
+        echo_name = f"echo cpu per call, paced at {per_second:.0f}/s"
         rows += [
-            Row(echo_name, echo_cpu_paced(pace, 4.0 if quick else 8.0) * 1e6, "µs", is_baseline=True),
+            Row(echo_name, echo_cpu_paced(per_second, 4.0 if quick else 8.0) * 1e6, "µs", is_baseline=True),
             Row(
-                f"move cost, paced at {pace:.0f} moves/s",
+                f"move cost, paced at {per_second:.0f} moves/s",
                 run.cpu_per_move * 1e6,
                 "µs cpu",
                 baseline=echo_name,
