@@ -26,6 +26,7 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection, reflection_pb2_grpc
 
 from gamehall.internal.v1 import diagnostics_pb2_grpc
+from gamehall.runtime import collector
 from gamehall.runtime.callers import CallerCheck
 from gamehall.runtime.channels import KEEPALIVE_MS
 from gamehall.runtime.diagnostics import SERVICE_NAME as DIAGNOSTICS
@@ -193,6 +194,7 @@ class ServiceApp:
         for sig in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(sig, self._stopping.set)
         await self.start()
+        collector.settle(self.settings.gc_young_threshold)  # the process serves until it exits
         await self._stopping.wait()
         log.info("signal received, draining", grace_seconds=self.settings.grace_seconds)
         await self.stop()

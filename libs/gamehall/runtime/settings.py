@@ -189,6 +189,14 @@ class Settings(BaseSettings):
         ),
     )
     max_message_bytes: int = Field(4 * 1024 * 1024, gt=1024, description="Largest gRPC message accepted.")
+    gc_young_threshold: int = Field(
+        7000,
+        ge=0,
+        description=(
+            "The cyclic collector's first threshold once the service is serving (gamehall.runtime.collector), "
+            "which also freezes the start-up heap out of later collections; 0 keeps CPython's 700."
+        ),
+    )
 
     @field_validator("service")
     @classmethod

@@ -196,3 +196,25 @@ def test_main_runs_on_the_configured_event_loop(
 def test_an_unknown_event_loop_is_refused() -> None:
     with pytest.raises(ValueError, match="unknown event loop"):
         service.event_loop_factory("trio")
+
+
+def test_the_collector_settles_once_the_service_serves(monkeypatch: pytest.MonkeyPatch) -> None:
+    app = ServiceApp(Settings(service="gc-test", gc_young_threshold=5000))
+    calls: list[object] = []
+
+    async def start() -> int:
+        calls.append("start")
+        return 0
+
+    async def stop() -> None:
+        calls.append("stop")
+
+    def settle(young_threshold: int) -> None:
+        calls.append(("settle", young_threshold))
+        app._stopping.set()  # as SIGTERM would
+
+    monkeypatch.setattr(app, "start", start)
+    monkeypatch.setattr(app, "stop", stop)
+    monkeypatch.setattr(service.collector, "settle", settle)
+    asyncio.run(app.run_until_signal())
+    assert calls == ["start", ("settle", 5000), "stop"]
