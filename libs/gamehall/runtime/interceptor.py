@@ -10,6 +10,7 @@ with a generic message and the trace id, the stack going to the log only.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import time
 import types
@@ -226,7 +227,10 @@ class _Call:
                 log.info("rpc", code=self.code.name, ms=round(elapsed * 1000, 3))
             else:
                 log.debug("rpc", code=self.code.name, ms=round(elapsed * 1000, 3))
-        structlog.contextvars.reset_contextvars(**self.tokens)
+        # A streaming handler the client left is closed by the loop's async-generator finalizer, in a task of its
+        # own: the context the ids were bound in is gone with its call (ValueError), so nothing is left to reset.
+        with contextlib.suppress(ValueError):
+            structlog.contextvars.reset_contextvars(**self.tokens)
 
     async def fail(self, exc: BaseException) -> None:
         """Abort the call with the status `exc` maps to and its AIP-193 details (always raises)."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -65,3 +66,14 @@ async def test_a_long_error_message_is_cut(echo: diagnostics_pb2_grpc.Diagnostic
     with pytest.raises(grpc.aio.AioRpcError) as caught:
         await echo.Echo(diagnostics_pb2.EchoRequest(payload=b"bad"))
     assert len(caught.value.details() or "") <= interceptor.MAX_MESSAGE_CHARS
+
+
+def test_a_call_ended_in_another_context_still_counts_and_ends_quietly() -> None:
+    """A streaming handler abandoned by its client is closed by asyncio's async-generator finalizer in a task of
+    its own, so its bookkeeping ends in a context other than the one it began in (that raised ValueError)."""
+    meters = interceptor._Meters("log-levels", "/test.Service/Stream")
+    call = interceptor._Call(meters, "/test.Service/Stream", "trace", None, streaming=True)
+    before = meters.in_flight._value.get()
+    contextvars.copy_context().run(call.__enter__)
+    contextvars.copy_context().run(call.__exit__, None, None, None)
+    assert meters.in_flight._value.get() == before
