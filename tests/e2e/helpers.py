@@ -50,6 +50,7 @@ class Collector:
 
 def play_to_end(players: list[Client], match_id: str, rng: random.Random) -> match_pb2.SubmitActionResponse:
     """Every seat plays random legal actions (by id, never resigning when it has another choice)."""
+    last: match_pb2.SubmitActionResponse | None = None
     for _ in range(MAX_ACTIONS):
         moved = False
         for player in players:
@@ -57,12 +58,32 @@ def play_to_end(players: list[Client], match_id: str, rng: random.Random) -> mat
             if not legal.actions:
                 continue
             choices = [a for a in legal.actions if a.id != "resign"] or list(legal.actions)
-            result = player.submit(match_id, rng.choice(choices).id)
+            result = last = player.submit(match_id, rng.choice(choices).id)
             moved = True
             if result.HasField("outcome"):
                 return result
-        assert moved, "nobody could move but the match has no outcome"
+        assert moved, f"nobody could move but the match has no outcome: {_stuck(players, match_id, last)}"
     raise AssertionError(f"no outcome after {MAX_ACTIONS} actions")
+
+
+def _stuck(players: list[Client], match_id: str, last: match_pb2.SubmitActionResponse | None) -> str:
+    """What each seat reads of a match nobody can move in (a failure message that tells the cases apart: a
+    match closed without an outcome, a copy behind the log, a final state whose outcome went missing)."""
+    said = (
+        "no move answered"
+        if last is None
+        else (f"the last move answered version {last.version}, to act {list(last.to_act)}, replayed {last.replayed}")
+    )
+    seen = []
+    for seat, player in enumerate(players):
+        view = player.view(match_id)
+        record = player.match(match_id)
+        status = match_pb2.MatchStatus.Name(record.status)
+        seen.append(
+            f"seat {seat} reads version {view.version}, to act {list(view.to_act)}, status {status}, "
+            f"outcome {view.HasField('outcome')}, record version {record.version}"
+        )
+    return "; ".join([said, *seen])
 
 
 @dataclass
