@@ -69,11 +69,9 @@ def play_to_end(players: list[Client], match_id: str, rng: random.Random) -> mat
 def _stuck(players: list[Client], match_id: str, last: match_pb2.SubmitActionResponse | None) -> str:
     """What each seat reads of a match nobody can move in (a failure message that tells the cases apart: a
     match closed without an outcome, a copy behind the log, a final state whose outcome went missing)."""
-    said = (
-        "no move answered"
-        if last is None
-        else (f"the last move answered version {last.version}, to act {list(last.to_act)}, replayed {last.replayed}")
-    )
+    said = "no move answered"
+    if last is not None:
+        said = f"the last move answered version {last.version}, to act {list(last.to_act)}, replayed {last.replayed}"
     seen = []
     for seat, player in enumerate(players):
         view = player.view(match_id)
