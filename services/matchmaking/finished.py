@@ -1,8 +1,9 @@
-"""The finished-match consumer: rate the match once and step its tournament.
+"""The finished-match consumer: step the match's tournament, and rate what persistence did not.
 
-The event is all it reads: it carries the match's seats, and persistence put the outcome in its
-tournament's inbox in the transaction that projected the finish (an event of an older persistence
-carries neither: the match is then read back and the outcome recorded by a call, as before).
+Persistence rates the match and puts its outcome in its tournament's inbox in the transaction that
+projects the finish, and the event says both (`ratings_settled`, `tournament_id`): the driver steps,
+nothing is read or written here. The event of an older persistence is rated here from the seats it
+carries; one older still carries no seats: the match is read back and its outcome recorded by a call.
 
 Failures are sorted for the bus: an event that can never be handled (undecodable, no match id, a
 match the store does not know, an outcome that cannot be rated) is a `PermanentEventError`, so it
@@ -23,7 +24,7 @@ from gamehall.events.v1 import match_pb2
 from gamehall.internal.v1 import persistence_pb2 as ppb
 from gamehall.matchmaking.errors import InvalidOutcome
 from gamehall.runtime.bus import PermanentEventError, classify_rpc_error
-from gamehall_services.matchmaking.ratings import RatedMatch, Ratings
+from gamehall_services.matchmaking.ratings import Ratings, match_of_event
 
 log = structlog.get_logger("gamehall.matchmaking.finished")
 
@@ -61,12 +62,14 @@ class FinishedMatches:
             # The event carries the seats, and its tournament's inbox already holds the outcome (written with the
             # finish); an event of an older persistence carries neither, and both are looked up as they were.
             settled = len(event.finished.seats) > 0
-            match = RatedMatch.of_event(event) if settled else await self.records.record(event.match_id)
+            match = match_of_event(event) if settled else await self.records.record(event.match_id)
             unratable: InvalidOutcome | None = None
+            changes = None
             try:
-                changes = await self.ratings.apply(match, ranks)
+                if not event.finished.ratings_settled:  # persistence rated it with the finish, or found it unratable
+                    changes = await self.ratings.apply(match, ranks)
             except InvalidOutcome as exc:  # e.g. one account in two seats: never ratable; its tournament still hears
-                unratable, changes = exc, None
+                unratable = exc
             if not settled:
                 assert isinstance(match, ppb.MatchRecord)
                 recorded = await self.book.on_match_closed(match, ranks, outcome.reason)
@@ -76,4 +79,5 @@ class FinishedMatches:
             raise classify_rpc_error(exc, f"match {event.match_id[:64]}") from exc
         if unratable is not None:
             raise PermanentEventError(f"match {match.id} cannot be rated: {unratable}") from unratable
-        log.info("match finished", match_id=match.id, rated=changes is not None, tournament=recorded)
+        rated = "with its finish" if event.finished.ratings_settled else changes is not None
+        log.info("match finished", match_id=match.id, rated=rated, tournament=recorded)

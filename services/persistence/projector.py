@@ -33,11 +33,13 @@ from gamehall.runtime.background import BackgroundLoop
 from gamehall.runtime.bus import Bus
 from gamehall.runtime.matchlog import ALL_ENTRIES, LOG_STREAM, PROJECTOR, MatchLog
 from gamehall.store import Store
-from gamehall.store.projection import LogRecord, ProjectionConflict, ProjectionGap, Settled
+from gamehall.store.projection import LogRecord, Projected, ProjectionConflict, ProjectionGap, Settled
+from gamehall.store.ratings import Rater
 from gamehall.store.records import OutboxMessage
 from gamehall.store.transaction import Row
 from gamehall.wire import outbox as events
 from gamehall.wire.matches import outcome_from_json
+from gamehall_services.persistence.rating import FinishRater
 from gamehall_services.persistence.records import outbox_from_proto
 
 log = structlog.get_logger("gamehall.projector")
@@ -88,8 +90,8 @@ def record_from(entry: LogEntry, seq: int) -> LogRecord:
 
 
 def finished_events(record: LogRecord, row: Row, settled: Settled) -> Sequence[OutboxMessage]:
-    """A match that finished announces it once it is in SQL, with its seats (matchmaking rates it from the event
-    alone) and the tournament whose inbox already holds its outcome (that tournament's driver steps)."""
+    """A match that finished announces it once it is in SQL, with its seats, whether its ratings were settled with
+    it, and the tournament whose inbox already holds its outcome (that tournament's driver steps)."""
     if record.status != "finished" or not record.outcome:
         return ()
     outcome = outcome_from_json(json.loads(record.outcome))
@@ -104,17 +106,27 @@ def finished_events(record: LogRecord, row: Row, settled: Settled) -> Sequence[O
         mode=row["mode"],
         seats=seats,
         tournament_id=settled.tournament_id,
+        ratings_settled=settled.ratings_settled,
     )
     return outbox_from_proto([entry])
 
 
 class Projector(BackgroundLoop):
-    """Consume the whole match log in batches; `projected(match_id, seq)` waits for one entry to be in SQL."""
+    """Consume the whole match log in batches; `projected(match_id, seq)` waits for one entry to be in SQL.
+    A finish rates its match in the batch's transaction (`rater`)."""
 
     def __init__(
-        self, store: Store, bus: Bus, on_events: object = None, *, batch: int = BATCH, ack_wait: float = ACK_WAIT
+        self,
+        store: Store,
+        bus: Bus,
+        on_events: object = None,
+        *,
+        batch: int = BATCH,
+        ack_wait: float = ACK_WAIT,
+        rater: Rater | None = None,
     ) -> None:
         self.store = store
+        self.rater = rater if rater is not None else FinishRater()
         self.ack_wait = ack_wait
         self.bus = bus
         self.log = MatchLog(bus.js)
@@ -192,12 +204,12 @@ class Projector(BackgroundLoop):
             return
         try:
             try:
-                result = await self.store.project([r for _, r, _ in good], finished_events)
+                result = await self._project([r for _, r, _ in good])
             except ProjectionGap:
                 # Redelivery after a crash can bring an entry before the ones it follows: read those from the log
                 # (nothing is purged before it is projected), project them, then this batch.
                 await self._fill_gaps({r.match_id: g for _, r, g in good})
-                result = await self.store.project([r for _, r, _ in good], finished_events)
+                result = await self._project([r for _, r, _ in good])
         except ProjectionConflict:
             await self._one_by_one(good)  # find the entry that can never be projected; the rest go on
             return
@@ -220,12 +232,18 @@ class Projector(BackgroundLoop):
         games = {r.match_id: g for _, r, g in good}
         await self._purge(games, result.heads, result.snapshot_seqs)
 
+    async def _project(self, records: list[LogRecord]) -> Projected:
+        result = await self.store.project(records, finished_events, self.rater)
+        for game, mode in result.rated:
+            metrics.RATINGS_APPLIED.labels(game, mode).inc()
+        return result
+
     async def _fill_gaps(self, games: dict[str, str]) -> None:
         for match_id, game in games.items():
             head = await self.store.log_head(match_id)
             missing = await self.log.tail(game, match_id, head)
             if missing:
-                result = await self.store.project([record_from(m.entry, m.seq) for m in missing], finished_events)
+                result = await self._project([record_from(m.entry, m.seq) for m in missing])
                 await self._advance({m: seq for m, (seq, _) in result.heads.items()})
                 log.info("projected entries delivered out of order", match_id=match_id, entries=len(missing))
 
@@ -234,7 +252,7 @@ class Projector(BackgroundLoop):
         stops the pass and naks the rest: the database is away, later entries would fail alike."""
         for index, (msg, record, game) in enumerate(good):
             try:
-                result = await self.store.project([record], finished_events)
+                result = await self._project([record])
             except ProjectionConflict as exc:
                 await self._dead(msg, str(exc))
                 continue

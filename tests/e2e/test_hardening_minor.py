@@ -3,8 +3,8 @@
 - finding 9: the diagnostics echo is not served on the public port; a reservation for an account that
   does not exist is NOT_FOUND without the store's database text; another player's ticket is NOT_FOUND
   to GetTicket and CancelTicket alike, word for word as a ticket that does not exist.
-- finding 2: one account in both seats of a finished match: its finished event reaches the dead letter
-  once, instead of being redelivered every second forever.
+- finding 2's cause: one account cannot take both seats of a match (were such a match to finish, persistence
+  would log it and leave it unrated: tests/unit/persistence_service/test_finish_rater.py).
 """
 
 from __future__ import annotations
@@ -14,15 +14,12 @@ from collections.abc import Callable
 from typing import Any
 
 import grpc
-import nats
 import pytest
 
 from gamehall.internal.v1 import diagnostics_pb2, diagnostics_pb2_grpc
-from gamehall.runtime.bus import DEAD_HEADER, DEADLETTER_STREAM, deadletter_subject, match_subject
 from gamehall_sdk.v1 import match_pb2
 from gamehall_sdk.v1 import matchmaking_pb2 as mm
 from gamehall_sdk.v1 import matchmaking_pb2_grpc as mm_grpc
-from gamehall_services.matchmaking.app import CONSUMER
 from tests.e2e.conftest import Running
 
 
@@ -68,28 +65,9 @@ def test_another_players_ticket_is_not_found_to_get_and_cancel_alike(platform: R
         queue.CancelTicket(mm.CancelTicketRequest(ticket_id=ticket.id), metadata=owner.metadata)
 
 
-async def _dead_letter_of(nats_url: str, match_id: str, timeout: float = 30.0) -> dict[str, str]:
-    nc = await nats.connect(nats_url)
-    try:
-        js = nc.jetstream()
-        sub = await js.pull_subscribe(deadletter_subject("GAMEHALL_MATCHES", CONSUMER), stream=DEADLETTER_STREAM)
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            try:
-                for msg in await sub.fetch(10, timeout=1.0):
-                    if msg.headers and msg.headers.get(f"{DEAD_HEADER}Subject") == match_subject(match_id, "finished"):
-                        return dict(msg.headers)
-            except (TimeoutError, nats.errors.TimeoutError):
-                continue
-        raise AssertionError(f"no dead letter for {match_id}'s finished event")
-    finally:
-        await nc.close()
-
-
 def test_one_account_cannot_take_both_seats(platform: Running) -> None:
     """The cause of finding 2: one account in both seats (its rating update then raised forever). The seat
-    rule refuses the second seat; a finished event of such a match, were one written, is dead-lettered
-    (tests/integration/test_consumers_deadletter.py)."""
+    rule refuses the second seat."""
     alice = platform.player()
     match = alice.create("high-card", join_seat=0)
     with pytest.raises(grpc.RpcError) as refused:

@@ -18,8 +18,10 @@ import msgspec
 
 from gamehall.store.core import StoreCore
 from gamehall.store.deadlines import next_deadline_ms
+from gamehall.store.dialect import Dialect
 from gamehall.store.errors import NotFound, StoreError
 from gamehall.store.outbox import write_outbox
+from gamehall.store.ratings import Rater, rate_finish
 from gamehall.store.records import CLOSED_STATUSES, OutboxMessage, Seat
 from gamehall.store.rows import SEAT_COLUMNS, seat_from
 from gamehall.store.tournaments import record_result
@@ -61,14 +63,19 @@ class Projected(msgspec.Struct, frozen=True, kw_only=True):
     skipped: int
     heads: dict[str, tuple[int, str]]
     snapshot_seqs: dict[str, int]
+    rated: tuple[tuple[str, str], ...] = ()
+    """The (game, mode) of each match the batch rated."""
 
 
 class Settled(msgspec.Struct, frozen=True, kw_only=True):
     """What the transaction projecting a match's finish did beside it: the match's seats (its finished event
-    carries them, so the ratings need no lookup) and the tournament whose inbox got the outcome ("" for none)."""
+    carries them), the tournament whose inbox got the outcome ("" for none), and whether it settled the ratings
+    (rated the match, or found that it rates nobody)."""
 
     seats: tuple[Seat, ...] = ()
     tournament_id: str = ""
+    ratings_settled: bool = False
+    rated: bool = False
 
 
 OutboxFor = Callable[[LogRecord, Row, Settled], Sequence[OutboxMessage]]
@@ -77,9 +84,12 @@ and what was settled with it)."""
 
 
 class ProjectionOps(StoreCore):
-    async def project(self, records: Sequence[LogRecord], outbox_for: OutboxFor | None = None) -> Projected:
+    async def project(
+        self, records: Sequence[LogRecord], outbox_for: OutboxFor | None = None, rater: Rater | None = None
+    ) -> Projected:
         """Write a batch of log entries into matches, the action history and snapshots, in one transaction of
-        a few statements whatever the batch's size (the rows are read and written with one statement each)."""
+        a few statements whatever the batch's size (the rows are read and written with one statement each).
+        With a `rater`, each finish rates its match in the same transaction (ARCHITECTURE rule 6)."""
         by_match: dict[str, list[LogRecord]] = {}
         for record in records:
             by_match.setdefault(record.match_id, []).append(record)
@@ -90,6 +100,7 @@ class ProjectionOps(StoreCore):
         snapshot_seqs: dict[str, int] = {}
         actions: list[tuple[Any, ...]] = []
         updates: list[tuple[Any, ...]] = []
+        rated: list[tuple[str, str]] = []
         async with self._write() as tx:
             now = self._now()
             ids = list(by_match)
@@ -127,7 +138,9 @@ class ProjectionOps(StoreCore):
                             "DELETE FROM snapshots WHERE match_id = ? AND version < ?", match_id, plan.snapshots[-1][0]
                         )
                 for entry in plan.closing:
-                    settled = await _settle(tx, entry, now)
+                    settled = await _settle(tx, self.dialect, entry, row, now, rater)
+                    if settled.rated:
+                        rated.append((str(row["game"]), str(row["mode"] or "")))
                     if outbox_for is not None:
                         await write_outbox(tx, outbox_for(entry, row, settled), now)
             if actions:
@@ -142,7 +155,13 @@ class ProjectionOps(StoreCore):
                     "log_seq = ?, finished_at = COALESCE(?, finished_at) WHERE id = ?",
                     updates,
                 )
-        return Projected(written=written, skipped=len(records) - written, heads=heads, snapshot_seqs=snapshot_seqs)
+        return Projected(
+            written=written,
+            skipped=len(records) - written,
+            heads=heads,
+            snapshot_seqs=snapshot_seqs,
+            rated=tuple(rated),
+        )
 
     async def log_head(self, match_id: str) -> int:
         """The sequence of the newest log entry projected into the match (0: none)."""
@@ -162,16 +181,21 @@ class ProjectionOps(StoreCore):
         return [(int(r["seat"]), str(r["request_id"])) for r in rows]
 
 
-async def _settle(tx: Tx, entry: LogRecord, now: datetime) -> Settled:
-    """A finished match's outcome goes to its tournament's inbox in the transaction that projects the finish,
-    so a tournament hears of every result exactly once, with no call between; an aborted match settles nothing."""
+async def _settle(tx: Tx, dialect: Dialect, entry: LogRecord, row: Row, now: datetime, rater: Rater | None) -> Settled:
+    """A finished match's outcome goes to its tournament's inbox, and its ratings are updated, in the transaction
+    that projects the finish: a tournament hears of every result, and a rating moves for it, exactly once with no
+    call between. An aborted match settles nothing."""
     if entry.status != "finished" or not entry.outcome:
         return Settled()
-    seats = await tx.fetch(f"SELECT {SEAT_COLUMNS} FROM seats WHERE match_id = ? ORDER BY seat", entry.match_id)
+    rows = await tx.fetch(f"SELECT {SEAT_COLUMNS} FROM seats WHERE match_id = ? ORDER BY seat", entry.match_id)
+    seats = tuple(seat_from(s) for s in rows)
     outcome = msgspec.json.decode(entry.outcome)
     ranks = [int(r) for r in outcome.get("ranks", [])]
     tournament = await record_result(tx, entry.match_id, ranks, str(outcome.get("reason", "")), now)
-    return Settled(seats=tuple(seat_from(s) for s in seats), tournament_id=tournament or "")
+    rated = rater is not None and await rate_finish(
+        tx, dialect, rater, entry.match_id, str(row["game"]), str(row["mode"] or ""), seats, ranks, now
+    )
+    return Settled(seats=seats, tournament_id=tournament or "", ratings_settled=rater is not None, rated=rated)
 
 
 class _Plan:

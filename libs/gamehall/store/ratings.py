@@ -1,26 +1,29 @@
 """Skill ratings per (game, mode, account), written exactly once per rated match.
 
-The store does not compute ratings (that is the matchmaking library's job); it records the new
-values a caller computed from the ratings it read, guarded two ways in one transaction: the
+The store does not compute ratings (that is the matchmaking library's job, handed in as a `Rater`);
+it records the new values computed from the ratings read, guarded two ways in one transaction: the
 match id goes into `mm_rated_matches` (a second recording of the same match changes nothing),
-and each player's `matches` count must still be what the caller read (`RatingConflict`
-otherwise, so a concurrent update is never overwritten: re-read, recompute, retry).
+and each player's `matches` count must still be what was read (`RatingConflict` otherwise, so a
+concurrent update is never overwritten: re-read, recompute, retry). The projection rates a match in
+the transaction that projects its finish (`rate_finish`); `record_ratings` records what a caller
+computed (matchmaking, for the finished events of an older persistence).
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
-from typing import Final
+from typing import Final, Protocol
 
 import msgspec
 
 from gamehall.store.core import StoreCore
+from gamehall.store.dialect import Dialect
 from gamehall.store.errors import InvalidArgument, StoreError
 from gamehall.store.outbox import write_outbox
-from gamehall.store.records import OutboxMessage
-from gamehall.store.transaction import Row
+from gamehall.store.records import OutboxMessage, Seat
+from gamehall.store.transaction import Row, Tx
 
 ORDINAL_Z: Final = 3.0
 """Leaderboards order by mu - 3 sigma (the same conservative rating as the library's)."""
@@ -53,23 +56,144 @@ class RatingUpdate(msgspec.Struct, frozen=True, kw_only=True):
     sigma: float
 
 
+class RatedTeams(msgspec.Struct, frozen=True, kw_only=True):
+    """Who a finished match rates: teams of accounts and each team's rank (1 is best, equal ranks tie)."""
+
+    teams: tuple[tuple[str, ...], ...]
+    ranks: tuple[int, ...]
+
+    @property
+    def players(self) -> list[str]:
+        return [p for team in self.teams for p in team]
+
+
+class Rater(Protocol):
+    """The rating maths the projection calls inside the transaction that projects a finish."""
+
+    def teams(
+        self, match_id: str, game: str, mode: str, seats: Sequence[Seat], ranks: Sequence[int]
+    ) -> RatedTeams | None:
+        """Who the match rates; None when it rates nobody (fewer than two teams with a human, an unratable match)."""
+
+    def update(self, teams: RatedTeams, before: Mapping[str, PlayerRating]) -> Sequence[RatingUpdate] | None:
+        """Every rated player's new rating from the stored ones (`before` lacks players never rated); None when
+        they cannot be computed (the match is then left unrated)."""
+
+
+async def rate_finish(
+    tx: Tx,
+    dialect: Dialect,
+    rater: Rater,
+    match_id: str,
+    game: str,
+    mode: str,
+    seats: Sequence[Seat],
+    ranks: Sequence[int],
+    now: datetime,
+) -> bool:
+    """Rate a finished match inside `tx`; False when it rates nobody or was rated before. A later finish of the
+    same player in the same transaction reads this one's ratings, so a batch of finishes chains them in order."""
+    teams = rater.teams(match_id, game, mode, seats, ranks)
+    if teams is None:
+        return False
+    updates = rater.update(teams, await _read(tx, dialect, game, mode, teams.players))
+    if not updates or not await _claim(tx, match_id, game, mode, now):
+        return False
+    _check(updates)
+    await _write(tx, game, mode, updates, now)
+    return True
+
+
+async def _claim(tx: Tx, match_id: str, game: str, mode: str, now: datetime) -> bool:
+    """Mark the match rated; False when it was rated before."""
+    inserted = await tx.fetchrow(
+        "INSERT INTO mm_rated_matches (match_id, game, mode, rated_at) VALUES (?, ?, ?, ?) "
+        "ON CONFLICT (match_id) DO NOTHING RETURNING match_id",
+        match_id,
+        game,
+        mode,
+        now,
+    )
+    return inserted is not None
+
+
+async def _read(tx: Tx, dialect: Dialect, game: str, mode: str, accounts: Sequence[str]) -> dict[str, PlayerRating]:
+    wanted = list(dict.fromkeys(accounts))
+    out: dict[str, PlayerRating] = {}
+    for start in range(0, len(wanted), 500):
+        chunk = wanted[start : start + 500]
+        rows = await tx.fetch(
+            f"SELECT {_COLUMNS} FROM mm_ratings WHERE game = ? AND mode = ? "
+            f"AND account IN ({', '.join('?' for _ in chunk)})",
+            game,
+            mode,
+            *chunk,
+        )
+        out.update((r["account"], _rating_from(r, dialect)) for r in rows)
+    return out
+
+
+def _check(updates: Sequence[RatingUpdate]) -> None:
+    if len({u.account for u in updates}) != len(updates):
+        raise InvalidArgument("a player appears twice in one rating update")
+    for u in updates:
+        # Finite values only: NaN is refused by SQLite (NOT NULL) but stored by PostgreSQL, where it
+        # ranks above every real rating; an infinity makes the leaderboard ordinal meaningless.
+        if not (math.isfinite(u.mu) and math.isfinite(u.sigma) and u.sigma > 0) or u.expected_matches < 0:
+            raise InvalidArgument(f"invalid rating for {u.account}: sigma {u.sigma}, matches {u.expected_matches}")
+
+
+async def _write(tx: Tx, game: str, mode: str, updates: Sequence[RatingUpdate], now: datetime) -> None:
+    """Each player's new rating, if their match count is still the one read (`RatingConflict` otherwise)."""
+    for u in updates:
+        ordinal = u.mu - ORDINAL_Z * u.sigma
+        if u.expected_matches == 0:
+            row = await tx.fetchrow(
+                "INSERT INTO mm_ratings (game, mode, account, mu, sigma, ordinal, matches, updated_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, 1, ?) "
+                "ON CONFLICT (game, mode, account) DO NOTHING RETURNING account",
+                game,
+                mode,
+                u.account,
+                u.mu,
+                u.sigma,
+                ordinal,
+                now,
+            )
+        else:
+            row = await tx.fetchrow(
+                "UPDATE mm_ratings SET mu = ?, sigma = ?, ordinal = ?, matches = matches + 1, updated_at = ? "
+                "WHERE game = ? AND mode = ? AND account = ? AND matches = ? RETURNING account",
+                u.mu,
+                u.sigma,
+                ordinal,
+                now,
+                game,
+                mode,
+                u.account,
+                u.expected_matches,
+            )
+        if row is None:
+            raise RatingConflict(f"the rating of {u.account} in {game}/{mode} changed since it was read")
+
+
+def _rating_from(row: Row, dialect: Dialect) -> PlayerRating:
+    return PlayerRating(
+        game=row["game"],
+        mode=row["mode"],
+        account=row["account"],
+        mu=float(row["mu"]),
+        sigma=float(row["sigma"]),
+        matches=int(row["matches"]),
+        updated_at=dialect.load_time(row["updated_at"]),
+    )
+
+
 class RatingOps(StoreCore):
     async def ratings(self, game: str, mode: str, accounts: Sequence[str]) -> dict[str, PlayerRating]:
         """The stored ratings of `accounts` (players never rated are absent)."""
-        wanted = list(dict.fromkeys(accounts))
-        out: dict[str, PlayerRating] = {}
         async with self._read() as tx:
-            for start in range(0, len(wanted), 500):
-                chunk = wanted[start : start + 500]
-                rows = await tx.fetch(
-                    f"SELECT {_COLUMNS} FROM mm_ratings WHERE game = ? AND mode = ? "
-                    f"AND account IN ({self._placeholders(chunk)})",
-                    game,
-                    mode,
-                    *chunk,
-                )
-                out.update((r["account"], self._rating_from(r)) for r in rows)
-        return out
+            return await _read(tx, self.dialect, game, mode, accounts)
 
     async def record_ratings(
         self,
@@ -82,55 +206,12 @@ class RatingOps(StoreCore):
         """Store the ratings a rated match produced; False (nothing written) if the match was recorded before."""
         if not match_id or not updates:
             raise InvalidArgument("recording ratings needs a match id and at least one player")
-        if len({u.account for u in updates}) != len(updates):
-            raise InvalidArgument("a player appears twice in one rating update")
-        for u in updates:
-            # Finite values only: NaN is refused by SQLite (NOT NULL) but stored by PostgreSQL, where it
-            # ranks above every real rating; an infinity makes the leaderboard ordinal meaningless.
-            if not (math.isfinite(u.mu) and math.isfinite(u.sigma) and u.sigma > 0) or u.expected_matches < 0:
-                raise InvalidArgument(f"invalid rating for {u.account}: sigma {u.sigma}, matches {u.expected_matches}")
+        _check(updates)
         async with self._write() as tx:
             now = self._now()
-            inserted = await tx.fetchrow(
-                "INSERT INTO mm_rated_matches (match_id, game, mode, rated_at) VALUES (?, ?, ?, ?) "
-                "ON CONFLICT (match_id) DO NOTHING RETURNING match_id",
-                match_id,
-                game,
-                mode,
-                now,
-            )
-            if inserted is None:
+            if not await _claim(tx, match_id, game, mode, now):
                 return False
-            for u in updates:
-                ordinal = u.mu - ORDINAL_Z * u.sigma
-                if u.expected_matches == 0:
-                    row = await tx.fetchrow(
-                        "INSERT INTO mm_ratings (game, mode, account, mu, sigma, ordinal, matches, updated_at) "
-                        "VALUES (?, ?, ?, ?, ?, ?, 1, ?) "
-                        "ON CONFLICT (game, mode, account) DO NOTHING RETURNING account",
-                        game,
-                        mode,
-                        u.account,
-                        u.mu,
-                        u.sigma,
-                        ordinal,
-                        now,
-                    )
-                else:
-                    row = await tx.fetchrow(
-                        "UPDATE mm_ratings SET mu = ?, sigma = ?, ordinal = ?, matches = matches + 1, updated_at = ? "
-                        "WHERE game = ? AND mode = ? AND account = ? AND matches = ? RETURNING account",
-                        u.mu,
-                        u.sigma,
-                        ordinal,
-                        now,
-                        game,
-                        mode,
-                        u.account,
-                        u.expected_matches,
-                    )
-                if row is None:
-                    raise RatingConflict(f"the rating of {u.account} in {game}/{mode} changed since it was read")
+            await _write(tx, game, mode, updates, now)
             await write_outbox(tx, outbox, now)
         return True
 
@@ -154,15 +235,4 @@ class RatingOps(StoreCore):
                 limit,
                 offset,
             )
-        return [self._rating_from(r) for r in rows]
-
-    def _rating_from(self, row: Row) -> PlayerRating:
-        return PlayerRating(
-            game=row["game"],
-            mode=row["mode"],
-            account=row["account"],
-            mu=float(row["mu"]),
-            sigma=float(row["sigma"]),
-            matches=int(row["matches"]),
-            updated_at=self.dialect.load_time(row["updated_at"]),
-        )
+        return [_rating_from(r, self.dialect) for r in rows]

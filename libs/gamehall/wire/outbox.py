@@ -99,7 +99,15 @@ def finished(
     mode: str = "",
     seats: Sequence[epb.SeatJoined] = (),
     tournament_id: str = "",
+    ratings_settled: bool = False,
 ) -> ppb.OutboxEntry:
-    finished = epb.MatchFinished(outcome=outcome, seed=seed, mode=mode, seats=seats, tournament_id=tournament_id)
+    finished = epb.MatchFinished(
+        outcome=outcome,
+        seed=seed,
+        mode=mode,
+        seats=seats,
+        tournament_id=tournament_id,
+        ratings_settled=ratings_settled,
+    )
     event = epb.MatchEvent(match_id=match_id, version=version, game=game, finished=finished)
     return _entry(match_subject(match_id, "finished"), f"{match_id}:{version}:finished", event)

@@ -1,5 +1,6 @@
-"""The finished-match consumer rates from the event alone when persistence settled the finish, and looks the
-match up only for an event of an older persistence (which carries no seats)."""
+"""The finished-match consumer leaves the ratings alone when persistence rated the match with its finish, rates
+from the event alone an older persistence's event with seats, and looks the match up only for an event older
+still (which carries no seats)."""
 
 from __future__ import annotations
 
@@ -65,9 +66,12 @@ class _Book:
         self.woken += 1
 
 
-def _event(match_id: str, *, seats: bool, tournament_id: str = "", second: str = "bot") -> Any:
+def _event(
+    match_id: str, *, seats: bool, tournament_id: str = "", second: str = "bot", ratings_settled: bool = False
+) -> Any:
     event = match_pb2.MatchEvent(match_id=match_id, version=10, game=HIGH_CARD.id)
     event.finished.outcome.CopyFrom(common_pb2.Outcome(ranks=[1, 2], reason="all cards played"))
+    event.finished.ratings_settled = ratings_settled
     if seats:
         event.finished.mode = "duel"
         event.finished.tournament_id = tournament_id
@@ -85,7 +89,14 @@ def _consumer() -> tuple[FinishedMatches, _Store, _Records, _Book]:
     return FinishedMatches(records, Ratings(store), book), store, records, book  # type: ignore[arg-type]
 
 
-async def test_a_settled_finish_is_rated_from_the_event_with_no_lookup() -> None:
+async def test_a_finish_persistence_rated_is_not_rated_again_and_its_tournament_still_steps() -> None:
+    handler, store, records, book = _consumer()
+    await handler.handle(_event("m0", seats=True, second="human", ratings_settled=True))
+    await handler.handle(_event("m0t", seats=True, second="human", ratings_settled=True, tournament_id="t1"))
+    assert (store.recorded, records.looked_up, book.closed, book.woken) == ([], [], [], 1)
+
+
+async def test_an_older_persistence_s_settled_finish_is_rated_from_the_event_with_no_lookup() -> None:
     handler, store, records, book = _consumer()
     await handler.handle(_event("m1", seats=True, second="human"))
     assert store.recorded == [("m1", HIGH_CARD.id, "duel", ["acc0", "acc1"])]

@@ -7,9 +7,10 @@ import json
 from gamehall.engine import get_game
 from gamehall.internal.v1 import persistence_pb2 as ppb
 from gamehall.matchmaking import Match, Rating
+from gamehall.matchmaking.rated import rated_teams
 from gamehall.matchmaking.tickets import Seat
 from gamehall_services.matchmaking.queues import layouts_of, seat_plan, shapes_of
-from gamehall_services.matchmaking.ratings import rated_teams
+from gamehall_services.matchmaking.ratings import match_of_record
 
 
 def test_team_modes_take_the_engine_layout() -> None:
@@ -40,7 +41,7 @@ def test_team_matches_are_rated_as_teams() -> None:
     match = ppb.MatchRecord(
         game="grimslingers", config_json=json.dumps({"mode": "versus-teams", "seats": 4}), seats=seats
     )
-    assert rated_teams(match, [1, 2, 1, 2]) == ([["a", "c"], ["b", "d"]], [1, 2])
+    assert rated_teams(match_of_record(match), [1, 2, 1, 2]) == ([["a", "c"], ["b", "d"]], [1, 2])
 
 
 def test_humans_are_rated_and_bots_are_not() -> None:
@@ -52,5 +53,5 @@ def test_humans_are_rated_and_bots_are_not() -> None:
         config = json.dumps({"mode": "versus-1v1", "seats": 2})
         return ppb.MatchRecord(game="grimslingers", config_json=config, seats=seats)
 
-    assert rated_teams(match(["human", "human"]), [2, 1]) == ([["acc0"], ["acc1"]], [2, 1])
-    assert rated_teams(match(["human", "bot"]), [1, 2]) is None
+    assert rated_teams(match_of_record(match(["human", "human"])), [2, 1]) == ([["acc0"], ["acc1"]], [2, 1])
+    assert rated_teams(match_of_record(match(["human", "bot"])), [1, 2]) is None

@@ -5,14 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from gamehall.internal.v1 import persistence_pb2 as ppb
 from gamehall.matchmaking.errors import InvalidOutcome
-from gamehall_services.matchmaking.ratings import SharedSeats, rated_teams
+from gamehall.matchmaking.rated import RatedMatch, RatedSeat, SharedSeats, rated_teams
 
 
-def _match(*accounts: str) -> ppb.MatchRecord:
-    seats = [ppb.SeatRecord(seat=k, kind="human", account_id=a) for k, a in enumerate(accounts)]
-    return ppb.MatchRecord(id="m-1", game="no-game-needed", config_json="{}", seats=seats)
+def _match(*accounts: str) -> RatedMatch:
+    return RatedMatch("m-1", "no-game-needed", "", tuple(RatedSeat(k, "human", a) for k, a in enumerate(accounts)))
 
 
 def test_one_account_in_two_seats_is_not_rated() -> None:

@@ -73,15 +73,17 @@ class TurnToAct(_message.Message):
     def __init__(self, seat: _Optional[int] = ..., difficulty: _Optional[str] = ..., deadline_unix_ms: _Optional[int] = ..., view_json: _Optional[str] = ..., legal: _Optional[_Iterable[_Union[_log_pb2.BotChoice, _Mapping]]] = ...) -> None: ...
 
 class MatchFinished(_message.Message):
-    __slots__ = ("outcome", "seed", "mode", "seats", "tournament_id")
+    __slots__ = ("outcome", "seed", "mode", "seats", "tournament_id", "ratings_settled")
     OUTCOME_FIELD_NUMBER: _ClassVar[int]
     SEED_FIELD_NUMBER: _ClassVar[int]
     MODE_FIELD_NUMBER: _ClassVar[int]
     SEATS_FIELD_NUMBER: _ClassVar[int]
     TOURNAMENT_ID_FIELD_NUMBER: _ClassVar[int]
+    RATINGS_SETTLED_FIELD_NUMBER: _ClassVar[int]
     outcome: _common_pb2.Outcome
     seed: int
     mode: str
     seats: _containers.RepeatedCompositeFieldContainer[SeatJoined]
     tournament_id: str
-    def __init__(self, outcome: _Optional[_Union[_common_pb2.Outcome, _Mapping]] = ..., seed: _Optional[int] = ..., mode: _Optional[str] = ..., seats: _Optional[_Iterable[_Union[SeatJoined, _Mapping]]] = ..., tournament_id: _Optional[str] = ...) -> None: ...
+    ratings_settled: bool
+    def __init__(self, outcome: _Optional[_Union[_common_pb2.Outcome, _Mapping]] = ..., seed: _Optional[int] = ..., mode: _Optional[str] = ..., seats: _Optional[_Iterable[_Union[SeatJoined, _Mapping]]] = ..., tournament_id: _Optional[str] = ..., ratings_settled: _Optional[bool] = ...) -> None: ...
