@@ -209,8 +209,13 @@ class LiveMatches:
         except LogUnavailable as exc:
             raise ClientError(grpc.StatusCode.UNAVAILABLE, str(exc)) from exc
 
-    async def held(self, match_id: str, *, fresh: bool = False) -> Held:
-        """The match, from memory when it is safe to, else from the store."""
+    async def held(self, match_id: str, *, fresh: bool = False, ask_log: bool = True) -> Held:
+        """The match, from memory when it is safe to, else from the store.
+
+        A copy not advanced here for `FRESH_SECONDS` (or any copy, when `fresh`) is first checked against the
+        log, so a read never answers from a copy another replica moved past. A move passes `ask_log=False`: its
+        append's compare-and-swap finds such a copy (it is then reloaded and the move judged again), so asking
+        the log first would only cost every move at a human pace a read of the log."""
         if not match_id:
             raise ClientError(
                 grpc.StatusCode.INVALID_ARGUMENT, "match_id is required", common_pb2.ERROR_REASON_MALFORMED
@@ -220,7 +225,7 @@ class LiveMatches:
             return await self._load(match_id)
         self._held.move_to_end(match_id)
         closed = held.live.facts.status in ("finished", "aborted")
-        if not closed and (fresh or time.monotonic() - held.checked > FRESH_SECONDS):
+        if ask_log and not closed and (fresh or time.monotonic() - held.checked > FRESH_SECONDS):
             try:
                 moved = await self._log_moved(match_id, held)
             except LogUnavailable as exc:
@@ -279,7 +284,7 @@ class LiveMatches:
         """Judge and log one move; a stale cache loses the compare-and-swap, reloads and judges again."""
         for attempt in range(MAX_ATTEMPTS):
             asked = time.monotonic()
-            held = await self.held(match_id)
+            held = await self.held(match_id, ask_log=False)
             if held.seq == 0 and held.live.facts.status == "running" and held.checked < asked:
                 held = await self._unclosed(match_id, held)  # its first entry: make sure no close got there first
             async with held.lock:

@@ -13,7 +13,8 @@ from gamehall.events.v1.log_pb2 import LogEntry
 from gamehall.internal.v1 import persistence_pb2 as ppb
 from gamehall.matches import Caller
 from gamehall.matches.errors import MatchNotRunning
-from gamehall_services.rules.live import LiveMatches
+from gamehall.runtime.matchlog import LogConflict
+from gamehall_services.rules.live import FRESH_SECONDS, LiveMatches
 from tests.unit.rules_host.records import match_record
 
 GAME = get_game("grimmoir")
@@ -156,3 +157,38 @@ async def test_a_move_cut_off_mid_append_drops_the_copy() -> None:
         await move
     assert await matches.held("m1") is not held, "the copy was dropped: the next call loads the match afresh"
     assert backend.loads == 1
+
+
+async def test_a_move_at_a_human_pace_asks_neither_the_log_nor_the_store_but_a_read_asks_the_log() -> None:
+    """A copy idle past FRESH_SECONDS is checked against the log before a read; a move skips that read (its
+    append's compare-and-swap finds a copy another replica moved past), so every move made at a thinking
+    player's pace no longer pays a read of the log."""
+    backend = _Stored("running")
+    matches = _matches(backend)
+    matches.adopt(_humans("running"))
+    for request in ("r1", "r2"):
+        held = await matches.held("m1")
+        held.checked -= 10 * FRESH_SECONDS  # the player thought for a while
+        seat = held.live.to_act[0]
+        caller = Caller(account_id="a" if seat == 0 else "b", role="player")
+        await matches.play("m1", caller, seat, request, None, action_id(held.live.legal(seat)[0]))
+    assert (backend.asked, backend.appended) == (["GetMatch"], [0, 1])  # the store once, for the first entry
+    (await matches.held("m1")).checked -= 10 * FRESH_SECONDS
+    await matches.held("m1")
+    assert backend.asked[:2] == ["GetMatch", "last_seq"]
+
+
+class _MovedOn(_Stored):
+    """A log another replica appended to: the first append loses the compare-and-swap."""
+
+    async def append(self, entry: LogEntry, expected_seq: int) -> int:
+        self.appended.append(expected_seq)
+        if len(self.appended) == 1:
+            raise LogConflict("another replica appended")
+        return 7
+
+
+async def test_a_move_on_a_copy_the_log_moved_past_is_judged_again_on_a_reloaded_copy() -> None:
+    backend = _MovedOn("running")
+    reply = await _first_move(backend)
+    assert reply.version == 1 and backend.loads == 1 and backend.appended == [0, 0]
