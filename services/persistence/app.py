@@ -78,7 +78,7 @@ def build_app(settings: Settings, *, publish: bool = True) -> ServiceApp:
             relay.start()
             servicer.relay = mm_servicer.relay = relay
             held["bus"], held["relay"] = bus, relay
-            projector = Projector(store, bus, relay.poke)
+            projector = Projector(store, bus, relay.poke, linger=settings.projection_linger_ms / 1000)
             await projector.subscribe()
             projector.start()
             servicer.projector = projector

@@ -189,6 +189,16 @@ class Settings(BaseSettings):
         ),
     )
     max_message_bytes: int = Field(4 * 1024 * 1024, gt=1024, description="Largest gRPC message accepted.")
+    projection_linger_ms: float = Field(
+        250.0,
+        ge=0,
+        le=5000,
+        description=(
+            "persistence: after a short batch, how long the projector waits before fetching the next, so the "
+            "entries arriving meanwhile share one transaction (the SQL projection runs up to this far behind the "
+            "log; moves, and reads of a running match, never wait for it)."
+        ),
+    )
     gc_young_threshold: int = Field(
         7000,
         ge=0,
