@@ -42,10 +42,6 @@ def _rated(match: RatedMatch | ppb.MatchRecord) -> RatedMatch:
     return match if isinstance(match, RatedMatch) else match_of_record(match)
 
 
-def ledger_name(game: str, mode: str) -> str:
-    return f"{game}.{mode}"
-
-
 class Ratings:
     """Ratings per (game, mode), read and written through the matchmaking store."""
 

@@ -124,7 +124,7 @@ async def _read(tx: Tx, dialect: Dialect, game: str, mode: str, accounts: Sequen
         chunk = wanted[start : start + 500]
         rows = await tx.fetch(
             f"SELECT {_COLUMNS} FROM mm_ratings WHERE game = ? AND mode = ? "
-            f"AND account IN ({', '.join('?' for _ in chunk)})",
+            f"AND account IN ({StoreCore._placeholders(chunk)})",
             game,
             mode,
             *chunk,
