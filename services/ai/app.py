@@ -51,7 +51,8 @@ def build_app(settings: Settings) -> ServiceApp:
             account = await ensure_service_account(
                 persistence_pb2_grpc.PersistenceServiceStub(persistence), SERVICE_USERNAME, "bot"
             )
-        rules = {game: RulesReplicas(game, spec) for game, spec in settings.rules_addrs.items()}
+        linger = settings.play_stream_linger_ms / 1000
+        rules = {game: RulesReplicas(game, spec, linger=linger) for game, spec in settings.rules_addrs.items()}
         state["rules"] = rules
         state["worker"] = TurnWorker(rules, account.id)
         bus = await Bus.connect(settings.nats_url, settings.service)

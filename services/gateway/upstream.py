@@ -15,6 +15,7 @@ import grpc
 from gamehall.internal.v1 import persistence_pb2_grpc
 from gamehall.runtime.channels import CHANNEL_OPTIONS, internal_channel
 from gamehall.runtime.errors import ClientError
+from gamehall.runtime.play_stream import LINGER_SECONDS
 from gamehall.runtime.rules_replicas import RulesReplicas
 from gamehall.runtime.upstream import translate
 from gamehall_sdk.v1 import common_pb2
@@ -27,8 +28,15 @@ class Upstream:
     """The persistence stub and each hosted game's rules replicas (channels opened by `connect`,
     inside the service's event loop)."""
 
-    def __init__(self, persistence_addr: str, rules_addrs: dict[str, str], timeout: float = 10.0) -> None:
+    def __init__(
+        self,
+        persistence_addr: str,
+        rules_addrs: dict[str, str],
+        timeout: float = 10.0,
+        linger: float = LINGER_SECONDS,
+    ) -> None:
         self._persistence_addr = persistence_addr
+        self.linger = linger
         self._rules_addrs = dict(rules_addrs)
         self._channels: list[grpc.aio.Channel] = []
         self.persistence: persistence_pb2_grpc.PersistenceServiceStub  # set by connect()
@@ -39,7 +47,7 @@ class Upstream:
         channel = internal_channel(self._persistence_addr, deadline=self.timeout)
         self._channels.append(channel)
         self.persistence = persistence_pb2_grpc.PersistenceServiceStub(channel)
-        self._games = {g: RulesReplicas(g, spec, self.timeout) for g, spec in self._rules_addrs.items()}
+        self._games = {g: RulesReplicas(g, spec, self.timeout, self.linger) for g, spec in self._rules_addrs.items()}
 
     @property
     def games(self) -> list[str]:

@@ -34,11 +34,18 @@ def _seat(request: Any) -> int | None:
 
 class LiveMatchServicer(live_pb2_grpc.LiveMatchServiceServicer):
     def __init__(
-        self, matches: LiveMatches, lobby: Lobby, service: str = "rules", draining: asyncio.Event | None = None
+        self,
+        matches: LiveMatches,
+        lobby: Lobby,
+        service: str = "rules",
+        draining: asyncio.Event | None = None,
+        linger: float = play_stream.LINGER_SECONDS,
     ) -> None:
         self.matches = matches
         self.lobby = lobby
         self.draining = draining
+        self.linger = linger
+        """Seconds the answers of a play stream linger under load (`play_stream.Linger`)."""
         self.carried = CarriedCalls(service, PLAY_METHOD)
         """Each call of a play stream is metered and logged as a unary Play."""
 
@@ -58,7 +65,7 @@ class LiveMatchServicer(live_pb2_grpc.LiveMatchServiceServicer):
     def PlayStream(
         self, requests: AsyncIterator[live_pb2.PlayStreamRequest], context: Any
     ) -> AsyncIterator[live_pb2.PlayStreamResponse]:
-        return play_stream.serve(requests, self._play, self.carried, self.draining)
+        return play_stream.serve(requests, self._play, self.carried, self.draining, self.linger)
 
     async def _play(self, request: live_pb2.PlayRequest) -> live_pb2.PlayResponse:
         which = request.WhichOneof("action")

@@ -24,7 +24,7 @@ from gamehall.internal.v1 import live_pb2_grpc, rules_pb2_grpc
 from gamehall.matches.routing import rank_replicas
 from gamehall.runtime.channels import internal_channel
 from gamehall.runtime.errors import ClientError, read_failure
-from gamehall.runtime.play_stream import PlayStream
+from gamehall.runtime.play_stream import LINGER_SECONDS, PlayStream
 from gamehall.runtime.upstream import translate
 
 log = structlog.get_logger("gamehall.rules_replicas")
@@ -52,6 +52,8 @@ class RulesReplicas:
     game: str
     spec: str
     deadline: float = 10.0
+    linger: float = LINGER_SECONDS
+    """Seconds a play stream lingers under load to carry several calls per message (`play_stream.Linger`)."""
     _replicas: dict[str, _Replica] = field(default_factory=dict)
     _skip_until: dict[str, float] = field(default_factory=dict)
     _resolved_at: float = 0.0
@@ -79,7 +81,7 @@ class RulesReplicas:
         if replica is None:
             channel = internal_channel(address, deadline=None)  # every call below passes its own timeout
             live = live_pb2_grpc.LiveMatchServiceStub(channel)
-            replica = _Replica(channel, rules_pb2_grpc.RulesServiceStub(channel), live, PlayStream(live))
+            replica = _Replica(channel, rules_pb2_grpc.RulesServiceStub(channel), live, PlayStream(live, self.linger))
             self._replicas[address] = replica
         return replica
 

@@ -189,6 +189,16 @@ class Settings(BaseSettings):
         ),
     )
     max_message_bytes: int = Field(4 * 1024 * 1024, gt=1024, description="Largest gRPC message accepted.")
+    play_stream_linger_ms: float = Field(
+        1.0,
+        ge=0,
+        le=50,
+        description=(
+            "gateway, ai and rules: under load (the previous message on a play stream went out less than ten "
+            "lingers ago), how long a side waits for more calls or answers to share the next message; a lone "
+            "call is never held, 0 never waits (gamehall.runtime.play_stream.Linger)."
+        ),
+    )
     projection_linger_ms: float = Field(
         250.0,
         ge=0,

@@ -1,7 +1,7 @@
 """Play calls multiplexed on one stream (gamehall.runtime.play_stream), over real sockets and the real harness: many
-calls share a message, each keeps a unary call's answer, error details and deadline, a lost stream fails its calls
-UNAVAILABLE (and the next call opens a new one), a replica without the stream gets unary calls, a stopping replica
-answers what it read and ends the stream."""
+calls share a message (under load, calls a moment apart too: the linger), each keeps a unary call's answer, error
+details and deadline, a lost stream fails its calls UNAVAILABLE (and the next call opens a new one), a replica
+without the stream gets unary calls, a stopping replica answers what it read and ends the stream."""
 
 from __future__ import annotations
 
@@ -244,3 +244,49 @@ async def test_a_call_is_answered_even_when_its_bookkeeping_fails(
     with pytest.raises(grpc.aio.AioRpcError) as failed:
         await plays.play(_request("ok-1"), 5)
     assert failed.value.code() is grpc.StatusCode.INTERNAL, "answered at once, not left to its deadline"
+
+
+async def test_a_linger_holds_a_message_only_while_traffic_is_dense() -> None:
+    now = [100.0]
+    slept: list[float] = []
+
+    async def sleep(seconds: float) -> None:
+        slept.append(seconds)
+        now[0] += seconds
+
+    linger = play_stream.Linger(0.001, clock=lambda: now[0], sleep=sleep)
+    await linger.before_send()
+    assert slept == [], "the first message goes at once"
+    now[0] += 0.004
+    await linger.before_send()
+    assert slept == [0.001], "a message 4 ms after the last waits for company"
+    now[0] += 0.001 * play_stream.BUSY_FACTOR + 0.001
+    await linger.before_send()
+    assert slept == [0.001], "a message after a quiet spell goes at once"
+    never = play_stream.Linger(0.0, clock=lambda: now[0], sleep=sleep)
+    await never.before_send()
+    await never.before_send()
+    assert slept == [0.001], "a linger of 0 never waits"
+    with pytest.raises(ValueError):
+        play_stream.Linger(-0.001)
+
+
+async def test_calls_that_come_a_moment_apart_under_load_share_a_message() -> None:
+    """Without the linger each of these calls, a few milliseconds apart, would go in a message of its own."""
+    app = ServiceApp(Settings(service=SERVICE, grpc_port=0, grace_seconds=2), diagnostics=False)
+    port = await _serve(app, Replica(app.draining))
+    channel = grpc.aio.insecure_channel(f"127.0.0.1:{port}")
+    plays = PlayStream(live_pb2_grpc.LiveMatchServiceStub(channel), linger=0.2)
+    try:
+        await plays.play(_request("ok-1"), 5)  # traffic: the next message lingers
+        messages_before, calls_before = _calls_per_message()
+        first = asyncio.create_task(plays.play(_request("ok-2"), 5))
+        await asyncio.sleep(0.01)
+        second = asyncio.create_task(plays.play(_request("ok-3"), 5))
+        assert [(await first).result.version, (await second).result.version] == [2, 3]
+        messages, calls = _calls_per_message()
+        assert (messages - messages_before, calls - calls_before) == (1, 2)
+    finally:
+        await plays.close()
+        await channel.close()
+        await app.stop()
