@@ -51,7 +51,7 @@ def build_app(settings: Settings) -> ServiceApp:
             account = await ensure_service_account(
                 persistence_pb2_grpc.PersistenceServiceStub(persistence), SERVICE_USERNAME, "bot"
             )
-        linger = settings.play_stream_linger_ms / 1000
+        linger = settings.play_stream_linger()
         rules = {game: RulesReplicas(game, spec, linger=linger) for game, spec in settings.rules_addrs.items()}
         state["rules"] = rules
         state["worker"] = TurnWorker(rules, account.id)

@@ -49,7 +49,7 @@ def build_app(settings: Settings) -> ServiceApp:
     # WatchMatch streams live as long as the match; every public request is bounded at the edge first; the
     # diagnostics echo is internal only (it would be an unauthenticated door on the public port)
     app = ServiceApp(settings, default_timeout=None, diagnostics=False, request_check=check_request)
-    upstream = Upstream(settings.persistence_addr, settings.rules_addrs, linger=settings.play_stream_linger_ms / 1000)
+    upstream = Upstream(settings.persistence_addr, settings.rules_addrs, linger=settings.play_stream_linger())
     tokens = Tokens(embedded_secrets.token_key(settings).value)
     auth = Authenticator(Principals(tokens, account_lookup(lambda: upstream.persistence)))
     operator = embedded_secrets.operator_password(settings)

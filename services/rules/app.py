@@ -59,7 +59,7 @@ def build_app(settings: Settings) -> ServiceApp:
     lobby = Lobby(game, lambda: held["persistence"], idle_ms=int(settings.match_idle_seconds * 1000))
     app.add_servicer(
         live_pb2_grpc.add_LiveMatchServiceServicer_to_server,
-        LiveMatchServicer(live, lobby, app.name, app.draining, settings.play_stream_linger_ms / 1000),
+        LiveMatchServicer(live, lobby, app.name, app.draining, settings.play_stream_linger()),
         LIVE_SERVICE_NAME,
     )
 

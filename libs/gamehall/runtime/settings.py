@@ -240,6 +240,10 @@ class Settings(BaseSettings):
         """The store DSN, defaulting to a SQLite file in the data dir."""
         return self.database_url or f"sqlite:///{(self.data_dir / 'gamehall.db').resolve()}"
 
+    def play_stream_linger(self) -> float:
+        """`play_stream_linger_ms` in seconds, as `gamehall.runtime.play_stream` takes it."""
+        return self.play_stream_linger_ms / 1000
+
 
 @lru_cache(maxsize=1)
 def get_settings() -> Settings:
