@@ -32,8 +32,14 @@ from nats.aio.msg import Msg
 from nats.errors import NoRespondersError
 from nats.errors import TimeoutError as NatsTimeout
 from nats.js import JetStreamContext, api
-from nats.js.errors import NotFoundError, ServiceUnavailableError
-from tenacity import AsyncRetrying, retry_if_exception_type, stop_after_delay, wait_exponential
+from nats.js.errors import APIError, NotFoundError, ServiceUnavailableError
+from tenacity import (
+    AsyncRetrying,
+    retry_if_exception,
+    retry_if_exception_type,
+    stop_after_delay,
+    wait_exponential,
+)
 
 from gamehall.runtime import metrics, tls
 from gamehall.runtime.errors import ClientError
@@ -170,6 +176,32 @@ STREAMS: tuple[StreamSpec, ...] = (
 Handler = Callable[[Msg], Awaitable[None]]
 
 
+CLUSTER_FORMING_CODES = frozenset({10005, 10008})
+"""JetStream's "no suitable peers for placement" and "cluster temporarily unavailable": a cluster whose
+nodes are all up may still be electing its meta leader or learning its peers (seen right after a start
+on a busy machine), so stream and consumer creation is retried for `CLUSTER_FORMING_SECONDS`."""
+CLUSTER_FORMING_SECONDS = 30.0
+
+
+def _forming(exc: BaseException) -> bool:
+    if isinstance(exc, (NatsTimeout, NoRespondersError, ServiceUnavailableError)):
+        return True
+    return isinstance(exc, APIError) and exc.err_code in CLUSTER_FORMING_CODES
+
+
+async def _while_forming(work: Callable[[], Awaitable[object]]) -> None:
+    """`work()`, again with backoff while JetStream is not ready yet or its cluster is still forming."""
+    retrying = AsyncRetrying(
+        retry=retry_if_exception(_forming),
+        wait=wait_exponential(multiplier=0.1, max=2.0),
+        stop=stop_after_delay(CLUSTER_FORMING_SECONDS),
+        reraise=True,
+    )
+    async for attempt in retrying:
+        with attempt:
+            await work()
+
+
 class Bus:
     """One NATS connection with its JetStream context."""
 
@@ -211,15 +243,20 @@ class Bus:
         return cls(nc, nc.jetstream())
 
     async def ensure_streams(self, streams: tuple[StreamSpec, ...] = STREAMS, replicas: int = 1) -> None:
-        """Create each stream, or update it to the declared config (idempotent)."""
+        """Create each stream, or update it to the declared config (idempotent); while a JetStream cluster is
+        still forming, retried (`_while_forming`)."""
         for spec in streams:
             config = spec.config(replicas)
-            try:
-                await self.js.stream_info(spec.name)
-            except NotFoundError:
-                await self.js.add_stream(config)
-            else:
-                await self.js.update_stream(config)
+
+            async def create_or_update(config: api.StreamConfig = config) -> None:
+                try:
+                    await self.js.stream_info(config.name or "")
+                except NotFoundError:
+                    await self.js.add_stream(config)
+                else:
+                    await self.js.update_stream(config)
+
+            await _while_forming(create_or_update)
 
     async def publish(
         self,
@@ -275,7 +312,7 @@ class Bus:
             max_deliver=max_deliver,
             filter_subject=filter_subject,
         )
-        await self.js.add_consumer(stream, config=config)
+        await _while_forming(lambda: self.js.add_consumer(stream, config=config))
         sub = await self.bind(stream, durable)
         self._durables[id(sub)] = (stream, durable, max_deliver)
         return sub
