@@ -24,6 +24,7 @@ import argparse
 import asyncio
 import bisect
 import contextlib
+import functools
 import json
 import os
 import random
@@ -32,6 +33,7 @@ import statistics
 import sys
 import threading
 import time
+from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -46,6 +48,7 @@ from gamehall.bench.e2e import bench_platform
 from gamehall.bench.soak import IDLE_SLACK, PASSWORD, RETRY, Fault, Tally, _ensure_game
 from gamehall.bench.soak_checks import (
     CheckReport,
+    StoredMatch,
     audit_sample,
     check_acknowledged,
     check_ended_or_going_on,
@@ -72,6 +75,8 @@ FAULT_SLACK = 5.0
 retries a connection with exponential backoff (1 s x 1.6 per failure, jittered), so after a gateway was away
 for 6-10 s a new call may fail fast for a few seconds more (seen at 2.7 s past ready under 500 matches)."""
 RECOVERED = 0.5
+TRAIL = 12
+"""Steps of a witness seat kept per match, to explain a finding about that match."""
 """A fault is recovered from once a 1 s window holds this share of the fault-free move rate."""
 
 
@@ -200,8 +205,14 @@ class Run:
     ack_times: dict[str, float] = field(default_factory=dict)
     labels: dict[str, str] = field(default_factory=dict)
     """Match id -> when it was created, for the findings."""
+    trails: dict[str, deque[str]] = field(default_factory=dict)
+    """Match id -> what its witness seat last saw and did (the newest `TRAIL` steps), for the findings."""
     restarts: dict[int, float] = field(default_factory=dict)
     """Fault index -> seconds from its kill until ready again."""
+
+    def trail(self, match_id: str, step: str) -> None:
+        """Note a step of the match's witness seat (harness-clock time first)."""
+        self.trails.setdefault(match_id, deque(maxlen=TRAIL)).append(f"{self.tally.now():.1f}s {step}")
 
 
 # ------------------------------------------------------------------------------------------ observation
@@ -259,15 +270,19 @@ async def _witness_seat(run: Run, hall: Gamehall, match_id: str) -> None:
     for attempt in range(40):
         since = run.tally.now()
         try:
+            run.trail(match_id, f"watch #{attempt}")
             async with contextlib.aclosing(hall.matches.watch(match_id, 0)) as updates:
                 async for update in updates:
+                    run.trail(match_id, f"update v{update.version} to_act {list(update.to_act)}")
                     if update.finished:
                         return
                     if 0 in update.to_act:
                         await _witness_turn(run, hall, match_id, rng)
+            run.trail(match_id, "watch ended")
         except MatchOver:
             return
         except GamehallError as exc:  # a fault explains Unavailable and DeadlineExceeded (Tally.error)
+            run.trail(match_id, f"watch failed: {type(exc).__name__}")
             run.tally.error(exc, since, f"witness watch {match_id}")
         with contextlib.suppress(GamehallError):
             if (await hall.matches.get(match_id)).status in ENDED:
@@ -281,16 +296,20 @@ async def _witness_turn(run: Run, hall: Gamehall, match_id: str, rng: random.Ran
         legal = await hall.matches.legal(match_id, 0)
         cards = [a for a in legal.actions if a.id != "resign"]
         if not cards:
+            run.trail(match_id, f"legal at v{legal.version}: no card")
             return
         request_id = new_request_id()
         reply = await hall.matches.submit(
             match_id, 0, rng.choice(cards), expected_version=legal.version, request_id=request_id
         )
-    except (VersionConflict, NotYourTurn, MatchOver):
+    except (VersionConflict, NotYourTurn, MatchOver) as exc:
+        run.trail(match_id, f"turn refused: {type(exc).__name__}: {str(exc)[:120]}")
         return
     except GamehallError as exc:  # not acknowledged: it may or may not have been applied, both are fine
+        run.trail(match_id, f"turn failed: {type(exc).__name__}")
         run.tally.error(exc, since, f"witness submit {match_id}")
         return
+    run.trail(match_id, f"played at v{legal.version}: acknowledged v{reply.version}")
     run.acked.append((match_id, request_id, int(reply.version)))
     run.ack_times[request_id] = run.tally.now()
 
@@ -324,6 +343,12 @@ async def _one_match(run: Run, hall: Gamehall, index: int, creating: asyncio.Sem
     tally.finished.add(match.id)  # ended (the store tells finished from aborted in the checks)
 
 
+def _crashed(run: Run, index: int, task: asyncio.Task[None]) -> None:
+    """A match's task that raised is a finding (the harness itself failed), not a silently stuck match."""
+    if not task.cancelled() and (exc := task.exception()) is not None:
+        run.tally.findings.append(f"match task #{index} raised {type(exc).__name__}: {str(exc)[:300]}")
+
+
 async def drive(run: Run, address: str) -> None:
     """Hold `cfg.matches` matches in flight until the load time is over, then let the running ones end."""
     cfg = run.cfg
@@ -338,6 +363,7 @@ async def drive(run: Run, address: str) -> None:
                 await asyncio.wait_for(slots.acquire(), max(0.01, cfg.load_seconds - run.tally.now()))
                 task = asyncio.create_task(_one_match(run, hall, index, creating))
                 task.add_done_callback(tasks.discard)
+                task.add_done_callback(functools.partial(_crashed, run, index))
                 task.add_done_callback(lambda _: slots.release())
                 tasks.add(task)
                 index += 1
@@ -444,15 +470,30 @@ async def check_after(run: Run) -> tuple[CheckReport, int]:
     check_no_bot_match_aborted(stored, report)
     check_ended_or_going_on(stored, tally.created, report)
     check_acknowledged(stored, run.acked, report, {r: f"{t:.1f}s" for r, t in run.ack_times.items()})
-    for k, problem in enumerate(report.problems):  # when each match was created, to set beside the faults
+    for k, problem in enumerate(report.problems):  # each match's story, to set beside the faults
         match_id = problem.split(":")[0].removeprefix("match ")
         if match_id in run.labels:
-            report.problems[k] = f"{problem} [{run.labels[match_id]}]"
+            report.problems[k] = f"{problem} [{_story(run, match_id, stored.get(match_id))}]"
     going_on = sum(1 for match_id in tally.created if match_id in stored and stored[match_id].status == "running")
     _ensure_game()
     finished = sorted(i for i in tally.created if i in stored and stored[i].status == "finished")
     await audit_sample(run.postgres.dsn, finished, report, cfg.audit_limit, cfg.seed)
     return report, going_on
+
+
+def _story(run: Run, match_id: str, stored: StoredMatch | None) -> str:
+    """When the match was created, what the store holds of its steps, and what its witness seat did."""
+    parts = [run.labels[match_id]]
+    if stored is not None:
+        steps = f"{len(stored.versions)} steps stored"
+        if stored.request_keys and stored.created_at and stored.last_step_at:
+            seat, request_id = stored.request_keys[-1]
+            late = (stored.last_step_at - stored.created_at).total_seconds()
+            steps += f", the last v{stored.version} by seat {seat} ({request_id[:48]}) {late:.1f}s after creation"
+        parts.append(steps)
+    if match_id in run.trails:
+        parts.append("witness: " + "; ".join(run.trails[match_id]))
+    return " | ".join(parts)
 
 
 # ------------------------------------------------------------------------------------------ the run
