@@ -19,7 +19,8 @@ from gamehall_sdk.v1 import common_pb2
 from gamehall_services.rules.live import LiveMatches
 from gamehall_services.rules.lobby import Lobby
 
-PLAY_METHOD = f"/{live_pb2.DESCRIPTOR.services_by_name['LiveMatchService'].full_name}/Play"
+SERVICE_PATH = f"/{live_pb2.DESCRIPTOR.services_by_name['LiveMatchService'].full_name}"
+PLAY_METHOD = f"{SERVICE_PATH}/Play"
 
 
 def _caller(request: Any) -> Caller:
@@ -47,7 +48,13 @@ class LiveMatchServicer(live_pb2_grpc.LiveMatchServiceServicer):
         self.linger = linger
         """Seconds the answers of a play stream linger under load (`play_stream.Linger`)."""
         self.carried = CarriedCalls(service, PLAY_METHOD)
-        """Each call of a play stream is metered and logged as a unary Play."""
+        """Each call of a play stream is metered and logged as its unary method would be."""
+        self.reads = play_stream.Reads(
+            self.GetView,
+            CarriedCalls(service, f"{SERVICE_PATH}/GetView"),
+            self.ListLegalActions,
+            CarriedCalls(service, f"{SERVICE_PATH}/ListLegalActions"),
+        )
 
     async def OpenMatch(self, request: live_pb2.OpenMatchRequest, context: Any) -> live_pb2.OpenMatchResponse:
         opened = await self.lobby.open(request, _caller(request))
@@ -65,7 +72,9 @@ class LiveMatchServicer(live_pb2_grpc.LiveMatchServiceServicer):
     def PlayStream(
         self, requests: AsyncIterator[live_pb2.PlayStreamRequest], context: Any
     ) -> AsyncIterator[live_pb2.PlayStreamResponse]:
-        return play_stream.serve(requests, self._play, self.carried, self.draining, self.linger)
+        return play_stream.serve(
+            requests, self._play, self.carried, self.draining, self.linger, reads=self.reads, context=context
+        )
 
     async def _play(self, request: live_pb2.PlayRequest) -> live_pb2.PlayResponse:
         which = request.WhichOneof("action")
@@ -90,13 +99,13 @@ class LiveMatchServicer(live_pb2_grpc.LiveMatchServiceServicer):
         )
         return live_pb2.PlayResponse(result=result)
 
-    async def GetView(self, request: live_pb2.GetViewRequest, context: Any) -> live_pb2.GetViewResponse:
+    async def GetView(self, request: live_pb2.GetViewRequest, context: Any = None) -> live_pb2.GetViewResponse:
         at = int(request.at_version) if request.HasField("at_version") else None
         view = await self.matches.view(request.match_id, _caller(request), _seat(request), at)
         return live_pb2.GetViewResponse(view=view)
 
     async def ListLegalActions(
-        self, request: live_pb2.ListLegalActionsRequest, context: Any
+        self, request: live_pb2.ListLegalActionsRequest, context: Any = None
     ) -> live_pb2.ListLegalActionsResponse:
         result = await self.matches.legal(request.match_id, _caller(request), _seat(request))
         return live_pb2.ListLegalActionsResponse(result=result)

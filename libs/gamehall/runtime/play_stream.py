@@ -10,6 +10,10 @@ Under load each side lingers a moment before sending (`Linger`): calls, and answ
 apart would otherwise each go in a message of their own, and a message costs grpc.aio a write on one side and a
 read on the other, about as much as the move's own work in the gateway. A call that comes alone is never held.
 
+The stream also carries the reads a caller makes of a match's owner (GetView, ListLegalActions) once the replica
+has said it answers them (`READS_METADATA` in the stream's initial metadata): until then, and from a replica of an
+older release, they are unary calls, so a rolling upgrade never sends a read where it would be taken for a Play.
+
 A call keeps a unary call's contract: its deadline travels with it and the replica holds it to it; its answer or
 its error (status, message and AIP-193 details) comes back as a unary call's would, so failover, translation and
 clients see no difference. A call whose stream ends goes once more on a new one, then fails UNAVAILABLE, which the
@@ -25,6 +29,8 @@ import math
 import time
 from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
 
 import grpc
 import structlog
@@ -44,6 +50,12 @@ move-cost load (100 matches, about 1,000 moves/s over one stream) messages carri
 whose README row has the measurements)."""
 BUSY_FACTOR = 10
 """Traffic is dense when the side's previous message went out less than this many lingers ago."""
+READS_METADATA = "gamehall-play-stream-reads"
+"""Initial metadata of a replica's play stream when it answers reads on it too (value "1")."""
+CALL_FIELDS = {"Play": "request", "GetView": "get_view", "ListLegalActions": "list_legal_actions"}
+"""The methods a play stream carries, and the field of `PlayCall` each goes in."""
+ANSWER_FIELDS = {"request": "response", "get_view": "view", "list_legal_actions": "legal"}
+"""The field of `PlayAnswer` that carries the answer of each kind of call."""
 MAX_CALLS_PER_MESSAGE = 256
 MAX_BYTES_PER_MESSAGE = 1 << 20
 """A message is closed at this many calls or bytes (far under any receive limit), the rest goes in the next."""
@@ -109,7 +121,7 @@ class Linger:
 
 
 class PlayStream:
-    """The caller's end: Play calls to one replica over one stream, opened on first use and again after it ends."""
+    """The caller's end: calls to one replica over one stream, opened on first use and again after it ends."""
 
     def __init__(self, stub: live_pb2_grpc.LiveMatchServiceStub, linger: float = LINGER_SECONDS) -> None:
         self._stub = stub
@@ -117,46 +129,66 @@ class PlayStream:
         self._open: _Open | None = None
         self._ids = itertools.count(1)
         self.supported = True
-        """False once the replica answered UNIMPLEMENTED: unary Play from then on."""
+        """False once the replica answered UNIMPLEMENTED: unary calls from then on."""
 
     async def play(self, request: live_pb2.PlayRequest, timeout: float) -> live_pb2.PlayResponse:
-        """Play's answer, or the AioRpcError a unary Play would raise (DEADLINE_EXCEEDED after `timeout` s).
+        """Play's answer, or the AioRpcError a unary Play would raise (DEADLINE_EXCEEDED after `timeout` s)."""
+        answer: live_pb2.PlayResponse = await self.call("Play", request, timeout)
+        return answer
 
-        A call whose stream is lost goes once more on a new stream (as gRPC retries a unary call that a closed
-        connection never carried); a retry is safe either way, Play being idempotent on its request id."""
-        if self.supported:
-            deadline = asyncio.get_running_loop().time() + timeout
+    async def call(self, method: str, request: Any, timeout: float) -> Any:
+        """`method`'s answer (one of `CALL_FIELDS`), or the AioRpcError its unary call would raise.
+
+        A Play goes on the stream; a read too once the stream's replica announced reads (else it is a unary
+        call, which opens the stream for the reads that follow). A call whose stream is lost goes once more on
+        a new stream (as gRPC retries a unary call that a closed connection never carried); a retry is safe
+        either way, reads being reads and Play idempotent on its request id."""
+        kind = CALL_FIELDS[method]
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        for attempt in (1, 2):
+            stream = self._stream()
+            if stream is None or not (kind == "request" or stream.reads):
+                break
             try:
                 async with asyncio.timeout_at(deadline):
-                    try:
-                        return await self._send(request, deadline)
-                    except StreamLost:
-                        return await self._send(request, deadline)
+                    return await self._send(stream, kind, request, deadline)
+            except StreamLost:
+                if attempt == 2:
+                    raise
             except TimeoutError:
                 raise rpc_error(grpc.StatusCode.DEADLINE_EXCEEDED, "Deadline Exceeded") from None
             except _Unsupported:
                 self.supported = False
-        return await self._unary(request, timeout)
+                break
+        left = deadline - loop.time()
+        if left <= 0:
+            raise rpc_error(grpc.StatusCode.DEADLINE_EXCEEDED, "Deadline Exceeded")
+        return await getattr(self._stub, method)(request, timeout=left)
 
-    async def _send(self, request: live_pb2.PlayRequest, deadline: float) -> live_pb2.PlayResponse:
+    def _stream(self) -> _Open | None:
+        """The open stream, or a new one in place of one that ended; None once the replica has none."""
         stream = self._open
+        if stream is not None and stream.unimplemented:
+            self.supported = False
+        if not self.supported:
+            return None
         if stream is None or stream.ended:
             stream = self._open = _Open(self._stub, Linger(self._linger))
+        return stream
+
+    async def _send(self, stream: _Open, kind: str, request: Any, deadline: float) -> Any:
         left = deadline - asyncio.get_running_loop().time()
         call = live_pb2.PlayCall(
             id=next(self._ids),
-            request=request,
             timeout_ms=max(1, int(left * 1000)),
             trace_id=structlog.contextvars.get_contextvars().get("trace_id", ""),
         )
+        getattr(call, kind).CopyFrom(request)
         try:
             return await stream.send(call)
         finally:
             stream.forget(call.id)
-
-    async def _unary(self, request: live_pb2.PlayRequest, timeout: float) -> live_pb2.PlayResponse:
-        answer: live_pb2.PlayResponse = await self._stub.Play(request, timeout=timeout)
-        return answer
 
     async def close(self) -> None:
         if self._open is not None:
@@ -170,15 +202,19 @@ class _Open:
     def __init__(self, stub: live_pb2_grpc.LiveMatchServiceStub, linger: Linger) -> None:
         self.call = stub.PlayStream()
         self.ended = False
+        self.unimplemented = False
+        """The replica does not serve the stream (an older release)."""
+        self.reads = False
+        """The replica answers reads on this stream (it said so in the stream's initial metadata)."""
         self._linger = linger
-        self._pending: dict[int, asyncio.Future[live_pb2.PlayResponse]] = {}
+        self._pending: dict[int, asyncio.Future[Any]] = {}
         self._queue: deque[live_pb2.PlayCall] = deque()
         self._queued = asyncio.Event()
         self._writer = asyncio.create_task(self._write())
         self._reader = asyncio.create_task(self._read())
 
-    def send(self, call: live_pb2.PlayCall) -> asyncio.Future[live_pb2.PlayResponse]:
-        answer: asyncio.Future[live_pb2.PlayResponse] = asyncio.get_running_loop().create_future()
+    def send(self, call: live_pb2.PlayCall) -> asyncio.Future[Any]:
+        answer: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self._pending[call.id] = answer
         self._queue.append(call)
         self._queued.set()
@@ -211,15 +247,20 @@ class _Open:
     async def _read(self) -> None:
         error: BaseException | None = None
         try:
+            metadata = await self.call.initial_metadata()
+            self.reads = any(key == READS_METADATA and value == "1" for key, value in metadata or ())
             async for message in self.call:
                 for answer in message.answers:
                     waiting = self._pending.pop(answer.id, None)
                     if waiting is None or waiting.done():
                         continue
-                    if answer.HasField("response"):
-                        waiting.set_result(answer.response)
-                    else:
+                    which = answer.WhichOneof("outcome")
+                    if which == "error":
                         waiting.set_exception(error_of(answer.error))
+                    elif which is not None:
+                        waiting.set_result(getattr(answer, which))
+                    else:
+                        waiting.set_exception(rpc_error(grpc.StatusCode.INTERNAL, "the replica sent an empty answer"))
         except asyncio.CancelledError:
             raise
         except Exception as exc:
@@ -236,6 +277,7 @@ class _Open:
         code = error.code() if isinstance(error, grpc.aio.AioRpcError) else None
         failure: BaseException
         if code is grpc.StatusCode.UNIMPLEMENTED:
+            self.unimplemented = True
             failure = _Unsupported()
         elif isinstance(error, grpc.aio.AioRpcError) and code not in LOST:
             failure = error  # the replica refused the stream itself (say, PERMISSION_DENIED): its calls get that
@@ -258,32 +300,62 @@ class _Open:
         await asyncio.gather(self._writer, self._reader, return_exceptions=True)
 
 
+@dataclass(frozen=True)
+class Reads:
+    """The reads a replica answers on its play streams, each run, metered and logged as its unary method."""
+
+    get_view: Callable[[live_pb2.GetViewRequest], Awaitable[live_pb2.GetViewResponse]]
+    get_view_calls: CarriedCalls
+    list_legal_actions: Callable[[live_pb2.ListLegalActionsRequest], Awaitable[live_pb2.ListLegalActionsResponse]]
+    list_legal_actions_calls: CarriedCalls
+
+
+Route = tuple[Callable[[Any], Awaitable[Any]], CarriedCalls]
+
+
 async def serve(
     requests: AsyncIterator[live_pb2.PlayStreamRequest],
     play: Callable[[live_pb2.PlayRequest], Awaitable[live_pb2.PlayResponse]],
     carried: CarriedCalls,
     draining: asyncio.Event | None = None,
     linger: float = LINGER_SECONDS,
+    reads: Reads | None = None,
+    context: grpc.aio.ServicerContext | None = None,
 ) -> AsyncIterator[live_pb2.PlayStreamResponse]:
-    """The replica's end: run each call as its own task, as a unary Play would run (metered, logged and mapped by
-    `carried`), and send the answers that are ready together (lingering under load, as the caller's end does:
-    `Linger`). The stream ends once every call read was answered,
+    """The replica's end: run each call as its own task, as its unary method would run (a Play metered, logged and
+    mapped by `carried`; with `reads` and the stream's `context`, reads too, announced in the initial metadata),
+    and send the answers that are ready together (lingering under load, as the caller's end does: `Linger`).
+    The stream ends once every call read was answered,
     after the caller closed its side or when `draining` is set (the replica is stopping: the caller's calls not
     read yet fail UNAVAILABLE on its side and go to the match's next replica)."""
     answers: asyncio.Queue[live_pb2.PlayAnswer | None] = asyncio.Queue()
     running: set[asyncio.Task[None]] = set()
     reading = True
+    routes: dict[str, Route] = {"request": (play, carried)}
+    if reads is not None and context is not None:
+        routes["get_view"] = (reads.get_view, reads.get_view_calls)
+        routes["list_legal_actions"] = (reads.list_legal_actions, reads.list_legal_actions_calls)
+        await context.send_initial_metadata(((READS_METADATA, "1"),))
 
     async def answer(call: live_pb2.PlayCall) -> None:
+        kind = call.WhichOneof("read") or "request"
+        route = routes.get(kind)
         try:
-            result = await carried.run(lambda: play(call.request), call.trace_id, call.timeout_ms / 1000 or None)
+            if route is None:  # a read this stream never announced: the caller is broken, not the replica
+                result: Any = errors.Failure(grpc.StatusCode.UNIMPLEMENTED, f"{kind} is not answered on this stream")
+            else:
+                work, calls = route
+                request = getattr(call, kind)
+                result = await calls.run(lambda: work(request), call.trace_id, call.timeout_ms / 1000 or None)
         except Exception as exc:  # the bookkeeping itself failed (say, its log line): still, every call is answered
             log.error("play call's bookkeeping failed", exc_info=exc)
             result = errors.internal_failure(call.trace_id)
+        reply = live_pb2.PlayAnswer(id=call.id)
         if isinstance(result, errors.Failure):
-            answers.put_nowait(live_pb2.PlayAnswer(id=call.id, error=result.status().SerializeToString()))
+            reply.error = result.status().SerializeToString()
         else:
-            answers.put_nowait(live_pb2.PlayAnswer(id=call.id, response=result))
+            getattr(reply, ANSWER_FIELDS[kind]).CopyFrom(result)
+        answers.put_nowait(reply)
 
     async def read() -> None:
         nonlocal reading
@@ -344,4 +416,4 @@ async def _when(event: asyncio.Event, then: Callable[[], object]) -> None:
     then()
 
 
-__all__ = ["MAX_CALLS_PER_MESSAGE", "PlayStream", "error_of", "rpc_error", "serve"]
+__all__ = ["CALL_FIELDS", "MAX_CALLS_PER_MESSAGE", "PlayStream", "Reads", "error_of", "rpc_error", "serve"]

@@ -24,7 +24,7 @@ from gamehall.internal.v1 import live_pb2_grpc, rules_pb2_grpc
 from gamehall.matches.routing import rank_replicas
 from gamehall.runtime.channels import internal_channel
 from gamehall.runtime.errors import ClientError, read_failure
-from gamehall.runtime.play_stream import LINGER_SECONDS, PlayStream
+from gamehall.runtime.play_stream import CALL_FIELDS, LINGER_SECONDS, PlayStream
 from gamehall.runtime.upstream import translate
 
 log = structlog.get_logger("gamehall.rules_replicas")
@@ -42,7 +42,7 @@ class _Replica:
     rules: rules_pb2_grpc.RulesServiceStub
     live: live_pb2_grpc.LiveMatchServiceStub
     plays: PlayStream
-    """Play calls go on one multiplexed stream (a fraction of a unary call's CPU each under load)."""
+    """Play calls and reads go on one multiplexed stream (a fraction of a unary call's CPU each under load)."""
 
 
 @dataclass
@@ -100,9 +100,10 @@ class RulesReplicas:
 
     async def on_owner(self, match_id: str, method: str, request: Any) -> Any:
         """Call the owner of `match_id`; on a dead or hung owner, its successor (which takes the match over).
-        Play goes on the replica's play stream (gamehall.runtime.play_stream), every other method is a unary call."""
-        if method == "Play":
-            return await self._with_failover(match_id, lambda r: r.plays.play(request, self.deadline))
+        Play and the reads a move needs go on the replica's play stream (gamehall.runtime.play_stream), every
+        other method is a unary call."""
+        if method in CALL_FIELDS:
+            return await self._with_failover(match_id, lambda r: r.plays.call(method, request, self.deadline))
         return await self._with_failover(match_id, lambda r: getattr(r.live, method)(request, timeout=self.deadline))
 
     async def on_any(self, method: str, request: Any, key: str = "", timeout: float | None = None) -> Any:

@@ -1,7 +1,8 @@
 """Play calls multiplexed on one stream (gamehall.runtime.play_stream), over real sockets and the real harness: many
 calls share a message (under load, calls a moment apart too: the linger), each keeps a unary call's answer, error
 details and deadline, a lost stream fails its calls UNAVAILABLE (and the next call opens a new one), a replica
-without the stream gets unary calls, a stopping replica answers what it read and ends the stream."""
+without the stream gets unary calls, a stopping replica answers what it read and ends the stream; reads go on the
+stream only to a replica that announced them."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from gamehall.engine import IllegalAction
 from gamehall.internal.v1 import live_pb2, live_pb2_grpc
 from gamehall.runtime import play_stream, service
 from gamehall.runtime.channels import KEEPALIVE_MS
-from gamehall.runtime.errors import read_failure
+from gamehall.runtime.errors import ClientError, read_failure
 from gamehall.runtime.interceptor import CarriedCalls
 from gamehall.runtime.play_stream import PlayStream
 from gamehall.runtime.service import ServiceApp
@@ -25,21 +26,66 @@ from gamehall.runtime.settings import Settings
 from gamehall_sdk.v1 import common_pb2, match_pb2
 
 SERVICE = "play-stream-test"
-PLAY = "/gamehall.internal.v1.LiveMatchService/Play"
+SERVICE_PATH = "/gamehall.internal.v1.LiveMatchService"
+PLAY = f"{SERVICE_PATH}/Play"
 
 
 class Replica(live_pb2_grpc.LiveMatchServiceServicer):
-    """Play by the match id: `ok-<n>` answers version n, `illegal` and `boom` fail, `hold` waits for `release`."""
+    """Play by the match id: `ok-<n>` answers version n, `illegal` and `boom` fail, `hold` waits for `release`;
+    GetView and ListLegalActions answer version n of `ok-<n>` and NOT_FOUND otherwise."""
 
-    def __init__(self, draining: asyncio.Event | None = None, *, streams: bool = True, streams_to_cut: int = 0) -> None:
+    def __init__(
+        self,
+        draining: asyncio.Event | None = None,
+        *,
+        streams: bool = True,
+        streams_to_cut: int = 0,
+        reads: bool = True,
+    ) -> None:
         self.carried = CarriedCalls(SERVICE, PLAY)
         self.draining = draining
         self.release = asyncio.Event()
         self.held = 0
         self.unary_calls = 0
+        self.unary_reads = 0
         self.streams = streams
         self.streams_to_cut = streams_to_cut
         """This many streams are cut (UNAVAILABLE) once their first message is read, as a lost connection would."""
+        self.reads = (
+            play_stream.Reads(
+                self.view,
+                CarriedCalls(SERVICE, f"{SERVICE_PATH}/GetView"),
+                self.legal,
+                CarriedCalls(SERVICE, f"{SERVICE_PATH}/ListLegalActions"),
+            )
+            if reads
+            else None
+        )
+        """None: a replica of the release before reads went on the stream (it neither announces nor answers them)."""
+
+    @staticmethod
+    def _version(match_id: str) -> int:
+        kind, _, n = match_id.partition("-")
+        if kind != "ok":
+            raise ClientError(grpc.StatusCode.NOT_FOUND, f"no match {match_id}")
+        return int(n or 0)
+
+    async def view(self, request: live_pb2.GetViewRequest) -> live_pb2.GetViewResponse:
+        return live_pb2.GetViewResponse(view=match_pb2.WatchMatchResponse(version=self._version(request.match_id)))
+
+    async def legal(self, request: live_pb2.ListLegalActionsRequest) -> live_pb2.ListLegalActionsResponse:
+        version = self._version(request.match_id)
+        return live_pb2.ListLegalActionsResponse(result=match_pb2.ListLegalActionsResponse(version=version))
+
+    async def GetView(self, request: live_pb2.GetViewRequest, context: Any) -> live_pb2.GetViewResponse:
+        self.unary_reads += 1
+        return await self.view(request)
+
+    async def ListLegalActions(
+        self, request: live_pb2.ListLegalActionsRequest, context: Any
+    ) -> live_pb2.ListLegalActionsResponse:
+        self.unary_reads += 1
+        return await self.legal(request)
 
     async def play(self, request: live_pb2.PlayRequest) -> live_pb2.PlayResponse:
         kind, _, n = request.match_id.partition("-")
@@ -62,7 +108,7 @@ class Replica(live_pb2_grpc.LiveMatchServiceServicer):
         if self.streams_to_cut:
             self.streams_to_cut -= 1
             return self._cut(requests, context)
-        return play_stream.serve(requests, self.play, self.carried, self.draining)
+        return play_stream.serve(requests, self.play, self.carried, self.draining, reads=self.reads, context=context)
 
     async def _cut(self, requests: Any, context: Any) -> AsyncIterator[live_pb2.PlayStreamResponse]:
         async for _ in requests:
@@ -286,6 +332,53 @@ async def test_calls_that_come_a_moment_apart_under_load_share_a_message() -> No
         assert [(await first).result.version, (await second).result.version] == [2, 3]
         messages, calls = _calls_per_message()
         assert (messages - messages_before, calls - calls_before) == (1, 2)
+    finally:
+        await plays.close()
+        await channel.close()
+        await app.stop()
+
+
+async def _reads_announced(plays: PlayStream) -> None:
+    """Until the stream's initial metadata is in (a round trip after it opened)."""
+    for _ in range(500):
+        if plays._open is not None and plays._open.reads:
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError("the replica's play stream never announced reads")
+
+
+async def test_reads_go_on_the_stream_once_the_replica_announced_them(
+    served: tuple[ServiceApp, Replica, PlayStream],
+) -> None:
+    _, replica, plays = served
+    first = await plays.call("GetView", live_pb2.GetViewRequest(match_id="ok-3"), 5)
+    assert first.view.version == 3 and replica.unary_reads == 1, "before any stream, a read is a unary call"
+    await _reads_announced(plays)  # that read opened the stream
+    views, legal = await asyncio.gather(
+        asyncio.gather(*(plays.call("GetView", live_pb2.GetViewRequest(match_id=f"ok-{n}"), 5) for n in range(20))),
+        plays.call("ListLegalActions", live_pb2.ListLegalActionsRequest(match_id="ok-8"), 5),
+    )
+    assert [v.view.version for v in views] == list(range(20)) and legal.result.version == 8
+    with pytest.raises(grpc.aio.AioRpcError) as missing:
+        await plays.call("GetView", live_pb2.GetViewRequest(match_id="gone"), 5)
+    assert missing.value.code() is grpc.StatusCode.NOT_FOUND and missing.value.details() == "no match gone"
+    assert replica.unary_reads == 1 and replica.unary_calls == 0, "every read after the first went on the stream"
+
+
+async def test_a_replica_that_announces_no_reads_gets_them_unary_and_its_plays_on_the_stream() -> None:
+    """A replica of the release before reads went on the stream would take a read on it for a Play."""
+    app = ServiceApp(Settings(service=SERVICE, grpc_port=0), diagnostics=False)
+    replica = Replica(reads=False)
+    port = await _serve(app, replica)
+    channel = grpc.aio.insecure_channel(f"127.0.0.1:{port}")
+    plays = PlayStream(live_pb2_grpc.LiveMatchServiceStub(channel))
+    try:
+        assert (await plays.play(_request("ok-1"), 5)).result.version == 1
+        await asyncio.sleep(0.2)  # the stream's initial metadata is in, without the announcement
+        for n in range(3):
+            assert (await plays.call("GetView", live_pb2.GetViewRequest(match_id=f"ok-{n}"), 5)).view.version == n
+        assert (await plays.play(_request("ok-2"), 5)).result.version == 2
+        assert replica.unary_reads == 3 and replica.unary_calls == 0
     finally:
         await plays.close()
         await channel.close()

@@ -27,7 +27,7 @@ from gamehall_sdk.v1 import common_pb2 as gamehall_dot_v1_dot_common__pb2
 from gamehall_sdk.v1 import match_pb2 as gamehall_dot_v1_dot_match__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1fgamehall/internal/v1/live.proto\x12\x14gamehall.internal.v1\x1a&gamehall/internal/v1/persistence.proto\x1a\x18gamehall/v1/common.proto\x1a\x17gamehall/v1/match.proto\"*\n\x06\x43\x61ller\x12\x12\n\naccount_id\x18\x01 \x01(\t\x12\x0c\n\x04role\x18\x02 \x01(\t\"\xe7\x01\n\x0bPlayRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12,\n\x06\x63\x61ller\x18\x02 \x01(\x0b\x32\x1c.gamehall.internal.v1.Caller\x12\x11\n\x04seat\x18\x03 \x01(\rH\x01\x88\x01\x01\x12\x13\n\taction_id\x18\x04 \x01(\tH\x00\x12\x15\n\x0b\x61\x63tion_json\x18\x05 \x01(\tH\x00\x12\x12\n\nrequest_id\x18\x06 \x01(\t\x12\x1d\n\x10\x65xpected_version\x18\x07 \x01(\x04H\x02\x88\x01\x01\x42\x08\n\x06\x61\x63tionB\x07\n\x05_seatB\x13\n\x11_expected_version\"\x94\x01\n\x0eGetViewRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12,\n\x06\x63\x61ller\x18\x02 \x01(\x0b\x32\x1c.gamehall.internal.v1.Caller\x12\x11\n\x04seat\x18\x03 \x01(\rH\x00\x88\x01\x01\x12\x17\n\nat_version\x18\x04 \x01(\x04H\x01\x88\x01\x01\x42\x07\n\x05_seatB\r\n\x0b_at_version\"u\n\x17ListLegalActionsRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12,\n\x06\x63\x61ller\x18\x02 \x01(\x0b\x32\x1c.gamehall.internal.v1.Caller\x12\x11\n\x04seat\x18\x03 \x01(\rH\x00\x88\x01\x01\x42\x07\n\x05_seat\"{\n\x10GetReplayRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12,\n\x06\x63\x61ller\x18\x02 \x01(\x0b\x32\x1c.gamehall.internal.v1.Caller\x12\x14\n\x0c\x66rom_version\x18\x03 \x01(\x04\x12\x11\n\tpage_size\x18\x04 \x01(\r\"A\n\x0cPlayResponse\x12\x31\n\x06result\x18\x01 \x01(\x0b\x32!.gamehall.v1.SubmitActionResponse\"B\n\x11PlayStreamRequest\x12-\n\x05\x63\x61lls\x18\x01 \x03(\x0b\x32\x1e.gamehall.internal.v1.PlayCall\"p\n\x08PlayCall\x12\n\n\x02id\x18\x01 \x01(\x04\x12\x32\n\x07request\x18\x02 \x01(\x0b\x32!.gamehall.internal.v1.PlayRequest\x12\x12\n\ntimeout_ms\x18\x03 \x01(\r\x12\x10\n\x08trace_id\x18\x04 \x01(\t\"G\n\x12PlayStreamResponse\x12\x31\n\x07\x61nswers\x18\x01 \x03(\x0b\x32 .gamehall.internal.v1.PlayAnswer\"l\n\nPlayAnswer\x12\n\n\x02id\x18\x01 \x01(\x04\x12\x36\n\x08response\x18\x02 \x01(\x0b\x32\".gamehall.internal.v1.PlayResponseH\x00\x12\x0f\n\x05\x65rror\x18\x03 \x01(\x0cH\x00\x42\t\n\x07outcome\"@\n\x0fGetViewResponse\x12-\n\x04view\x18\x01 \x01(\x0b\x32\x1f.gamehall.v1.WatchMatchResponse\"Q\n\x18ListLegalActionsResponse\x12\x35\n\x06result\x18\x01 \x01(\x0b\x32%.gamehall.v1.ListLegalActionsResponse\"Y\n\x11GetReplayResponse\x12.\n\x06result\x18\x01 \x01(\x0b\x32\x1e.gamehall.v1.GetReplayResponse\x12\x14\n\x0cnext_version\x18\x02 \x01(\x04\"A\n\x0eTimeOutRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\r\x12\x0f\n\x07version\x18\x03 \x01(\x04\"!\n\x0fTimeOutResponse\x12\x0e\n\x06result\x18\x01 \x01(\t\"]\n\x0e\x46orfeitRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12,\n\x06\x63\x61ller\x18\x02 \x01(\x0b\x32\x1c.gamehall.internal.v1.Caller\x12\x0b\n\x03why\x18\x03 \x01(\t\"\"\n\x0f\x46orfeitResponse\x12\x0f\n\x07version\x18\x01 \x01(\x04\"\xff\x01\n\x10OpenMatchRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12,\n\x06\x63\x61ller\x18\x02 \x01(\x0b\x32\x1c.gamehall.internal.v1.Caller\x12(\n\x06\x63onfig\x18\x03 \x01(\x0b\x32\x18.gamehall.v1.MatchConfig\x12$\n\x05seats\x18\x04 \x03(\x0b\x32\x15.gamehall.v1.SeatSpec\x12\x16\n\tjoin_seat\x18\x05 \x01(\rH\x00\x88\x01\x01\x12\x0e\n\x06public\x18\x06 \x01(\x08\x12%\n\x05\x63lock\x18\x07 \x01(\x0b\x32\x16.gamehall.v1.ClockSpecB\x0c\n\n_join_seat\"V\n\x11OpenMatchResponse\x12\x30\n\x05match\x18\x01 \x01(\x0b\x32!.gamehall.internal.v1.MatchRecord\x12\x0f\n\x07\x65xisted\x18\x02 \x01(\x08\"n\n\x10JoinMatchRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12,\n\x06\x63\x61ller\x18\x02 \x01(\x0b\x32\x1c.gamehall.internal.v1.Caller\x12\x11\n\x04seat\x18\x03 \x01(\rH\x00\x88\x01\x01\x42\x07\n\x05_seat\"S\n\x11JoinMatchResponse\x12\x30\n\x05match\x18\x01 \x01(\x0b\x32!.gamehall.internal.v1.MatchRecord\x12\x0c\n\x04seat\x18\x02 \x01(\r\"\"\n\x0eGetHeadRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\"b\n\x0fGetHeadResponse\x12\x0f\n\x07version\x18\x01 \x01(\x04\x12\x0e\n\x06status\x18\x02 \x01(\t\x12\x14\n\x0coutcome_json\x18\x03 \x01(\t\x12\x18\n\x10\x63lock_state_json\x18\x04 \x01(\t2\xb3\x07\n\x10LiveMatchService\x12\\\n\tOpenMatch\x12&.gamehall.internal.v1.OpenMatchRequest\x1a\'.gamehall.internal.v1.OpenMatchResponse\x12\\\n\tJoinMatch\x12&.gamehall.internal.v1.JoinMatchRequest\x1a\'.gamehall.internal.v1.JoinMatchResponse\x12M\n\x04Play\x12!.gamehall.internal.v1.PlayRequest\x1a\".gamehall.internal.v1.PlayResponse\x12\x63\n\nPlayStream\x12\'.gamehall.internal.v1.PlayStreamRequest\x1a(.gamehall.internal.v1.PlayStreamResponse(\x01\x30\x01\x12V\n\x07GetView\x12$.gamehall.internal.v1.GetViewRequest\x1a%.gamehall.internal.v1.GetViewResponse\x12q\n\x10ListLegalActions\x12-.gamehall.internal.v1.ListLegalActionsRequest\x1a..gamehall.internal.v1.ListLegalActionsResponse\x12\\\n\tGetReplay\x12&.gamehall.internal.v1.GetReplayRequest\x1a\'.gamehall.internal.v1.GetReplayResponse\x12V\n\x07TimeOut\x12$.gamehall.internal.v1.TimeOutRequest\x1a%.gamehall.internal.v1.TimeOutResponse\x12V\n\x07\x46orfeit\x12$.gamehall.internal.v1.ForfeitRequest\x1a%.gamehall.internal.v1.ForfeitResponse\x12V\n\x07GetHead\x12$.gamehall.internal.v1.GetHeadRequest\x1a%.gamehall.internal.v1.GetHeadResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1fgamehall/internal/v1/live.proto\x12\x14gamehall.internal.v1\x1a&gamehall/internal/v1/persistence.proto\x1a\x18gamehall/v1/common.proto\x1a\x17gamehall/v1/match.proto\"*\n\x06\x43\x61ller\x12\x12\n\naccount_id\x18\x01 \x01(\t\x12\x0c\n\x04role\x18\x02 \x01(\t\"\xe7\x01\n\x0bPlayRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12,\n\x06\x63\x61ller\x18\x02 \x01(\x0b\x32\x1c.gamehall.internal.v1.Caller\x12\x11\n\x04seat\x18\x03 \x01(\rH\x01\x88\x01\x01\x12\x13\n\taction_id\x18\x04 \x01(\tH\x00\x12\x15\n\x0b\x61\x63tion_json\x18\x05 \x01(\tH\x00\x12\x12\n\nrequest_id\x18\x06 \x01(\t\x12\x1d\n\x10\x65xpected_version\x18\x07 \x01(\x04H\x02\x88\x01\x01\x42\x08\n\x06\x61\x63tionB\x07\n\x05_seatB\x13\n\x11_expected_version\"\x94\x01\n\x0eGetViewRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12,\n\x06\x63\x61ller\x18\x02 \x01(\x0b\x32\x1c.gamehall.internal.v1.Caller\x12\x11\n\x04seat\x18\x03 \x01(\rH\x00\x88\x01\x01\x12\x17\n\nat_version\x18\x04 \x01(\x04H\x01\x88\x01\x01\x42\x07\n\x05_seatB\r\n\x0b_at_version\"u\n\x17ListLegalActionsRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12,\n\x06\x63\x61ller\x18\x02 \x01(\x0b\x32\x1c.gamehall.internal.v1.Caller\x12\x11\n\x04seat\x18\x03 \x01(\rH\x00\x88\x01\x01\x42\x07\n\x05_seat\"{\n\x10GetReplayRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12,\n\x06\x63\x61ller\x18\x02 \x01(\x0b\x32\x1c.gamehall.internal.v1.Caller\x12\x14\n\x0c\x66rom_version\x18\x03 \x01(\x04\x12\x11\n\tpage_size\x18\x04 \x01(\r\"A\n\x0cPlayResponse\x12\x31\n\x06result\x18\x01 \x01(\x0b\x32!.gamehall.v1.SubmitActionResponse\"B\n\x11PlayStreamRequest\x12-\n\x05\x63\x61lls\x18\x01 \x03(\x0b\x32\x1e.gamehall.internal.v1.PlayCall\"\xff\x01\n\x08PlayCall\x12\n\n\x02id\x18\x01 \x01(\x04\x12\x32\n\x07request\x18\x02 \x01(\x0b\x32!.gamehall.internal.v1.PlayRequest\x12\x12\n\ntimeout_ms\x18\x03 \x01(\r\x12\x10\n\x08trace_id\x18\x04 \x01(\t\x12\x38\n\x08get_view\x18\x05 \x01(\x0b\x32$.gamehall.internal.v1.GetViewRequestH\x00\x12K\n\x12list_legal_actions\x18\x06 \x01(\x0b\x32-.gamehall.internal.v1.ListLegalActionsRequestH\x00\x42\x06\n\x04read\"G\n\x12PlayStreamResponse\x12\x31\n\x07\x61nswers\x18\x01 \x03(\x0b\x32 .gamehall.internal.v1.PlayAnswer\"\xe4\x01\n\nPlayAnswer\x12\n\n\x02id\x18\x01 \x01(\x04\x12\x36\n\x08response\x18\x02 \x01(\x0b\x32\".gamehall.internal.v1.PlayResponseH\x00\x12\x0f\n\x05\x65rror\x18\x03 \x01(\x0cH\x00\x12\x35\n\x04view\x18\x04 \x01(\x0b\x32%.gamehall.internal.v1.GetViewResponseH\x00\x12?\n\x05legal\x18\x05 \x01(\x0b\x32..gamehall.internal.v1.ListLegalActionsResponseH\x00\x42\t\n\x07outcome\"@\n\x0fGetViewResponse\x12-\n\x04view\x18\x01 \x01(\x0b\x32\x1f.gamehall.v1.WatchMatchResponse\"Q\n\x18ListLegalActionsResponse\x12\x35\n\x06result\x18\x01 \x01(\x0b\x32%.gamehall.v1.ListLegalActionsResponse\"Y\n\x11GetReplayResponse\x12.\n\x06result\x18\x01 \x01(\x0b\x32\x1e.gamehall.v1.GetReplayResponse\x12\x14\n\x0cnext_version\x18\x02 \x01(\x04\"A\n\x0eTimeOutRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\r\x12\x0f\n\x07version\x18\x03 \x01(\x04\"!\n\x0fTimeOutResponse\x12\x0e\n\x06result\x18\x01 \x01(\t\"]\n\x0e\x46orfeitRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12,\n\x06\x63\x61ller\x18\x02 \x01(\x0b\x32\x1c.gamehall.internal.v1.Caller\x12\x0b\n\x03why\x18\x03 \x01(\t\"\"\n\x0f\x46orfeitResponse\x12\x0f\n\x07version\x18\x01 \x01(\x04\"\xff\x01\n\x10OpenMatchRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12,\n\x06\x63\x61ller\x18\x02 \x01(\x0b\x32\x1c.gamehall.internal.v1.Caller\x12(\n\x06\x63onfig\x18\x03 \x01(\x0b\x32\x18.gamehall.v1.MatchConfig\x12$\n\x05seats\x18\x04 \x03(\x0b\x32\x15.gamehall.v1.SeatSpec\x12\x16\n\tjoin_seat\x18\x05 \x01(\rH\x00\x88\x01\x01\x12\x0e\n\x06public\x18\x06 \x01(\x08\x12%\n\x05\x63lock\x18\x07 \x01(\x0b\x32\x16.gamehall.v1.ClockSpecB\x0c\n\n_join_seat\"V\n\x11OpenMatchResponse\x12\x30\n\x05match\x18\x01 \x01(\x0b\x32!.gamehall.internal.v1.MatchRecord\x12\x0f\n\x07\x65xisted\x18\x02 \x01(\x08\"n\n\x10JoinMatchRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12,\n\x06\x63\x61ller\x18\x02 \x01(\x0b\x32\x1c.gamehall.internal.v1.Caller\x12\x11\n\x04seat\x18\x03 \x01(\rH\x00\x88\x01\x01\x42\x07\n\x05_seat\"S\n\x11JoinMatchResponse\x12\x30\n\x05match\x18\x01 \x01(\x0b\x32!.gamehall.internal.v1.MatchRecord\x12\x0c\n\x04seat\x18\x02 \x01(\r\"\"\n\x0eGetHeadRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\"b\n\x0fGetHeadResponse\x12\x0f\n\x07version\x18\x01 \x01(\x04\x12\x0e\n\x06status\x18\x02 \x01(\t\x12\x14\n\x0coutcome_json\x18\x03 \x01(\t\x12\x18\n\x10\x63lock_state_json\x18\x04 \x01(\t2\xb3\x07\n\x10LiveMatchService\x12\\\n\tOpenMatch\x12&.gamehall.internal.v1.OpenMatchRequest\x1a\'.gamehall.internal.v1.OpenMatchResponse\x12\\\n\tJoinMatch\x12&.gamehall.internal.v1.JoinMatchRequest\x1a\'.gamehall.internal.v1.JoinMatchResponse\x12M\n\x04Play\x12!.gamehall.internal.v1.PlayRequest\x1a\".gamehall.internal.v1.PlayResponse\x12\x63\n\nPlayStream\x12\'.gamehall.internal.v1.PlayStreamRequest\x1a(.gamehall.internal.v1.PlayStreamResponse(\x01\x30\x01\x12V\n\x07GetView\x12$.gamehall.internal.v1.GetViewRequest\x1a%.gamehall.internal.v1.GetViewResponse\x12q\n\x10ListLegalActions\x12-.gamehall.internal.v1.ListLegalActionsRequest\x1a..gamehall.internal.v1.ListLegalActionsResponse\x12\\\n\tGetReplay\x12&.gamehall.internal.v1.GetReplayRequest\x1a\'.gamehall.internal.v1.GetReplayResponse\x12V\n\x07TimeOut\x12$.gamehall.internal.v1.TimeOutRequest\x1a%.gamehall.internal.v1.TimeOutResponse\x12V\n\x07\x46orfeit\x12$.gamehall.internal.v1.ForfeitRequest\x1a%.gamehall.internal.v1.ForfeitResponse\x12V\n\x07GetHead\x12$.gamehall.internal.v1.GetHeadRequest\x1a%.gamehall.internal.v1.GetHeadResponseb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -48,38 +48,38 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_PLAYRESPONSE']._serialized_end=886
   _globals['_PLAYSTREAMREQUEST']._serialized_start=888
   _globals['_PLAYSTREAMREQUEST']._serialized_end=954
-  _globals['_PLAYCALL']._serialized_start=956
-  _globals['_PLAYCALL']._serialized_end=1068
-  _globals['_PLAYSTREAMRESPONSE']._serialized_start=1070
-  _globals['_PLAYSTREAMRESPONSE']._serialized_end=1141
-  _globals['_PLAYANSWER']._serialized_start=1143
-  _globals['_PLAYANSWER']._serialized_end=1251
-  _globals['_GETVIEWRESPONSE']._serialized_start=1253
-  _globals['_GETVIEWRESPONSE']._serialized_end=1317
-  _globals['_LISTLEGALACTIONSRESPONSE']._serialized_start=1319
-  _globals['_LISTLEGALACTIONSRESPONSE']._serialized_end=1400
-  _globals['_GETREPLAYRESPONSE']._serialized_start=1402
-  _globals['_GETREPLAYRESPONSE']._serialized_end=1491
-  _globals['_TIMEOUTREQUEST']._serialized_start=1493
-  _globals['_TIMEOUTREQUEST']._serialized_end=1558
-  _globals['_TIMEOUTRESPONSE']._serialized_start=1560
-  _globals['_TIMEOUTRESPONSE']._serialized_end=1593
-  _globals['_FORFEITREQUEST']._serialized_start=1595
-  _globals['_FORFEITREQUEST']._serialized_end=1688
-  _globals['_FORFEITRESPONSE']._serialized_start=1690
-  _globals['_FORFEITRESPONSE']._serialized_end=1724
-  _globals['_OPENMATCHREQUEST']._serialized_start=1727
-  _globals['_OPENMATCHREQUEST']._serialized_end=1982
-  _globals['_OPENMATCHRESPONSE']._serialized_start=1984
-  _globals['_OPENMATCHRESPONSE']._serialized_end=2070
-  _globals['_JOINMATCHREQUEST']._serialized_start=2072
-  _globals['_JOINMATCHREQUEST']._serialized_end=2182
-  _globals['_JOINMATCHRESPONSE']._serialized_start=2184
-  _globals['_JOINMATCHRESPONSE']._serialized_end=2267
-  _globals['_GETHEADREQUEST']._serialized_start=2269
-  _globals['_GETHEADREQUEST']._serialized_end=2303
-  _globals['_GETHEADRESPONSE']._serialized_start=2305
-  _globals['_GETHEADRESPONSE']._serialized_end=2403
-  _globals['_LIVEMATCHSERVICE']._serialized_start=2406
-  _globals['_LIVEMATCHSERVICE']._serialized_end=3353
+  _globals['_PLAYCALL']._serialized_start=957
+  _globals['_PLAYCALL']._serialized_end=1212
+  _globals['_PLAYSTREAMRESPONSE']._serialized_start=1214
+  _globals['_PLAYSTREAMRESPONSE']._serialized_end=1285
+  _globals['_PLAYANSWER']._serialized_start=1288
+  _globals['_PLAYANSWER']._serialized_end=1516
+  _globals['_GETVIEWRESPONSE']._serialized_start=1518
+  _globals['_GETVIEWRESPONSE']._serialized_end=1582
+  _globals['_LISTLEGALACTIONSRESPONSE']._serialized_start=1584
+  _globals['_LISTLEGALACTIONSRESPONSE']._serialized_end=1665
+  _globals['_GETREPLAYRESPONSE']._serialized_start=1667
+  _globals['_GETREPLAYRESPONSE']._serialized_end=1756
+  _globals['_TIMEOUTREQUEST']._serialized_start=1758
+  _globals['_TIMEOUTREQUEST']._serialized_end=1823
+  _globals['_TIMEOUTRESPONSE']._serialized_start=1825
+  _globals['_TIMEOUTRESPONSE']._serialized_end=1858
+  _globals['_FORFEITREQUEST']._serialized_start=1860
+  _globals['_FORFEITREQUEST']._serialized_end=1953
+  _globals['_FORFEITRESPONSE']._serialized_start=1955
+  _globals['_FORFEITRESPONSE']._serialized_end=1989
+  _globals['_OPENMATCHREQUEST']._serialized_start=1992
+  _globals['_OPENMATCHREQUEST']._serialized_end=2247
+  _globals['_OPENMATCHRESPONSE']._serialized_start=2249
+  _globals['_OPENMATCHRESPONSE']._serialized_end=2335
+  _globals['_JOINMATCHREQUEST']._serialized_start=2337
+  _globals['_JOINMATCHREQUEST']._serialized_end=2447
+  _globals['_JOINMATCHRESPONSE']._serialized_start=2449
+  _globals['_JOINMATCHRESPONSE']._serialized_end=2532
+  _globals['_GETHEADREQUEST']._serialized_start=2534
+  _globals['_GETHEADREQUEST']._serialized_end=2568
+  _globals['_GETHEADRESPONSE']._serialized_start=2570
+  _globals['_GETHEADRESPONSE']._serialized_end=2668
+  _globals['_LIVEMATCHSERVICE']._serialized_start=2671
+  _globals['_LIVEMATCHSERVICE']._serialized_end=3618
 # @@protoc_insertion_point(module_scope)

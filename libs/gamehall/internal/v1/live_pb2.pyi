@@ -82,16 +82,20 @@ class PlayStreamRequest(_message.Message):
     def __init__(self, calls: _Optional[_Iterable[_Union[PlayCall, _Mapping]]] = ...) -> None: ...
 
 class PlayCall(_message.Message):
-    __slots__ = ("id", "request", "timeout_ms", "trace_id")
+    __slots__ = ("id", "request", "timeout_ms", "trace_id", "get_view", "list_legal_actions")
     ID_FIELD_NUMBER: _ClassVar[int]
     REQUEST_FIELD_NUMBER: _ClassVar[int]
     TIMEOUT_MS_FIELD_NUMBER: _ClassVar[int]
     TRACE_ID_FIELD_NUMBER: _ClassVar[int]
+    GET_VIEW_FIELD_NUMBER: _ClassVar[int]
+    LIST_LEGAL_ACTIONS_FIELD_NUMBER: _ClassVar[int]
     id: int
     request: PlayRequest
     timeout_ms: int
     trace_id: str
-    def __init__(self, id: _Optional[int] = ..., request: _Optional[_Union[PlayRequest, _Mapping]] = ..., timeout_ms: _Optional[int] = ..., trace_id: _Optional[str] = ...) -> None: ...
+    get_view: GetViewRequest
+    list_legal_actions: ListLegalActionsRequest
+    def __init__(self, id: _Optional[int] = ..., request: _Optional[_Union[PlayRequest, _Mapping]] = ..., timeout_ms: _Optional[int] = ..., trace_id: _Optional[str] = ..., get_view: _Optional[_Union[GetViewRequest, _Mapping]] = ..., list_legal_actions: _Optional[_Union[ListLegalActionsRequest, _Mapping]] = ...) -> None: ...
 
 class PlayStreamResponse(_message.Message):
     __slots__ = ("answers",)
@@ -100,14 +104,18 @@ class PlayStreamResponse(_message.Message):
     def __init__(self, answers: _Optional[_Iterable[_Union[PlayAnswer, _Mapping]]] = ...) -> None: ...
 
 class PlayAnswer(_message.Message):
-    __slots__ = ("id", "response", "error")
+    __slots__ = ("id", "response", "error", "view", "legal")
     ID_FIELD_NUMBER: _ClassVar[int]
     RESPONSE_FIELD_NUMBER: _ClassVar[int]
     ERROR_FIELD_NUMBER: _ClassVar[int]
+    VIEW_FIELD_NUMBER: _ClassVar[int]
+    LEGAL_FIELD_NUMBER: _ClassVar[int]
     id: int
     response: PlayResponse
     error: bytes
-    def __init__(self, id: _Optional[int] = ..., response: _Optional[_Union[PlayResponse, _Mapping]] = ..., error: _Optional[bytes] = ...) -> None: ...
+    view: GetViewResponse
+    legal: ListLegalActionsResponse
+    def __init__(self, id: _Optional[int] = ..., response: _Optional[_Union[PlayResponse, _Mapping]] = ..., error: _Optional[bytes] = ..., view: _Optional[_Union[GetViewResponse, _Mapping]] = ..., legal: _Optional[_Union[ListLegalActionsResponse, _Mapping]] = ...) -> None: ...
 
 class GetViewResponse(_message.Message):
     __slots__ = ("view",)

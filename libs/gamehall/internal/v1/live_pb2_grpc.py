@@ -134,7 +134,9 @@ class LiveMatchServiceServicer:
         """Play calls multiplexed on one long-lived stream per caller and replica, each call answered on it
         by its id, in any order. Under load the calls waiting to be sent share one message each way,
         which costs a fraction of a unary call each; the answers and errors are Play's. A caller facing
-        a replica without it (UNIMPLEMENTED) calls Play.
+        a replica without it (UNIMPLEMENTED) calls Play. A replica that also answers GetView and
+        ListLegalActions on it says so in the stream's initial metadata (`gamehall-play-stream-reads: 1`);
+        until a caller has seen that, it sends those as unary calls.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
