@@ -32,7 +32,8 @@ SERVICE_USERNAME = "ai-service"
 """The account bots play as (role `bot`, which may act only for bot seats), created on first start."""
 TURNS_IN_FLIGHT = 32
 """Turns of one game (per consumer) a replica handles at once: each pulled only when there is room, so a long
-think holds one slot, not a batch (thinking runs in threads)."""
+think holds one slot, not a batch (a think of more than a couple of milliseconds runs in a thread:
+`worker.INLINE_THINK_SECONDS`)."""
 TURN_RETRY_DELAYS = (0.5, 1.0, 1.0, 1.0, 2.0, 2.0, 5.0, 10.0, 30.0, 60.0)
 """Nak delays of a turn that failed (the bus's default doubles sooner): a bot on the clock keeps trying about
 every second through a short outage, such as the match log's leader election (up to 9 s), then backs off."""

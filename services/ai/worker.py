@@ -40,6 +40,12 @@ LOG_ROOT = f"{SUBJECT_ROOT}.log."
 THINK_MS = {"random": 0.0, "easy": 300.0, "normal": 800.0, "hard": 1500.0, "expert": 4000.0}
 CLOCK_MARGIN_MS = 1500.0
 STALE = {grpc.StatusCode.ABORTED, grpc.StatusCode.FAILED_PRECONDITION}
+INLINE_THINK_SECONDS = 0.002
+"""A think whose game and level have lately taken less CPU than this runs on the event loop: handing it to a
+thread and back costs a good part of a millisecond's think (and the loop waits for the GIL meanwhile anyway),
+while a longer think would hold up every other turn's I/O. Unknown ones (a first think) go to a thread."""
+THINK_SMOOTHING = 0.2
+"""Weight of the newest think in the running estimate of a game and level's think time."""
 
 
 @dataclass(frozen=True)
@@ -129,6 +135,8 @@ class TurnWorker:
     def __init__(self, rules: dict[str, RulesReplicas], account_id: str) -> None:
         self.rules = rules
         self.caller = live_pb2.Caller(account_id=account_id, role="bot")
+        self.think_seconds: dict[tuple[str, str], float] = {}
+        """(game, level) -> a running estimate of one think's CPU seconds, which decides where thinks run."""
 
     def _owner(self, turn: Turn) -> RulesReplicas:
         replicas = self.rules.get(turn.game)
@@ -166,7 +174,7 @@ class TurnWorker:
         game = get_game(turn.game)
         actions = {aid: game.parse_action(json.loads(action_json)) for aid, action_json in legal}
         started = time.perf_counter()
-        chosen = await asyncio.to_thread(self._think, game, json.loads(view_json), turn, list(actions.values()))
+        chosen = await self._thought(game, json.loads(view_json), turn, list(actions.values()))
         metrics.BOT_THINK.labels(turn.game, turn.difficulty).observe(time.perf_counter() - started)
         chosen_id = next(aid for aid, action in actions.items() if action == chosen)
         request = live_pb2.PlayRequest(
@@ -186,6 +194,26 @@ class TurnWorker:
             raise
         metrics.BOT_DECISIONS.labels(turn.game, turn.difficulty).inc()
         return "played"
+
+    async def _thought(self, game: Game[Any], view: dict[str, Any], turn: Turn, legal: list[Action]) -> Action:
+        """The bot's choice: thought on the event loop when this game and level think briefly, else in a thread."""
+        key = (turn.game, turn.difficulty)
+        typical = self.think_seconds.get(key)
+        if typical is not None and typical < INLINE_THINK_SECONDS:
+            chosen, cpu = self._timed_think(game, view, turn, legal)
+        else:
+            chosen, cpu = await asyncio.to_thread(self._timed_think, game, view, turn, legal)
+        self.think_seconds[key] = cpu if typical is None else typical + THINK_SMOOTHING * (cpu - typical)
+        return chosen
+
+    @classmethod
+    def _timed_think(
+        cls, game: Game[Any], view: dict[str, Any], turn: Turn, legal: list[Action]
+    ) -> tuple[Action, float]:
+        """The choice and the CPU seconds it took this thread (waits for the GIL not counted)."""
+        started = time.thread_time()
+        chosen = cls._think(game, view, turn, legal)
+        return chosen, time.thread_time() - started
 
     @staticmethod
     def _think(game: Game[Any], view: dict[str, Any], turn: Turn, legal: list[Action]) -> Action:
