@@ -7,6 +7,7 @@ stream only to a replica that announced them."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -122,17 +123,28 @@ async def _serve(app: ServiceApp, replica: Replica) -> int:
     return await app.start(metrics=False)
 
 
-@pytest.fixture
-async def served() -> AsyncIterator[tuple[ServiceApp, Replica, PlayStream]]:
-    app = ServiceApp(Settings(service=SERVICE, grpc_port=0, grace_seconds=2), diagnostics=False)
-    replica = Replica(app.draining)
+@contextlib.asynccontextmanager
+async def _connected(
+    replica: Replica | None = None, *, linger: float = play_stream.LINGER_SECONDS, grace: float = 2.0
+) -> AsyncIterator[tuple[ServiceApp, Replica, PlayStream]]:
+    """A served replica (a stopping one drains its streams) and a caller's play stream to it over a real socket."""
+    app = ServiceApp(Settings(service=SERVICE, grpc_port=0, grace_seconds=grace), diagnostics=False)
+    replica = replica if replica is not None else Replica(app.draining)
     port = await _serve(app, replica)
     channel = grpc.aio.insecure_channel(f"127.0.0.1:{port}")
-    plays = PlayStream(live_pb2_grpc.LiveMatchServiceStub(channel))
-    yield app, replica, plays
-    await plays.close()
-    await channel.close()
-    await app.stop()
+    plays = PlayStream(live_pb2_grpc.LiveMatchServiceStub(channel), linger=linger)
+    try:
+        yield app, replica, plays
+    finally:
+        await plays.close()
+        await channel.close()
+        await app.stop()
+
+
+@pytest.fixture
+async def served() -> AsyncIterator[tuple[ServiceApp, Replica, PlayStream]]:
+    async with _connected() as connected:
+        yield connected
 
 
 def _request(match_id: str) -> live_pb2.PlayRequest:
@@ -210,19 +222,10 @@ async def test_a_lost_stream_fails_its_calls_unavailable_once_retried_and_the_ne
 
 
 async def test_a_replica_without_the_stream_gets_unary_calls() -> None:
-    app = ServiceApp(Settings(service=SERVICE, grpc_port=0), diagnostics=False)
-    replica = Replica(streams=False)
-    port = await _serve(app, replica)
-    channel = grpc.aio.insecure_channel(f"127.0.0.1:{port}")
-    plays = PlayStream(live_pb2_grpc.LiveMatchServiceStub(channel))
-    try:
+    async with _connected(Replica(streams=False)) as (_, replica, plays):
         assert (await plays.play(_request("ok-4"), 5)).result.version == 4
         assert (await plays.play(_request("ok-5"), 5)).result.version == 5
         assert replica.unary_calls == 2 and not plays.supported
-    finally:
-        await plays.close()
-        await channel.close()
-        await app.stop()
 
 
 async def test_a_stopping_replica_answers_the_calls_it_read_then_ends_the_stream(
@@ -243,16 +246,8 @@ async def test_a_stopping_replica_answers_the_calls_it_read_then_ends_the_stream
 
 
 async def test_a_call_whose_stream_is_cut_goes_once_more_on_a_new_stream() -> None:
-    app = ServiceApp(Settings(service=SERVICE, grpc_port=0), diagnostics=False)
-    port = await _serve(app, Replica(streams_to_cut=1))
-    channel = grpc.aio.insecure_channel(f"127.0.0.1:{port}")
-    plays = PlayStream(live_pb2_grpc.LiveMatchServiceStub(channel))
-    try:
+    async with _connected(Replica(streams_to_cut=1)) as (_, _, plays):
         assert (await plays.play(_request("ok-6"), 5)).result.version == 6, "the retry on a new stream answered it"
-    finally:
-        await plays.close()
-        await channel.close()
-        await app.stop()
 
 
 async def test_an_idle_stream_outlives_the_channels_keepalive_pings(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -319,11 +314,7 @@ async def test_a_linger_holds_a_message_only_while_traffic_is_dense() -> None:
 
 async def test_calls_that_come_a_moment_apart_under_load_share_a_message() -> None:
     """Without the linger each of these calls, a few milliseconds apart, would go in a message of its own."""
-    app = ServiceApp(Settings(service=SERVICE, grpc_port=0, grace_seconds=2), diagnostics=False)
-    port = await _serve(app, Replica(app.draining))
-    channel = grpc.aio.insecure_channel(f"127.0.0.1:{port}")
-    plays = PlayStream(live_pb2_grpc.LiveMatchServiceStub(channel), linger=0.2)
-    try:
+    async with _connected(linger=0.2) as (_, _, plays):
         await plays.play(_request("ok-1"), 5)  # traffic: the next message lingers
         messages_before, calls_before = _calls_per_message()
         first = asyncio.create_task(plays.play(_request("ok-2"), 5))
@@ -332,10 +323,6 @@ async def test_calls_that_come_a_moment_apart_under_load_share_a_message() -> No
         assert [(await first).result.version, (await second).result.version] == [2, 3]
         messages, calls = _calls_per_message()
         assert (messages - messages_before, calls - calls_before) == (1, 2)
-    finally:
-        await plays.close()
-        await channel.close()
-        await app.stop()
 
 
 async def _reads_announced(plays: PlayStream) -> None:
@@ -367,19 +354,10 @@ async def test_reads_go_on_the_stream_once_the_replica_announced_them(
 
 async def test_a_replica_that_announces_no_reads_gets_them_unary_and_its_plays_on_the_stream() -> None:
     """A replica of the release before reads went on the stream would take a read on it for a Play."""
-    app = ServiceApp(Settings(service=SERVICE, grpc_port=0), diagnostics=False)
-    replica = Replica(reads=False)
-    port = await _serve(app, replica)
-    channel = grpc.aio.insecure_channel(f"127.0.0.1:{port}")
-    plays = PlayStream(live_pb2_grpc.LiveMatchServiceStub(channel))
-    try:
+    async with _connected(Replica(reads=False)) as (_, replica, plays):
         assert (await plays.play(_request("ok-1"), 5)).result.version == 1
         await asyncio.sleep(0.2)  # the stream's initial metadata is in, without the announcement
         for n in range(3):
             assert (await plays.call("GetView", live_pb2.GetViewRequest(match_id=f"ok-{n}"), 5)).view.version == n
         assert (await plays.play(_request("ok-2"), 5)).result.version == 2
         assert replica.unary_reads == 3 and replica.unary_calls == 0
-    finally:
-        await plays.close()
-        await channel.close()
-        await app.stop()
