@@ -188,12 +188,25 @@ class TurnWorker:
         try:
             await self._owner(turn).on_owner(turn.match_id, "Play", request)
         except ClientError as exc:
-            if exc.code in STALE:  # another move or a clock got there first
-                log.info("turn moved on", match_id=turn.match_id, version=turn.version, detail=str(exc)[:200])
-                return "stale"
-            raise
+            if exc.code not in STALE:
+                raise
+            if await self._still_due(turn):  # refused, yet nothing moved (the owner's "kept changing; retry")
+                raise ClientError(
+                    grpc.StatusCode.UNAVAILABLE,
+                    f"turn {turn.request_id[:100]} refused while still due ({exc.code.name}: {str(exc)[:200]}); retry",
+                ) from exc
+            log.info("turn moved on", match_id=turn.match_id, version=turn.version, detail=str(exc)[:200])
+            return "stale"
         metrics.BOT_DECISIONS.labels(turn.game, turn.difficulty).inc()
         return "played"
+
+    async def _still_due(self, turn: Turn) -> bool:
+        """Whether the match is still at the turn's version with its seat to act. A refused turn is dropped as
+        stale only when another move or a clock got there first: dropped otherwise, nobody would announce it
+        again and the seat would wait for the idle policy."""
+        request = live_pb2.GetViewRequest(match_id=turn.match_id, caller=self.caller, seat=turn.seat)
+        view = (await self._owner(turn).on_owner(turn.match_id, "GetView", request)).view
+        return bool(view.version == turn.version and turn.seat in view.to_act and not view.HasField("outcome"))
 
     async def _thought(self, game: Game[Any], view: dict[str, Any], turn: Turn, legal: list[Action]) -> Action:
         """The bot's choice: thought on the event loop when this game and level think briefly, else in a thread."""
