@@ -32,6 +32,7 @@ from gamehall.runtime import metrics
 from gamehall.runtime.bus import SUBJECT_ROOT, PermanentEventError, classify_rpc_error
 from gamehall.runtime.errors import ClientError
 from gamehall.runtime.rules_replicas import RulesReplicas
+from gamehall_sdk.v1.match_pb2 import WatchMatchResponse
 
 log = structlog.get_logger("gamehall.ai")
 LOG_ROOT = f"{SUBJECT_ROOT}.log."
@@ -129,6 +130,11 @@ async def _play_one(worker: TurnWorker, turn: Turn) -> str:
     return outcome
 
 
+def _due_in(view: WatchMatchResponse, turn: Turn) -> bool:
+    """Whether `view` is of a running match at the turn's version with the turn's seat to act."""
+    return bool(view.version == turn.version and turn.seat in view.to_act and not view.HasField("outcome"))
+
+
 class TurnWorker:
     """Plays turns on the matches' owners with the service's bot identity."""
 
@@ -147,19 +153,20 @@ class TurnWorker:
     async def _read(self, turn: Turn) -> tuple[str, tuple[tuple[str, str], ...]] | None:
         """The seat's view and legal actions at the turn's version, from the owner (for a turn announced
         without them); None when the match is past that version."""
-        owner = self._owner(turn)
-        view_request = live_pb2.GetViewRequest(match_id=turn.match_id, caller=self.caller, seat=turn.seat)
         legal_request = live_pb2.ListLegalActionsRequest(match_id=turn.match_id, caller=self.caller, seat=turn.seat)
         view, legal = await asyncio.gather(
-            owner.on_owner(turn.match_id, "GetView", view_request),
-            owner.on_owner(turn.match_id, "ListLegalActions", legal_request),
+            self._view(turn), self._owner(turn).on_owner(turn.match_id, "ListLegalActions", legal_request)
         )
-        view, legal = view.view, legal.result
-        if view.version != turn.version or legal.version != turn.version or view.HasField("outcome"):
-            return None
-        if turn.seat not in view.to_act or not legal.actions:
+        legal = legal.result
+        if not _due_in(view, turn) or legal.version != turn.version or not legal.actions:
             return None
         return view.view_json, tuple((a.id, a.action_json) for a in legal.actions)
+
+    async def _view(self, turn: Turn) -> WatchMatchResponse:
+        """The turn's seat's view of the match now, from its owner."""
+        request = live_pb2.GetViewRequest(match_id=turn.match_id, caller=self.caller, seat=turn.seat)
+        view: WatchMatchResponse = (await self._owner(turn).on_owner(turn.match_id, "GetView", request)).view
+        return view
 
     async def play(self, turn: Turn) -> str:
         """Play `turn` if it is still due; returns what happened (for logs and tests)."""
@@ -204,9 +211,7 @@ class TurnWorker:
         """Whether the match is still at the turn's version with its seat to act. A refused turn is dropped as
         stale only when another move or a clock got there first: dropped otherwise, nobody would announce it
         again and the seat would wait for the idle policy."""
-        request = live_pb2.GetViewRequest(match_id=turn.match_id, caller=self.caller, seat=turn.seat)
-        view = (await self._owner(turn).on_owner(turn.match_id, "GetView", request)).view
-        return bool(view.version == turn.version and turn.seat in view.to_act and not view.HasField("outcome"))
+        return _due_in(await self._view(turn), turn)
 
     async def _thought(self, game: Game[Any], view: dict[str, Any], turn: Turn, legal: list[Action]) -> Action:
         """The bot's choice: thought on the event loop when this game and level think briefly, else in a thread."""

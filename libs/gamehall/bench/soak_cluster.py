@@ -75,9 +75,9 @@ FAULT_SLACK = 5.0
 retries a connection with exponential backoff (1 s x 1.6 per failure, jittered), so after a gateway was away
 for 6-10 s a new call may fail fast for a few seconds more (seen at 2.7 s past ready under 500 matches)."""
 RECOVERED = 0.5
+"""A fault is recovered from once a 1 s window holds this share of the fault-free move rate."""
 TRAIL = 12
 """Steps of a witness seat kept per match, to explain a finding about that match."""
-"""A fault is recovered from once a 1 s window holds this share of the fault-free move rate."""
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -183,8 +184,12 @@ on a busy machine), so stream and consumer creation is retried for `CLUSTER_FORM
 CLUSTER_FORMING_SECONDS = 30.0
 
 
+NOT_READY = (NatsTimeout, NoRespondersError, ServiceUnavailableError)
+"""What a JetStream request meets while the server is away or its JetStream is not ready yet (after a start)."""
+
+
 def _forming(exc: BaseException) -> bool:
-    if isinstance(exc, (NatsTimeout, NoRespondersError, ServiceUnavailableError)):
+    if isinstance(exc, NOT_READY):
         return True
     return isinstance(exc, APIError) and exc.err_code in CLUSTER_FORMING_CODES
 
@@ -246,17 +251,15 @@ class Bus:
         """Create each stream, or update it to the declared config (idempotent); while a JetStream cluster is
         still forming, retried (`_while_forming`)."""
         for spec in streams:
-            config = spec.config(replicas)
+            await _while_forming(functools.partial(self._create_or_update, spec.name, spec.config(replicas)))
 
-            async def create_or_update(config: api.StreamConfig = config) -> None:
-                try:
-                    await self.js.stream_info(config.name or "")
-                except NotFoundError:
-                    await self.js.add_stream(config)
-                else:
-                    await self.js.update_stream(config)
-
-            await _while_forming(create_or_update)
+    async def _create_or_update(self, name: str, config: api.StreamConfig) -> None:
+        try:
+            await self.js.stream_info(name)
+        except NotFoundError:
+            await self.js.add_stream(config)
+        else:
+            await self.js.update_stream(config)
 
     async def publish(
         self,
@@ -274,7 +277,7 @@ class Bus:
         ready (after a restart); the msg id makes a retried publish land at most once.
         """
         retrying = AsyncRetrying(
-            retry=retry_if_exception_type((NatsTimeout, NoRespondersError, ServiceUnavailableError)),
+            retry=retry_if_exception_type(NOT_READY),
             wait=wait_exponential(multiplier=0.05, max=1.0),
             stop=stop_after_delay(retry_for),
             reraise=True,
