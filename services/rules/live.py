@@ -108,12 +108,23 @@ class LiveMatches:
         return found
 
     async def _load(self, match_id: str) -> Held:
-        """Load once however many calls miss together: two copies of one match would serve stale reads."""
+        """Load once however many calls miss together: two copies of one match would serve stale reads.
+
+        A load already under way when a call comes may have read the match before a join the call follows (the
+        joiner's next read). An open match is never cached, joins changing it outside this replica, so a call
+        whose earlier load shows it open loads it again, sharing that second load with the calls doing the same."""
+        earlier = self._loading.get(match_id)
+        if earlier is not None:
+            held = await asyncio.shield(earlier)
+            if held.live.facts.status != "open":
+                return held
         loading = self._loading.get(match_id)
-        if loading is None:
+        if loading is None or loading is earlier:
             loading = asyncio.ensure_future(self._load_now(match_id))
             self._loading[match_id] = loading
-            loading.add_done_callback(lambda _: self._loading.pop(match_id, None))
+            loading.add_done_callback(
+                lambda done: self._loading.pop(match_id, None) if self._loading.get(match_id) is done else None
+            )
         return await asyncio.shield(loading)
 
     async def _load_now(self, match_id: str) -> Held:

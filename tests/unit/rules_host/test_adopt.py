@@ -192,3 +192,36 @@ async def test_a_move_on_a_copy_the_log_moved_past_is_judged_again_on_a_reloaded
     backend = _MovedOn("running")
     reply = await _first_move(backend)
     assert reply.version == 1 and backend.loads == 1 and backend.appended == [0, 0]
+
+
+class _JoinedDuringLoad(_Stored):
+    """A store whose first load reads the match open and then stalls; the last seat is taken meanwhile."""
+
+    def __init__(self) -> None:
+        super().__init__("open")
+        self.reading = asyncio.Event()
+        self.release = asyncio.Event()
+
+    async def LoadMatchState(self, request: ppb.LoadMatchStateRequest, timeout: float) -> ppb.LoadMatchStateResponse:
+        self.loads += 1
+        record = _humans(self.status)  # read now: a join landing later is not in it
+        if self.loads == 1:
+            self.reading.set()
+            await self.release.wait()
+        return ppb.LoadMatchStateResponse(match=record)
+
+
+async def test_a_call_after_a_join_is_not_answered_by_a_load_that_read_the_match_open() -> None:
+    """A watcher's read began loading the open match; the joiner's next read must see it running (seen in CI as
+    an empty ListLegalActions for both seats of a match that had just started)."""
+    backend = _JoinedDuringLoad()
+    matches = _matches(backend)
+    watcher = asyncio.create_task(matches.held("m1"))
+    await backend.reading.wait()
+    backend.status = "running"  # the join started the match, through the store
+    joiner = asyncio.create_task(matches.held("m1"))
+    await asyncio.sleep(0.01)
+    backend.release.set()
+    assert (await watcher).live.facts.status == "open"
+    assert (await joiner).live.facts.status == "running"
+    assert (await matches.held("m1")) is (await joiner), "the running copy is the one held"
