@@ -30,10 +30,6 @@ from gamehall_services.ai.worker import TurnWorker, handle_turn
 log = structlog.get_logger("gamehall.ai")
 SERVICE_USERNAME = "ai-service"
 """The account bots play as (role `bot`, which may act only for bot seats), created on first start."""
-TURNS_IN_FLIGHT = 32
-"""Turns of one game (per consumer) a replica handles at once: each pulled only when there is room, so a long
-think holds one slot, not a batch (a think of more than a couple of milliseconds runs in a thread:
-`worker.INLINE_THINK_SECONDS`)."""
 TURN_RETRY_DELAYS = (0.5, 1.0, 1.0, 1.0, 2.0, 2.0, 5.0, 10.0, 30.0, 60.0)
 """Nak delays of a turn that failed (the bus's default doubles sooner): a bot on the clock keeps trying about
 every second through a short outage, such as the match log's leader election (up to 9 s), then backs off."""
@@ -69,7 +65,11 @@ def build_app(settings: Settings) -> ServiceApp:
             heartbeat = settings.ai_ack_wait_seconds / 3
             for turns in (starts, moves):
                 bus.consume(
-                    turns, handle, heartbeat=heartbeat, in_flight=TURNS_IN_FLIGHT, retry_delays=TURN_RETRY_DELAYS
+                    turns,
+                    handle,
+                    heartbeat=heartbeat,
+                    in_flight=settings.ai_turns_in_flight,
+                    retry_delays=TURN_RETRY_DELAYS,
                 )
         log.info("consuming turns", games=[g.id for g in all_games()])
 

@@ -91,6 +91,14 @@ class Settings(BaseSettings):
         "thinking longer keeps its turn with in-progress acks every third of this, so it bounds the pause a "
         "crashed ai costs (issue 20, finding 8), not the think time.",
     )
+    ai_turns_in_flight: int = Field(
+        64,
+        ge=1,
+        description="ai service: turns of one game a replica holds at once, per consumer (each pulled only when "
+        "there is room). A brief turn spends most of its time waiting on the rules replica, so room for many keeps "
+        "the ai busy; a long think waits for a think thread while held, so a replica of hard bots can lower it to "
+        "share turns out more evenly across replicas.",
+    )
     matchmaking_bot_fill_seconds: float = Field(
         10.0, ge=0, description="matchmaking: a ticket that allows bots gets bot seats after waiting this long."
     )
