@@ -13,7 +13,7 @@ import asyncio
 import json
 import time
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -26,7 +26,7 @@ from gamehall.internal.v1 import persistence_pb2 as ppb
 from gamehall.internal.v1 import persistence_pb2_grpc
 from gamehall.matches import Caller, LiveMatch, MatchNotRunning, Step, require_seat, require_watch, seat_of
 from gamehall.matches.errors import MatchError, VersionConflict
-from gamehall.matches.live import LoggedAction, MatchFacts, StepView, forfeit_outcome
+from gamehall.matches.live import LoggedAction, MatchFacts, Remembered, StepView, forfeit_outcome
 from gamehall.matches.replay import HIDDEN, replay_page
 from gamehall.runtime import metrics
 from gamehall.runtime.errors import ClientError
@@ -342,7 +342,7 @@ class LiveMatches:
                     self._held[match_id] = held  # the copy that advanced is the one to serve
             metrics.ACTIONS_APPLIED.labels(self.game.id).inc()
             await self._push(live, step)
-            return _submitted(step, replayed=False)
+            return _submitted(step, step.to_act)
         raise ClientError(
             grpc.StatusCode.ABORTED,
             f"match {match_id} kept changing; retry the request",
@@ -449,7 +449,7 @@ class LiveMatches:
             if at_version is not None and live.recent:
                 last = next(reversed(live.recent.values()))
                 if last.version == live.version:
-                    view = StepView(seat, view.view, tuple(e for e in last.events if e.visible_to(seat)))
+                    view = StepView(seat, view.view, tuple(e for e in last.events() if e.visible_to(seat)))
             return self._message(live, view, live.version)
         if at_version > live.version:
             raise ClientError(
@@ -476,7 +476,7 @@ class LiveMatches:
         replica made that step, else rebuilt in process from the projection."""
         for step in live.recent.values():
             if step.version == version:
-                return step.state, step.events
+                return step.state(self.game), step.events()
         await self._projected(live.facts.id, version)
         request = ppb.LoadMatchStateRequest(match_id=live.facts.id, at_version=max(0, version - 1))
         loaded = await self._call("LoadMatchState", request)
@@ -563,13 +563,7 @@ class LiveMatches:
             )
             actions = [logged_from_entry(a) for a in logged.actions]
             while len(actions) < to_version and len(actions) + 1 in mine:
-                step = mine[len(actions) + 1]
-                logged_step = step.logged()
-                actions.append(
-                    LoggedAction(
-                        step.version, step.seat, logged_step["action"], step.request_id, step.action_id, step.label
-                    )
-                )
+                actions.append(mine[len(actions) + 1].logged())
             if len(actions) == to_version:
                 return actions
         raise ClientError(
@@ -665,11 +659,14 @@ def _advanced(facts: MatchFacts, entry: Any) -> MatchFacts:
     return replace(facts, **changes)
 
 
-def _submitted(step: Step, *, replayed: bool) -> match_pb2.SubmitActionResponse:
+def _submitted(
+    step: Step | Remembered, to_act: Sequence[int] = (), *, replayed: bool = False
+) -> match_pb2.SubmitActionResponse:
+    """A move's answer: for a new step, with the seats to act after it; for a retry of a remembered one, without."""
     response = match_pb2.SubmitActionResponse(
         version=step.version,
         action=common_pb2.LegalAction(id=step.action_id, label=step.label, action_json=dumps(dict(step.action_json))),
-        to_act=[] if replayed else list(step.to_act),
+        to_act=list(to_act),
         replayed=replayed,
     )
     if step.outcome is not None:
