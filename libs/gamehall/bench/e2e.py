@@ -20,7 +20,7 @@ from pathlib import Path
 
 import grpc
 
-from gamehall.bench.baselines import BASELINE_RUNS
+from gamehall.bench.baselines import BASELINE_RUNS, collector_paused
 from gamehall.bench.rows import Row, of_readings
 from gamehall.launcher.platform import Platform
 from gamehall_sdk.v1 import auth_pb2, auth_pb2_grpc, common_pb2, match_pb2, match_pb2_grpc
@@ -69,9 +69,10 @@ async def _play(address: str, matches: int) -> tuple[list[float], float]:
                     )
                     latencies.append(time.perf_counter() - started)
 
-        started = time.perf_counter()
-        await asyncio.gather(*(one_match(m) for m in ids))
-        return latencies, time.perf_counter() - started
+        with collector_paused():
+            started = time.perf_counter()
+            await asyncio.gather(*(one_match(m) for m in ids))
+            return latencies, time.perf_counter() - started
 
 
 @contextlib.contextmanager

@@ -30,7 +30,7 @@ from typing import Any
 import grpc
 from google.protobuf import duration_pb2
 
-from gamehall.bench.baselines import BASELINE_RUNS, _echo_load, echo_server
+from gamehall.bench.baselines import BASELINE_RUNS, _echo_load, collector_paused, echo_server
 from gamehall.bench.e2e import bench_platform
 from gamehall.bench.rows import Row, of_readings
 from gamehall.internal.v1 import diagnostics_pb2, diagnostics_pb2_grpc, persistence_pb2_grpc
@@ -254,10 +254,11 @@ def move_cost(
             idle_from = cpu_by_process(platform)
             await asyncio.sleep(1.0)
             before = cpu_by_process(platform)
-            started = time.perf_counter()
-            moves = await _moves(table, 10, hands)
-            await wait_projected_at(platform.nats_url, timeout=60)
-            wall = time.perf_counter() - started
+            with collector_paused():
+                started = time.perf_counter()
+                moves = await _moves(table, 10, hands)
+                await wait_projected_at(platform.nats_url, timeout=60)
+                wall = time.perf_counter() - started
             await asyncio.sleep(SETTLE_SECONDS)
             after = cpu_by_process(platform)
             spent = per_move_less_idle(idle_from, before, after, len(moves))
@@ -376,14 +377,15 @@ def latency_open_loop(platform: Platform, rate: float, seconds: float = 10.0) ->
                     await before  # the lane's earlier move first: a match's moves stay in order
                 latencies.append(await table.move(match_id, seat, card))
 
-            before, start = platform_cpu(platform), time.perf_counter()
-            for n in range(int(rate * seconds)):
-                lane = n % lanes
-                if not queues[lane]:
-                    continue
-                await pace(start, n, rate)
-                previous[lane] = asyncio.create_task(move(previous[lane], *queues[lane].pop(0)))
-            await asyncio.gather(*(t for t in previous if t is not None))
+            with collector_paused():
+                before, start = platform_cpu(platform), time.perf_counter()
+                for n in range(int(rate * seconds)):
+                    lane = n % lanes
+                    if not queues[lane]:
+                        continue
+                    await pace(start, n, rate)
+                    previous[lane] = asyncio.create_task(move(previous[lane], *queues[lane].pop(0)))
+                await asyncio.gather(*(t for t in previous if t is not None))
             await asyncio.sleep(SETTLE_SECONDS)
             spent = platform_cpu(platform) - before - idle * (time.perf_counter() - start)
             return PacedRun(latencies, warmed + len(latencies), spent / max(1, len(latencies)))
