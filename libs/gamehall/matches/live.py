@@ -104,6 +104,8 @@ class Step:
     clock_state: Mapping[str, Any]
     state: Any
     encoded: bytes
+    events_json: bytes
+    """The events as JSON, made while the move is judged: one that cannot be encoded fails before the log has it."""
 
     @property
     def digest(self) -> bytes:
@@ -157,7 +159,7 @@ class Remembered(NamedTuple):
             step.action_json,
             step.outcome,
             step.encoded,
-            msgspec.json.encode(step.events),
+            step.events_json,
         )
 
     def state(self, game: Game[Any]) -> Any:
@@ -279,6 +281,7 @@ class LiveMatch:
             clock_state=clock_state,
             state=next_state,
             encoded=self.game.encode(next_state),
+            events_json=msgspec.json.encode(events),
         )
 
     def commit(self, step: Step) -> None:
