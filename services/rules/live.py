@@ -563,7 +563,7 @@ class LiveMatches:
             )
             actions = [logged_from_entry(a) for a in logged.actions]
             while len(actions) < to_version and len(actions) + 1 in mine:
-                actions.append(mine[len(actions) + 1].logged())
+                actions.append(mine[len(actions) + 1].logged_action())
             if len(actions) == to_version:
                 return actions
         raise ClientError(

@@ -168,7 +168,8 @@ class Remembered(NamedTuple):
     def events(self) -> tuple[Event, ...]:
         return _EVENTS.decode(self.events_json)
 
-    def logged(self) -> LoggedAction:
+    def logged_action(self) -> LoggedAction:
+        """The step as the log reads it back (`Step.logged` is its entry's JSON form)."""
         return LoggedAction(
             self.version, self.seat, dict(self.action_json), self.request_id, self.action_id, self.label
         )

@@ -146,7 +146,7 @@ def test_a_remembered_step_gives_back_the_state_and_events_of_its_version(game_i
         assert kept is not None and kept.version == step.version
         assert game.encode(kept.state(game)) == step.encoded
         assert [event_to_proto(e) for e in kept.events()] == [event_to_proto(e) for e in step.events]
-        assert kept.logged() == LoggedAction(
+        assert kept.logged_action() == LoggedAction(
             step.version, step.seat, dict(step.action_json), step.request_id, step.action_id, step.label
         )
 
