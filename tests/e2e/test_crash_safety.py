@@ -25,6 +25,9 @@ from tests.e2e.test_play_through_gateway import _verify
 from tests.support.processes import repo_env
 
 MATCHES = 5
+THINK_SECONDS = 0.4
+"""Each player's pause after a move, so the play spans the kills: 50 moves made flat out had all landed within
+the 0.2 s before the first kill (seen in CI once moves got faster), and nothing was killed mid-play."""
 RETRYABLE = {grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED, grpc.StatusCode.INTERNAL}
 
 
@@ -59,6 +62,7 @@ def _play(client: Client, match_id: str, accepted: list[str], errors: list[BaseE
             step += 1
             if result.HasField("outcome"):
                 return
+            time.sleep(THINK_SECONDS)
         raise AssertionError(f"match {match_id} did not end within 2 minutes")
     except BaseException as exc:
         errors.append(exc)
