@@ -83,6 +83,12 @@ class PersistenceServicer(StoreWriter, persistence_pb2_grpc.PersistenceServiceSe
     async def GetMatch(self, request: pb.GetMatchRequest, context: Any) -> pb.GetMatchResponse:
         return pb.GetMatchResponse(match=match_to_proto(await self.store.get_match(request.match_id)))
 
+    async def GetMatchHeads(self, request: pb.GetMatchHeadsRequest, context: Any) -> pb.GetMatchHeadsResponse:
+        heads = await self.store.match_heads(request.match_ids)
+        return pb.GetMatchHeadsResponse(
+            heads=[pb.MatchHead(match_id=m, status=h.status, version=h.version) for m, h in heads.items()]
+        )
+
     async def ListMatches(self, request: pb.ListMatchesRequest, context: Any) -> pb.ListMatchesResponse:
         page = await self.store.list_matches(
             game=request.game or None,

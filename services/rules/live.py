@@ -37,6 +37,7 @@ from gamehall.wire.convert import dumps
 from gamehall.wire.matches import facts_from_record, logged_from_entry, logged_to_public, outcome_from_json
 from gamehall.wire.matchlog import close_entry, entry_for_step
 from gamehall_sdk.v1 import common_pb2, match_pb2
+from gamehall_services.rules.match_heads import MatchHeads
 
 log = structlog.get_logger("gamehall.rules.live")
 
@@ -87,6 +88,8 @@ class LiveMatches:
         self.timeout = timeout
         self._held: OrderedDict[str, Held] = OrderedDict()
         self._loading: dict[str, asyncio.Future[Held]] = {}
+        self._heads = MatchHeads(persistence, timeout)
+        """The store's checks of copies about to take their first move, read together (`_unclosed`)."""
 
     # ----------------------------------------------------------------- the cache
     async def _call(self, method: str, request: Any) -> Any:
@@ -372,8 +375,7 @@ class LiveMatches:
         return await self._load(match_id)
 
     async def _changed_in_store(self, match_id: str, held: Held) -> bool:
-        record = (await self._call("GetMatch", ppb.GetMatchRequest(match_id=match_id))).match
-        return bool(record.status != held.live.facts.status or int(record.version) != held.live.version)
+        return await self._heads.head(match_id) != (held.live.facts.status, held.live.version)
 
     async def _moved_on(self, match_id: str, held: Held) -> bool:
         """`_log_moved`, answering False when the log cannot be asked (a refusal then stands)."""

@@ -58,6 +58,13 @@ class NewSeat(msgspec.Struct, frozen=True, kw_only=True):
     bot_difficulty: str | None = None
 
 
+class MatchHead(msgspec.Struct, frozen=True):
+    """A match's lifecycle status and version: what a rules replica checks before it extends its copy."""
+
+    status: MatchStatus
+    version: int
+
+
 class Match(msgspec.Struct, frozen=True, kw_only=True):
     id: str
     game: str

@@ -175,3 +175,17 @@ async def test_a_finished_match_keeps_only_its_final_snapshot(persistence: Serve
         assert await store.latest_snapshot(match.id, at_most=2) is None  # versions 1 and 2 were pruned
     finally:
         await store.close()
+
+
+async def test_match_heads_read_many_matches_at_once_and_leave_unknown_ones_out(persistence: Served) -> None:
+    stub = persistence.stub
+    running = await _running_match(stub)
+    await stub.AppendAction(_append(running.id, 0, "r1"))
+    waiting = (await stub.CreateMatch(ppb.CreateMatchRequest(game="high-card", config_json=CONFIG, seed=7))).match
+    reply = await stub.GetMatchHeads(ppb.GetMatchHeadsRequest(match_ids=[running.id, "nope", waiting.id, running.id]))
+    assert sorted((h.match_id, h.status, h.version) for h in reply.heads) == sorted(
+        [(running.id, "running", 1), (waiting.id, "open", 0)]
+    )
+    assert not (await stub.GetMatchHeads(ppb.GetMatchHeadsRequest())).heads
+    too_many = ppb.GetMatchHeadsRequest(match_ids=[f"m{i}" for i in range(501)])
+    assert await _code(stub.GetMatchHeads(too_many)) == grpc.StatusCode.INVALID_ARGUMENT

@@ -11,6 +11,7 @@ from gamehall.store import (
     AlreadyExists,
     InvalidArgument,
     MatchClosed,
+    MatchHead,
     NewSeat,
     NotFound,
     Store,
@@ -54,6 +55,24 @@ async def test_create_and_get(store: Store) -> None:
     assert loaded.clock_state is None and loaded.outcome is None and loaded.finished_at is None
     assert loaded.tournament_id == "cup-1" and loaded.labels == {"table": "A"}
     assert loaded.created_at.tzinfo is not None
+
+
+async def test_match_heads_give_status_and_version_of_each_known_match(store: Store) -> None:
+    played = await running_match(store)
+    await append(store, played, 0, "r1")
+    await append(store, played, 1, "r2")
+    waiting = await store.create_match(game="high-card", config=DUEL)
+    aborted = await running_match(store)
+    await store.abort_match(aborted.id)
+    heads = await store.match_heads([played.id, waiting.id, "no-such-match", aborted.id, played.id])
+    assert heads == {
+        played.id: MatchHead("running", 2),
+        waiting.id: MatchHead("open", 0),
+        aborted.id: MatchHead("aborted", 0),
+    }
+    assert await store.match_heads([]) == {}
+    with pytest.raises(InvalidArgument):
+        await store.match_heads([f"m{i}" for i in range(501)])
 
 
 async def test_seed_is_drawn_when_not_given(store: Store) -> None:

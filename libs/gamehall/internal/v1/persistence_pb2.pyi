@@ -172,6 +172,28 @@ class GetMatchResponse(_message.Message):
     match: MatchRecord
     def __init__(self, match: _Optional[_Union[MatchRecord, _Mapping]] = ...) -> None: ...
 
+class GetMatchHeadsRequest(_message.Message):
+    __slots__ = ("match_ids",)
+    MATCH_IDS_FIELD_NUMBER: _ClassVar[int]
+    match_ids: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, match_ids: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class MatchHead(_message.Message):
+    __slots__ = ("match_id", "status", "version")
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    STATUS_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    match_id: str
+    status: str
+    version: int
+    def __init__(self, match_id: _Optional[str] = ..., status: _Optional[str] = ..., version: _Optional[int] = ...) -> None: ...
+
+class GetMatchHeadsResponse(_message.Message):
+    __slots__ = ("heads",)
+    HEADS_FIELD_NUMBER: _ClassVar[int]
+    heads: _containers.RepeatedCompositeFieldContainer[MatchHead]
+    def __init__(self, heads: _Optional[_Iterable[_Union[MatchHead, _Mapping]]] = ...) -> None: ...
+
 class ListMatchesRequest(_message.Message):
     __slots__ = ("game", "statuses", "public", "account_id", "limit", "cursor", "clocked_only")
     GAME_FIELD_NUMBER: _ClassVar[int]

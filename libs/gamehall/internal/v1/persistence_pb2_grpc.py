@@ -56,6 +56,11 @@ class PersistenceServiceStub:
                 request_serializer=gamehall_dot_internal_dot_v1_dot_persistence__pb2.GetMatchRequest.SerializeToString,
                 response_deserializer=gamehall_dot_internal_dot_v1_dot_persistence__pb2.GetMatchResponse.FromString,
                 _registered_method=True)
+        self.GetMatchHeads = channel.unary_unary(
+                '/gamehall.internal.v1.PersistenceService/GetMatchHeads',
+                request_serializer=gamehall_dot_internal_dot_v1_dot_persistence__pb2.GetMatchHeadsRequest.SerializeToString,
+                response_deserializer=gamehall_dot_internal_dot_v1_dot_persistence__pb2.GetMatchHeadsResponse.FromString,
+                _registered_method=True)
         self.ListMatches = channel.unary_unary(
                 '/gamehall.internal.v1.PersistenceService/ListMatches',
                 request_serializer=gamehall_dot_internal_dot_v1_dot_persistence__pb2.ListMatchesRequest.SerializeToString,
@@ -141,6 +146,14 @@ class PersistenceServiceServicer:
 
     def GetMatch(self, request, context):
         """One match with its seats (the secret seed included: callers must not forward it before the end).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetMatchHeads(self, request, context):
+        """The status and version of many matches in one read (unknown ids are left out): a rules replica checks the
+        copies whose first move it is about to log, together.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -246,6 +259,11 @@ def add_PersistenceServiceServicer_to_server(servicer, server):
                     servicer.GetMatch,
                     request_deserializer=gamehall_dot_internal_dot_v1_dot_persistence__pb2.GetMatchRequest.FromString,
                     response_serializer=gamehall_dot_internal_dot_v1_dot_persistence__pb2.GetMatchResponse.SerializeToString,
+            ),
+            'GetMatchHeads': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetMatchHeads,
+                    request_deserializer=gamehall_dot_internal_dot_v1_dot_persistence__pb2.GetMatchHeadsRequest.FromString,
+                    response_serializer=gamehall_dot_internal_dot_v1_dot_persistence__pb2.GetMatchHeadsResponse.SerializeToString,
             ),
             'ListMatches': grpc.unary_unary_rpc_method_handler(
                     servicer.ListMatches,
@@ -413,6 +431,33 @@ class PersistenceService:
             '/gamehall.internal.v1.PersistenceService/GetMatch',
             gamehall_dot_internal_dot_v1_dot_persistence__pb2.GetMatchRequest.SerializeToString,
             gamehall_dot_internal_dot_v1_dot_persistence__pb2.GetMatchResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetMatchHeads(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/gamehall.internal.v1.PersistenceService/GetMatchHeads',
+            gamehall_dot_internal_dot_v1_dot_persistence__pb2.GetMatchHeadsRequest.SerializeToString,
+            gamehall_dot_internal_dot_v1_dot_persistence__pb2.GetMatchHeadsResponse.FromString,
             options,
             channel_credentials,
             insecure,
