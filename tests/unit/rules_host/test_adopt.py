@@ -90,9 +90,10 @@ class _Stored(_Counting):
         self.asked: list[str] = []
         self.appended: list[int] = []
 
-    async def GetMatch(self, request: ppb.GetMatchRequest, timeout: float) -> ppb.GetMatchResponse:
-        self.asked.append("GetMatch")
-        return ppb.GetMatchResponse(match=_humans(self.status))
+    async def GetMatchHeads(self, request: ppb.GetMatchHeadsRequest, timeout: float) -> ppb.GetMatchHeadsResponse:
+        self.asked.append("GetMatchHeads")
+        head = ppb.MatchHead(match_id=request.match_ids[0], status=self.status, version=0)
+        return ppb.GetMatchHeadsResponse(heads=[head])
 
     async def LoadMatchState(self, request: ppb.LoadMatchStateRequest, timeout: float) -> ppb.LoadMatchStateResponse:
         self.loads += 1
@@ -122,14 +123,14 @@ async def test_a_first_move_asks_the_store_once_and_not_the_log() -> None:
     backend = _Stored("running")
     reply = await _first_move(backend)
     assert reply.version == 1
-    assert (backend.asked, backend.appended, backend.loads) == (["GetMatch"], [0], 0)
+    assert (backend.asked, backend.appended, backend.loads) == (["GetMatchHeads"], [0], 0)
 
 
 async def test_a_first_move_after_an_abort_that_left_no_log_entry_is_refused() -> None:
     backend = _Stored("aborted")
     with pytest.raises(MatchNotRunning):
         await _first_move(backend)
-    assert (backend.asked[0], backend.appended, backend.loads) == ("GetMatch", [], 1)
+    assert (backend.asked[0], backend.appended, backend.loads) == ("GetMatchHeads", [], 1)
 
 
 class _Hanging(_Stored):
@@ -172,10 +173,10 @@ async def test_a_move_at_a_human_pace_asks_neither_the_log_nor_the_store_but_a_r
         seat = held.live.to_act[0]
         caller = Caller(account_id="a" if seat == 0 else "b", role="player")
         await matches.play("m1", caller, seat, request, None, action_id(held.live.legal(seat)[0]))
-    assert (backend.asked, backend.appended) == (["GetMatch"], [0, 1])  # the store once, for the first entry
+    assert (backend.asked, backend.appended) == (["GetMatchHeads"], [0, 1])  # the store once, for the first entry
     (await matches.held("m1")).checked -= 10 * FRESH_SECONDS
     await matches.held("m1")
-    assert backend.asked[:2] == ["GetMatch", "last_seq"]
+    assert backend.asked[:2] == ["GetMatchHeads", "last_seq"]
 
 
 class _MovedOn(_Stored):
