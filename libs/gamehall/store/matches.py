@@ -74,6 +74,21 @@ def _statuses(status: str | Iterable[str] | None) -> list[str]:
     return wanted
 
 
+async def seats_of(tx: Tx, match_ids: Sequence[str]) -> dict[str, tuple[Seat, ...]]:
+    """The seats of each of `match_ids` (a match with none, or unknown, is left out), in one statement."""
+    if not match_ids:
+        return {}
+    rows = await tx.fetch(
+        f"SELECT {SEAT_COLUMNS} FROM seats WHERE match_id IN ({StoreCore._placeholders(match_ids)}) "
+        "ORDER BY match_id, seat",
+        *match_ids,
+    )
+    grouped: dict[str, list[Seat]] = {}
+    for row in rows:
+        grouped.setdefault(row["match_id"], []).append(seat_from(row))
+    return {k: tuple(v) for k, v in grouped.items()}
+
+
 class MatchOps(StoreCore):
     # ----------------------------------------------------------------- create and read
     async def create_match(
@@ -221,23 +236,10 @@ class MatchOps(StoreCore):
         async with self._read() as tx:
             rows = await tx.fetch(sql, *args)
             page, more = rows[:limit], len(rows) > limit
-            seats = await self._seats_of(tx, [r["id"] for r in page])
+            seats = await seats_of(tx, [r["id"] for r in page])
         matches = tuple(match_from(r, seats.get(r["id"], ()), self.dialect) for r in page)
         next_cursor = encode_cursor(matches[-1].created_at, matches[-1].id) if more and matches else None
         return MatchPage(matches=matches, next_cursor=next_cursor)
-
-    async def _seats_of(self, tx: Tx, match_ids: list[str]) -> dict[str, tuple[Seat, ...]]:
-        if not match_ids:
-            return {}
-        rows = await tx.fetch(
-            f"SELECT {SEAT_COLUMNS} FROM seats WHERE match_id IN ({self._placeholders(match_ids)}) "
-            "ORDER BY match_id, seat",
-            *match_ids,
-        )
-        grouped: dict[str, list[Seat]] = {}
-        for row in rows:
-            grouped.setdefault(row["match_id"], []).append(seat_from(row))
-        return {k: tuple(v) for k, v in grouped.items()}
 
     async def count_active_matches(self, account_id: str) -> int:
         """Open or running matches in which the account holds or has a reserved seat (for quotas)."""
@@ -362,7 +364,7 @@ class MatchOps(StoreCore):
                 now_ms,
                 limit,
             )
-            seats = await self._seats_of(tx, [r["id"] for r in rows])
+            seats = await seats_of(tx, [r["id"] for r in rows])
         return [match_from(r, seats.get(r["id"], ()), self.dialect) for r in rows]
 
     async def set_labels(self, match_id: str, labels: Mapping[str, Any]) -> None:

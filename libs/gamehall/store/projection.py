@@ -20,11 +20,11 @@ from gamehall.store.core import StoreCore
 from gamehall.store.deadlines import next_deadline_ms
 from gamehall.store.dialect import Dialect
 from gamehall.store.errors import NotFound, StoreError
+from gamehall.store.matches import seats_of
 from gamehall.store.outbox import write_outbox
-from gamehall.store.ratings import Rater, rate_finish
+from gamehall.store.ratings import Finish, Rater, rate_finishes
 from gamehall.store.records import CLOSED_STATUSES, OutboxMessage, Seat
-from gamehall.store.rows import SEAT_COLUMNS, seat_from
-from gamehall.store.tournaments import record_result
+from gamehall.store.tournaments import record_results
 from gamehall.store.transaction import Row, Tx
 
 
@@ -101,6 +101,9 @@ class ProjectionOps(StoreCore):
         actions: list[tuple[Any, ...]] = []
         updates: list[tuple[Any, ...]] = []
         rated: list[tuple[str, str]] = []
+        snapshots: list[tuple[str, int, bytes, datetime]] = []
+        trims: list[tuple[str, int]] = []
+        closing: list[tuple[LogRecord, Row]] = []
         async with self._write() as tx:
             now = self._now()
             ids = list(by_match)
@@ -122,27 +125,28 @@ class ProjectionOps(StoreCore):
                 actions += plan.actions
                 updates.append(plan.update(match_id, row))
                 heads[match_id] = (plan.log_seq, plan.status)
-                for snap_version, state, _ in plan.snapshots:
-                    await tx.execute(
-                        "INSERT INTO snapshots (match_id, version, state, created_at) VALUES (?, ?, ?, ?) "
-                        "ON CONFLICT (match_id, version) DO UPDATE SET state = excluded.state",
-                        match_id,
-                        snap_version,
-                        state,
-                        now,
-                    )
+                snapshots += [(match_id, version, state, now) for version, state, _ in plan.snapshots]
                 if plan.snapshots:
                     snapshot_seqs[match_id] = plan.snapshots[-1][2]
                     if plan.closed:  # a finished match keeps its final state only
-                        await tx.execute(
-                            "DELETE FROM snapshots WHERE match_id = ? AND version < ?", match_id, plan.snapshots[-1][0]
-                        )
-                for entry in plan.closing:
-                    settled = await _settle(tx, self.dialect, entry, row, now, rater)
-                    if settled.rated:
-                        rated.append((str(row["game"]), str(row["mode"] or "")))
-                    if outbox_for is not None:
-                        await write_outbox(tx, outbox_for(entry, row, settled), now)
+                        trims.append((match_id, plan.snapshots[-1][0]))
+                closing += [(entry, row) for entry in plan.closing]
+            if snapshots:
+                await tx.executemany(
+                    "INSERT INTO snapshots (match_id, version, state, created_at) VALUES (?, ?, ?, ?) "
+                    "ON CONFLICT (match_id, version) DO UPDATE SET state = excluded.state",
+                    snapshots,
+                )
+            if trims:
+                await tx.executemany("DELETE FROM snapshots WHERE match_id = ? AND version < ?", trims)
+            events: list[OutboxMessage] = []
+            settled_all = await _settle(tx, self.dialect, closing, now, rater)
+            for (entry, row), settled in zip(closing, settled_all, strict=True):
+                if settled.rated:
+                    rated.append((str(row["game"]), str(row["mode"] or "")))
+                if outbox_for is not None:
+                    events += outbox_for(entry, row, settled)
+            await write_outbox(tx, events, now)
             if actions:
                 await tx.executemany(
                     "INSERT INTO action_log (match_id, version, seat, action, request_id, state_digest, created_at) "
@@ -181,21 +185,46 @@ class ProjectionOps(StoreCore):
         return [(int(r["seat"]), str(r["request_id"])) for r in rows]
 
 
-async def _settle(tx: Tx, dialect: Dialect, entry: LogRecord, row: Row, now: datetime, rater: Rater | None) -> Settled:
-    """A finished match's outcome goes to its tournament's inbox, and its ratings are updated, in the transaction
-    that projects the finish: a tournament hears of every result, and a rating moves for it, exactly once with no
-    call between. An aborted match settles nothing."""
-    if entry.status != "finished" or not entry.outcome:
-        return Settled()
-    rows = await tx.fetch(f"SELECT {SEAT_COLUMNS} FROM seats WHERE match_id = ? ORDER BY seat", entry.match_id)
-    seats = tuple(seat_from(s) for s in rows)
-    outcome = msgspec.json.decode(entry.outcome)
-    ranks = [int(r) for r in outcome.get("ranks", [])]
-    tournament = await record_result(tx, entry.match_id, ranks, str(outcome.get("reason", "")), now)
-    rated = rater is not None and await rate_finish(
-        tx, dialect, rater, entry.match_id, str(row["game"]), str(row["mode"] or ""), seats, ranks, now
+async def _settle(
+    tx: Tx, dialect: Dialect, closing: Sequence[tuple[LogRecord, Row]], now: datetime, rater: Rater | None
+) -> list[Settled]:
+    """What each closing entry of a batch settles, in the transaction that projects it, with a few statements
+    however many finish together: a finished match's outcome goes to its tournament's inbox, and its ratings are
+    updated (in log order, so a player's finishes chain), so a tournament hears of every result, and a rating
+    moves for it, exactly once with no call between. An aborted match settles nothing."""
+    finishes = [(entry, row) for entry, row in closing if entry.status == "finished" and entry.outcome]
+    if not finishes:
+        return [Settled() for _ in closing]
+    seats = await seats_of(tx, [entry.match_id for entry, _ in finishes])
+    outcomes = {entry.match_id: msgspec.json.decode(entry.outcome or "{}") for entry, _ in finishes}
+    ranks = {m: tuple(int(r) for r in outcome.get("ranks", [])) for m, outcome in outcomes.items()}
+    tournaments = await record_results(
+        tx, [(m, ranks[m], str(outcome.get("reason", ""))) for m, outcome in outcomes.items()], now
     )
-    return Settled(seats=seats, tournament_id=tournament or "", ratings_settled=rater is not None, rated=rated)
+    rated: dict[str, bool] = {}
+    if rater is not None:
+        batch = [
+            Finish(
+                match_id=entry.match_id,
+                game=str(row["game"]),
+                mode=str(row["mode"] or ""),
+                seats=seats.get(entry.match_id, ()),
+                ranks=ranks[entry.match_id],
+            )
+            for entry, row in finishes
+        ]
+        rated = dict(zip(outcomes, await rate_finishes(tx, dialect, rater, batch, now), strict=True))
+    return [
+        Settled(
+            seats=seats.get(entry.match_id, ()),
+            tournament_id=tournaments.get(entry.match_id, ""),
+            ratings_settled=rater is not None,
+            rated=rated.get(entry.match_id, False),
+        )
+        if entry.match_id in outcomes
+        else Settled()
+        for entry, _ in closing
+    ]
 
 
 class _Plan:

@@ -5,8 +5,8 @@ it records the new values computed from the ratings read, guarded two ways in on
 match id goes into `mm_rated_matches` (a second recording of the same match changes nothing),
 and each player's `matches` count must still be what was read (`RatingConflict` otherwise, so a
 concurrent update is never overwritten: re-read, recompute, retry). The projection rates a match in
-the transaction that projects its finish (`rate_finish`); `record_ratings` records what a caller
-computed (matchmaking, for the finished events of an older persistence).
+the transaction that projects its finish (`rate_finishes`, a batch's finishes together); `record_ratings`
+records what a caller computed (matchmaking, for the finished events of an older persistence).
 """
 
 from __future__ import annotations
@@ -80,28 +80,119 @@ class Rater(Protocol):
         they cannot be computed (the match is then left unrated)."""
 
 
-async def rate_finish(
-    tx: Tx,
-    dialect: Dialect,
-    rater: Rater,
-    match_id: str,
-    game: str,
-    mode: str,
-    seats: Sequence[Seat],
-    ranks: Sequence[int],
-    now: datetime,
-) -> bool:
-    """Rate a finished match inside `tx`; False when it rates nobody or was rated before. A later finish of the
-    same player in the same transaction reads this one's ratings, so a batch of finishes chains them in order."""
-    teams = rater.teams(match_id, game, mode, seats, ranks)
-    if teams is None:
-        return False
-    updates = rater.update(teams, await _read(tx, dialect, game, mode, teams.players))
-    if not updates or not await _claim(tx, match_id, game, mode, now):
-        return False
-    _check(updates)
-    await _write(tx, game, mode, updates, now)
-    return True
+class Finish(msgspec.Struct, frozen=True, kw_only=True):
+    """A finished match the projection rates: its seats and how each ranked."""
+
+    match_id: str
+    game: str
+    mode: str
+    seats: tuple[Seat, ...]
+    ranks: tuple[int, ...]
+
+
+async def rate_finishes(
+    tx: Tx, dialect: Dialect, rater: Rater, finishes: Sequence[Finish], now: datetime
+) -> list[bool]:
+    """Rate a batch's finished matches inside `tx`, in order, with a few statements however many they are; per
+    finish, whether it was rated (not when it rates nobody or was rated before). A finish reads the ratings the
+    finishes before it left, so a player's matches chain as if each were its own transaction; each player's row
+    is then written once, if its match count is still the one read (`RatingConflict` otherwise)."""
+    teams = [rater.teams(f.match_id, f.game, f.mode, f.seats, f.ranks) for f in finishes]
+    players: dict[tuple[str, str], list[str]] = {}
+    for finish, rated_teams in zip(finishes, teams, strict=True):
+        if rated_teams is not None:
+            players.setdefault((finish.game, finish.mode), []).extend(rated_teams.players)
+    if not players:
+        return [False] * len(finishes)
+    done = await _rated_before(tx, [f.match_id for f, t in zip(finishes, teams, strict=True) if t is not None])
+    ratings = {key: await _read(tx, dialect, key[0], key[1], accounts) for key, accounts in players.items()}
+    counts_read = {key: {a: r.matches for a, r in found.items()} for key, found in ratings.items()}
+    rated: list[bool] = []
+    claims: list[tuple[str, str, str, datetime]] = []
+    for finish, rated_teams in zip(finishes, teams, strict=True):
+        if rated_teams is None or finish.match_id in done:
+            rated.append(False)
+            continue
+        current = ratings[(finish.game, finish.mode)]
+        updates = rater.update(rated_teams, {p: current[p] for p in rated_teams.players if p in current})
+        if not updates:
+            rated.append(False)
+            continue
+        _check(updates)
+        for u in updates:
+            stored = current[u.account].matches if u.account in current else 0
+            if u.expected_matches != stored:  # as the write's compare-and-swap would find it
+                raise RatingConflict(
+                    f"the rating of {u.account} in {finish.game}/{finish.mode} was computed from "
+                    f"{u.expected_matches} matches, not the {stored} stored"
+                )
+            current[u.account] = PlayerRating(
+                game=finish.game,
+                mode=finish.mode,
+                account=u.account,
+                mu=u.mu,
+                sigma=u.sigma,
+                matches=u.expected_matches + 1,
+                updated_at=now,
+            )
+        done.add(finish.match_id)
+        claims.append((finish.match_id, finish.game, finish.mode, now))
+        rated.append(True)
+    if claims:  # a claim made meanwhile by another writer fails the whole transaction, which is then retried
+        await tx.executemany(
+            "INSERT INTO mm_rated_matches (match_id, game, mode, rated_at) VALUES (?, ?, ?, ?)", claims
+        )
+        for key, current in ratings.items():
+            for account, rating in current.items():
+                read = counts_read[key].get(account, 0)
+                if rating.matches != read:
+                    await _store(tx, rating, read, now)
+    return rated
+
+
+async def _rated_before(tx: Tx, match_ids: Sequence[str]) -> set[str]:
+    found: set[str] = set()
+    for start in range(0, len(match_ids), 500):
+        chunk = match_ids[start : start + 500]
+        rows = await tx.fetch(
+            f"SELECT match_id FROM mm_rated_matches WHERE match_id IN ({StoreCore._placeholders(chunk)})", *chunk
+        )
+        found.update(str(r["match_id"]) for r in rows)
+    return found
+
+
+async def _store(tx: Tx, rating: PlayerRating, matches_read: int, now: datetime) -> None:
+    """A player's rating after a batch's finishes, if its match count is still `matches_read`."""
+    ordinal = rating.mu - ORDINAL_Z * rating.sigma
+    if matches_read == 0:
+        row = await tx.fetchrow(
+            "INSERT INTO mm_ratings (game, mode, account, mu, sigma, ordinal, matches, updated_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (game, mode, account) DO NOTHING RETURNING account",
+            rating.game,
+            rating.mode,
+            rating.account,
+            rating.mu,
+            rating.sigma,
+            ordinal,
+            rating.matches,
+            now,
+        )
+    else:
+        row = await tx.fetchrow(
+            "UPDATE mm_ratings SET mu = ?, sigma = ?, ordinal = ?, matches = ?, updated_at = ? "
+            "WHERE game = ? AND mode = ? AND account = ? AND matches = ? RETURNING account",
+            rating.mu,
+            rating.sigma,
+            ordinal,
+            rating.matches,
+            now,
+            rating.game,
+            rating.mode,
+            rating.account,
+            matches_read,
+        )
+    if row is None:
+        raise RatingConflict(f"the rating of {rating.account} in {rating.game}/{rating.mode} changed since it was read")
 
 
 async def _claim(tx: Tx, match_id: str, game: str, mode: str, now: datetime) -> bool:

@@ -27,22 +27,30 @@ _COLUMNS = "id, name, game, mode, format, status, revision, doc, created_by, cre
 _SUMMARY = "id, name, game, mode, format, status, revision, created_by, created_at, updated_at"
 
 
-async def record_result(tx: Tx, match_id: str, ranks: Sequence[int], reason: str, now: datetime) -> str | None:
-    """Put a finished match's outcome in its tournament's inbox once, inside `tx`: the tournament's id, or None
-    when the match plays no pairing. A second recording keeps the first."""
-    link = await tx.fetchrow("SELECT tournament_id FROM mm_tournament_matches WHERE match_id = ?", match_id)
-    if link is None:
-        return None
-    await tx.execute(
-        "INSERT INTO mm_tournament_results (match_id, tournament_id, ranks, reason, recorded_at) "
-        "VALUES (?, ?, ?, ?, ?) ON CONFLICT (match_id) DO NOTHING",
-        match_id,
-        link["tournament_id"],
-        msgspec.json.encode([int(r) for r in ranks]).decode(),
-        reason,
-        now,
+async def record_results(tx: Tx, results: Sequence[tuple[str, Sequence[int], str]], now: datetime) -> dict[str, str]:
+    """Put each finished match's outcome (match id, ranks, reason) in its tournament's inbox once, inside `tx`,
+    with two statements however many there are: the tournament id of each match that plays a pairing (the
+    others are left out). A second recording of a match keeps the first."""
+    if not results:
+        return {}
+    ids = [match_id for match_id, _, _ in results]
+    links = await tx.fetch(
+        f"SELECT match_id, tournament_id FROM mm_tournament_matches WHERE match_id IN ({StoreCore._placeholders(ids)})",
+        *ids,
     )
-    return str(link["tournament_id"])
+    tournaments = {str(r["match_id"]): str(r["tournament_id"]) for r in links}
+    rows = [
+        (match_id, tournaments[match_id], msgspec.json.encode([int(r) for r in ranks]).decode(), reason, now)
+        for match_id, ranks, reason in results
+        if match_id in tournaments
+    ]
+    if rows:
+        await tx.executemany(
+            "INSERT INTO mm_tournament_results (match_id, tournament_id, ranks, reason, recorded_at) "
+            "VALUES (?, ?, ?, ?, ?) ON CONFLICT (match_id) DO NOTHING",
+            rows,
+        )
+    return tournaments
 
 
 class RevisionConflict(StoreError):
@@ -253,7 +261,7 @@ class TournamentOps(StoreCore):
         Recording it again returns the first recording unchanged. (The projection records it on its own, in
         the transaction that projects the match's finish; this call serves an older persistence's events.)"""
         async with self._write() as tx:
-            if await record_result(tx, match_id, ranks, reason, self._now()) is None:
+            if not await record_results(tx, [(match_id, ranks, reason)], self._now()):
                 return None
             found = await self._results(tx, "r.match_id = ?", (match_id,))
         return found[0]

@@ -154,3 +154,46 @@ async def test_a_rating_that_moved_meanwhile_fails_the_whole_batch_and_writes_no
     assert not await store.is_rated(match.id) and await store.ratings(GAME, MODE, [alice, bob]) == {}
     result = await store.project([running, finish(match, 2)], keep({}), OneTeamPerHuman())
     assert result.rated == ((GAME, MODE),) and (await store.ratings(GAME, MODE, [alice]))[alice].matches == 1
+
+
+async def test_many_finishes_in_one_batch_settle_as_they_would_one_batch_each(store: Store) -> None:
+    """A batch settles its finishes together (a few statements for all of them): the ratings, the rated marks and
+    what each finish settled are those of projecting the same finishes one per batch."""
+    lost = json.dumps({"ranks": [2, 1], "scores": None, "reason": "all cards played"})
+
+    async def play(prefix: str) -> tuple[list[str], list[LogRecord], dict[str, Settled]]:
+        names = [(await account(store, f"{prefix}{n}")).id for n in range(4)]
+        rated_before = await duel(store, names[2], names[3])
+        assert await store.record_ratings(
+            rated_before.id,
+            GAME,
+            MODE,
+            [RatingUpdate(account=p, expected_matches=0, mu=27.0, sigma=6.0) for p in names[2:]],
+        )
+        pairs = [(0, 1), (1, 0), (0, 2), (2, 3), (3, 1), (0, 1)]
+        ends = []
+        for n, (a, b) in enumerate(pairs):
+            match = await duel(store, names[a], names[b])
+            ends.append(finish(match, n + 1, WON_BY_SEAT_0 if n % 3 else lost))
+        against_a_bot = await duel(store, names[0], bot=True)
+        ends.append(finish(against_a_bot, len(pairs) + 1))
+        ends.append(finish(rated_before, len(pairs) + 2))  # rated by an older matchmaking: not again
+        return names, ends, {}
+
+    together_names, together, settled_together = await play("t")
+    result = await store.project(together, keep(settled_together), OneTeamPerHuman())
+    assert len(result.rated) == 6
+    apart_names, apart, settled_apart = await play("a")
+    for end in apart:
+        await store.project([end], keep(settled_apart), OneTeamPerHuman())
+
+    def shape(names: list[str], ratings: Mapping[str, PlayerRating]) -> list[tuple[object, ...]]:
+        return [(pytest.approx(ratings[p].mu), pytest.approx(ratings[p].sigma), ratings[p].matches) for p in names]
+
+    assert shape(together_names, await store.ratings(GAME, MODE, together_names)) == shape(
+        apart_names, await store.ratings(GAME, MODE, apart_names)
+    )
+    assert [(s.ratings_settled, s.rated, len(s.seats)) for s in settled_together.values()] == [
+        (s.ratings_settled, s.rated, len(s.seats)) for s in settled_apart.values()
+    ]
+    assert [await store.is_rated(e.match_id) for e in together] == [await store.is_rated(e.match_id) for e in apart]
