@@ -237,35 +237,16 @@ def _check(updates: Sequence[RatingUpdate]) -> None:
 async def _write(tx: Tx, game: str, mode: str, updates: Sequence[RatingUpdate], now: datetime) -> None:
     """Each player's new rating, if their match count is still the one read (`RatingConflict` otherwise)."""
     for u in updates:
-        ordinal = u.mu - ORDINAL_Z * u.sigma
-        if u.expected_matches == 0:
-            row = await tx.fetchrow(
-                "INSERT INTO mm_ratings (game, mode, account, mu, sigma, ordinal, matches, updated_at) "
-                "VALUES (?, ?, ?, ?, ?, ?, 1, ?) "
-                "ON CONFLICT (game, mode, account) DO NOTHING RETURNING account",
-                game,
-                mode,
-                u.account,
-                u.mu,
-                u.sigma,
-                ordinal,
-                now,
-            )
-        else:
-            row = await tx.fetchrow(
-                "UPDATE mm_ratings SET mu = ?, sigma = ?, ordinal = ?, matches = matches + 1, updated_at = ? "
-                "WHERE game = ? AND mode = ? AND account = ? AND matches = ? RETURNING account",
-                u.mu,
-                u.sigma,
-                ordinal,
-                now,
-                game,
-                mode,
-                u.account,
-                u.expected_matches,
-            )
-        if row is None:
-            raise RatingConflict(f"the rating of {u.account} in {game}/{mode} changed since it was read")
+        rating = PlayerRating(
+            game=game,
+            mode=mode,
+            account=u.account,
+            mu=u.mu,
+            sigma=u.sigma,
+            matches=u.expected_matches + 1,
+            updated_at=now,
+        )
+        await _store(tx, rating, u.expected_matches, now)
 
 
 def _rating_from(row: Row, dialect: Dialect) -> PlayerRating:
