@@ -25,6 +25,18 @@ from gamehall.store.transaction import Row, Tx
 Synchronous = Literal["OFF", "NORMAL", "FULL", "EXTRA"]
 
 
+AWAY_ERRORS = {
+    "SQLITE_BUSY": "the database stayed locked past the busy timeout",
+    "SQLITE_LOCKED": "the database stayed locked past the busy timeout",
+    "SQLITE_FULL": "the disk under the database is full",
+    "SQLITE_IOERR": "the database file could not be read or written (disk error)",
+    "SQLITE_CANTOPEN": "the database file cannot be opened",
+    "SQLITE_READONLY": "the database file is read-only",
+}
+"""SQLite's primary result codes that say the file is away for a while (locked, a full or failing disk), not that
+the request is wrong: the store's `Unavailable` (UNAVAILABLE to callers, who retry; the projection waits)."""
+
+
 def _translate(exc: sqlite3.Error) -> StoreError:
     message = str(exc)
     if isinstance(exc, sqlite3.IntegrityError):
@@ -33,8 +45,12 @@ def _translate(exc: sqlite3.Error) -> StoreError:
         if message.startswith("FOREIGN KEY"):
             return NotFound(f"a referenced account or match does not exist ({message})")
         return StoreError(f"constraint violated ({message})")
-    if isinstance(exc, sqlite3.OperationalError) and ("locked" in message or "busy" in message):
-        return Unavailable(f"the database stayed locked past the busy timeout ({message})")
+    name = str(getattr(exc, "sqlite_errorname", "") or "")
+    primary = next((code for code in AWAY_ERRORS if name == code or name.startswith(code + "_")), None)
+    if primary is None and ("locked" in message or "busy" in message or "disk is full" in message):
+        primary = "SQLITE_FULL" if "full" in message else "SQLITE_BUSY"
+    if primary is not None:
+        return Unavailable(f"{AWAY_ERRORS[primary]} ({message})")
     return StoreError(f"sqlite error: {message}")
 
 
@@ -42,6 +58,18 @@ async def _rollback(conn: aiosqlite.Connection) -> None:
     """Roll back if a transaction is open (SQLite may already have ended it after some errors)."""
     if conn.in_transaction:
         await conn.execute("ROLLBACK")
+
+
+async def _reset(conn: aiosqlite.Connection) -> None:
+    """End whatever transaction a cancelled call left behind. aiosqlite runs a connection's calls in order on
+    its thread, and a call whose caller was cancelled still runs there: a `BEGIN` cancelled on its way may
+    start its transaction after the next call looked at `in_transaction`. So this queues an unconditional
+    ROLLBACK behind it instead of looking ("no transaction is active" is the fine answer)."""
+    try:
+        await conn.execute("ROLLBACK")
+    except sqlite3.OperationalError as exc:
+        if "no transaction is active" not in str(exc):
+            raise _translate(exc) from exc
 
 
 class _SqliteTx(Tx):
@@ -90,6 +118,8 @@ class SqliteStore(Store):
         self._reader: aiosqlite.Connection | None = None
         self._write_lock = asyncio.Lock()
         self._read_lock = asyncio.Lock()
+        self._unsure: set[str] = set()
+        """Connections ("reader", "writer") a cancelled or failed call may have left inside a transaction."""
 
     @classmethod
     async def open(cls, path: str | Path, **kwargs: Any) -> SqliteStore:
@@ -137,32 +167,51 @@ class SqliteStore(Store):
     async def _write(self) -> AsyncIterator[Tx]:
         async with self._write_lock:
             conn = self._connection(self._writer)
-            await _rollback(conn)  # in case a previous rollback was interrupted
-            try:
-                await conn.execute("BEGIN IMMEDIATE")
-            except sqlite3.Error as exc:
-                raise _translate(exc) from exc
-            try:
-                yield _SqliteTx(conn)
-            except BaseException:
-                await _rollback(conn)
-                raise
-            try:
-                await conn.execute("COMMIT")
-            except sqlite3.Error as exc:
-                await _rollback(conn)
-                raise _translate(exc) from exc
+            async with self._transaction(conn, "BEGIN IMMEDIATE", "writer") as tx:
+                yield tx
+                try:
+                    await conn.execute("COMMIT")
+                except sqlite3.Error as exc:
+                    raise _translate(exc) from exc
 
     @asynccontextmanager
     async def _read(self) -> AsyncIterator[Tx]:
         async with self._read_lock:
-            conn = self._connection(self._reader)
+            async with self._transaction(self._connection(self._reader), "BEGIN", "reader") as tx:
+                yield tx
+
+    @asynccontextmanager
+    async def _transaction(self, conn: aiosqlite.Connection, begin: str, which: str) -> AsyncIterator[Tx]:
+        """BEGIN, the caller's statements, and a rollback of anything not committed. A call interrupted on the
+        way (a cancelled RPC, an error) marks the connection unsure, and the next transaction on it starts with
+        `_reset`; a clean one costs no extra trip to the connection's thread."""
+        if which in self._unsure:
+            await _reset(conn)
+            self._unsure.discard(which)
+        else:
             await _rollback(conn)
-            await conn.execute("BEGIN")
-            try:
-                yield _SqliteTx(conn)
-            finally:
+        try:
+            await conn.execute(begin)
+        except sqlite3.Error as exc:
+            self._unsure.add(which)
+            raise _translate(exc) from exc
+        except BaseException:
+            self._unsure.add(which)
+            raise
+        try:
+            yield _SqliteTx(conn)
+        except BaseException:
+            try:  # queued behind whatever the interrupted statement still runs on the thread
                 await _rollback(conn)
+            except BaseException:  # done by the next transaction's `_reset` instead
+                self._unsure.add(which)
+            raise
+        if conn.in_transaction:  # the caller returned without committing (a read): end it
+            try:
+                await _rollback(conn)
+            except BaseException:
+                self._unsure.add(which)
+                raise
 
     def _connection(self, conn: aiosqlite.Connection | None) -> aiosqlite.Connection:
         if conn is None:
