@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import time
 from collections.abc import Awaitable, Sequence
@@ -28,7 +29,7 @@ from nats.js.errors import APIError
 
 from gamehall.events.v1 import match_pb2 as epb
 from gamehall.events.v1.log_pb2 import LogEntry
-from gamehall.runtime import metrics
+from gamehall.runtime import metrics, patience
 from gamehall.runtime.background import BackgroundLoop
 from gamehall.runtime.bus import Bus
 from gamehall.runtime.matchlog import ALL_ENTRIES, LOG_STREAM, PROJECTOR, MatchLog
@@ -52,7 +53,16 @@ LINGER_SECONDS = 0.25
 (the projection runs at most this much further behind the log; moves never wait for it). At 20 entries/s a
 linger of 50 ms made a transaction, a fetch and a wake-up of every process involved per entry; at 250 ms the
 platform spent about 30 % less CPU per move at that pace (GAMEHALL_PROJECTION_LINGER_MS)."""
-MAX_DELIVER = 20
+MAX_DELIVER = -1
+"""Unbounded: an entry is never given up by the server. The projector holds a batch while the database is away
+(deliveries do not count up meanwhile) and dead-letters what can never be projected itself, so a bounded count
+would only ever drop an acknowledged move from SQL without a word (issue 36: 8 and 183 moves lost in a 25 s
+PostgreSQL outage)."""
+POISON_ATTEMPTS = 3
+"""Failures, other than the database being away, after which one entry on its own is dead-lettered."""
+POISON_PAUSE = 0.5
+HEALTH = "gamehall.projection"
+"""The projection's own health service: NOT_SERVING while it waits for the database."""
 ACK_POLICY_NOT_UPDATABLE = 10012
 """JetStream's error code when an existing consumer's ack policy differs from the one asked for."""
 ACK_WAIT = 10.0
@@ -139,6 +149,7 @@ class Projector(BackgroundLoop):
         self._heads: dict[str, int] = {}
         self._advanced = asyncio.Condition()
         self._sub: object = None
+        self._waiter = patience.Waiter(LOG_STREAM, CONSUMER, health=HEALTH, beat_every=ack_wait / 3)
 
     async def subscribe(self) -> None:
         """The durable consumer, each entry acked on its own once its batch is committed."""
@@ -179,10 +190,13 @@ class Projector(BackgroundLoop):
     async def _run(self) -> None:
         assert self._sub is not None
         sub = self._sub
+        await patience.declare(CONSUMER, health=HEALTH)
         while True:
             try:
                 messages = await sub.fetch(self.batch, timeout=1.0)  # type: ignore[attr-defined]
             except TimeoutError:
+                metrics.LOG_PROJECTION_LAG.set(0)  # nothing came within a second: nothing is pending
+                metrics.LOG_PROJECTION_LAG_ENTRIES.set(0)
                 continue
             except (nats.errors.ConnectionClosedError, nats.errors.DrainTimeoutError):
                 return
@@ -195,7 +209,11 @@ class Projector(BackgroundLoop):
                 await asyncio.sleep(self.linger)  # let a batch gather: one transaction and one fetch for many
 
     async def handle(self, messages: list[Msg]) -> None:
-        """Project one fetched batch (in one transaction when it can be), then ack, purge and wake waiters."""
+        """Project one fetched batch (in one transaction when it can be), then ack, purge and wake waiters.
+
+        While the database is away the batch is held, not nak'ed: the same transaction is tried again with
+        backoff for as long as it takes (JetStream told the work is in progress), and the projection's health
+        and lag say so. Any other failure is looked for entry by entry (`_one_by_one`)."""
         good: list[tuple[Msg, LogRecord, str]] = []
         for msg in messages:
             try:
@@ -207,29 +225,60 @@ class Projector(BackgroundLoop):
         if not good:
             return
         try:
+            result = await self._patiently(good, [m for m, _, _ in good])
+        except Exception as exc:  # a conflict, or something unforeseen: find the entries that can never be projected
+            if not isinstance(exc, ProjectionConflict):
+                log.warning("projection failed; trying entry by entry", entries=len(good), error=repr(exc)[:300])
+            await self._one_by_one(good)
+            return
+        await self._done(good, result)
+
+    async def _patiently(self, items: list[tuple[Msg, LogRecord, str]], held: list[Msg]) -> Projected:
+        """Project `records` (reading any entries they follow from the log first), again and again while the
+        store is away; the held messages are kept alive meanwhile. Raises what is not the store being away."""
+        records = [r for _, r, _ in items]
+        games = {r.match_id: g for _, r, g in items}
+        while True:
             try:
-                result = await self._project([r for _, r, _ in good])
-            except ProjectionGap:
-                # Redelivery after a crash can bring an entry before the ones it follows: read those from the log
-                # (nothing is purged before it is projected), project them, then this batch.
-                await self._fill_gaps({r.match_id: g for _, r, g in good})
-                result = await self._project([r for _, r, _ in good])
-        except ProjectionConflict:
-            await self._one_by_one(good)  # find the entry that can never be projected; the rest go on
-            return
-        except Exception as exc:  # the database is away, or an entry came before the one it follows: retry
-            log.warning("projection failed; retrying the batch", entries=len(good), error=str(exc))
-            for msg, _, _ in good:
-                with contextlib.suppress(Exception):
-                    await msg.nak(delay=RETRY_SECONDS)
-            return
+                result = await self._project_filling_gaps(records, games)
+            except Exception as exc:
+                if not patience.is_away(exc):
+                    await self._waiter.resumed()
+                    raise
+                self._report_lag(records, held)
+                await self._waiter.wait(exc, functools.partial(_keep_alive, held))
+                continue
+            await self._waiter.resumed()
+            return result
+
+    async def _project_filling_gaps(self, records: list[LogRecord], games: dict[str, str]) -> Projected:
+        try:
+            return await self._project(records)
+        except ProjectionGap:
+            # Redelivery after a crash can bring an entry before the ones it follows: read those from the log
+            # (nothing is purged before it is projected), project them, then these.
+            await self._fill_gaps(games)
+            return await self._project(records)
+
+    def _report_lag(self, records: list[LogRecord], held: list[Msg]) -> None:
+        """While waiting: how many entries are unprojected, and the age of the oldest one held."""
+        oldest = min(r.created_at for r in records)
+        metrics.LOG_PROJECTION_LAG.set(max(0.0, time.time() - oldest.timestamp()))
+        pending = held[-1].metadata.num_pending if held and held[-1].metadata else 0
+        metrics.LOG_PROJECTION_LAG_ENTRIES.set(len(held) + int(pending or 0))
+
+    async def _done(self, good: list[tuple[Msg, LogRecord, str]], result: Projected) -> None:
+        """After the commit: ack each entry, count, wake waiters and purge what the log no longer needs."""
         for msg, _, _ in good:  # each on its own: a cumulative ack would cover entries held elsewhere
             with contextlib.suppress(Exception):
                 await msg.ack()
         metrics.LOG_PROJECTED.inc(result.written)
         metrics.LOG_BATCH.observe(len(good))
         newest = max(r.created_at for _, r, _ in good)
-        metrics.LOG_PROJECTION_LAG.set(max(0.0, time.time() - newest.timestamp()))
+        meta = good[-1][0].metadata
+        pending = int(meta.num_pending or 0) if meta is not None else 0
+        metrics.LOG_PROJECTION_LAG_ENTRIES.set(pending)
+        metrics.LOG_PROJECTION_LAG.set(max(0.0, time.time() - newest.timestamp()) if pending else 0.0)
         if any(r.status in ("finished", "aborted") for _, r, _ in good) and callable(self.on_events):
             self.on_events()
         await self._advance({m: seq for m, (seq, _) in result.heads.items()})
@@ -252,24 +301,26 @@ class Projector(BackgroundLoop):
                 log.info("projected entries delivered out of order", match_id=match_id, entries=len(missing))
 
     async def _one_by_one(self, good: list[tuple[Msg, LogRecord, str]]) -> None:
-        """Project a batch entry by entry, dead-lettering the ones that never can be. A retryable failure
-        stops the pass and naks the rest: the database is away, later entries would fail alike."""
+        """Project a batch entry by entry, dead-lettering the ones that never can be: a conflict at once, any other
+        failure once it has failed `POISON_ATTEMPTS` times. The store being away is waited out, as for a batch."""
         for index, (msg, record, game) in enumerate(good):
-            try:
-                result = await self._project([record])
-            except ProjectionConflict as exc:
-                await self._dead(msg, str(exc))
-                continue
-            except Exception as exc:
-                log.warning("projection failed; retrying", match_id=record.match_id, error=str(exc))
-                for later, _, _ in good[index:]:
-                    with contextlib.suppress(Exception):
-                        await later.nak(delay=RETRY_SECONDS)
-                return
-            with contextlib.suppress(Exception):
-                await msg.ack()
-            await self._advance({m: seq for m, (seq, _) in result.heads.items()})
-            await self._purge({record.match_id: game}, result.heads, result.snapshot_seqs)
+            held = [m for m, _, _ in good[index:]]
+            for attempt in range(1, POISON_ATTEMPTS + 1):
+                try:
+                    result = await self._patiently([(msg, record, game)], held)
+                except ProjectionConflict as exc:
+                    await self._dead(msg, str(exc))
+                    break
+                except Exception as exc:
+                    if attempt == POISON_ATTEMPTS:
+                        await self._dead(msg, f"failed {attempt} times: {type(exc).__name__}: {exc}")
+                        break
+                    log.warning("entry not projected; trying again", match_id=record.match_id, error=repr(exc)[:300])
+                    await _keep_alive(held)
+                    await asyncio.sleep(POISON_PAUSE * attempt)
+                    continue
+                await self._done([(msg, record, game)], result)
+                break
 
     async def _dead(self, msg: Msg, error: str) -> None:
         log.error("match log entry can never be projected; dead-lettering", subject=msg.subject, error=error)
@@ -325,3 +376,8 @@ class Projector(BackgroundLoop):
             await purge
         except Exception as exc:  # the stream's max age is the safety net
             log.warning("match log purge failed", match_id=match_id, error=str(exc))
+
+
+async def _keep_alive(held: list[Msg]) -> None:
+    """Tell JetStream the held entries are still being worked on, so none is redelivered elsewhere meanwhile."""
+    await asyncio.gather(*(m.in_progress() for m in held), return_exceptions=True)

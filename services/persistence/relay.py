@@ -1,8 +1,10 @@
 """The outbox relay: publish committed events to JetStream, then mark them published.
 
 Runs in the persistence service. Poked after every write that queued events, and polling as a
-safety net; on start it drains whatever a crash left pending. A crash between publish and mark
-republishes; JetStream drops the copy by its msg id (match:version:kind), so every event lands once.
+safety net; on start it drains whatever a crash left pending. While NATS or the database is away it
+waits with backoff, its health (`gamehall.consumer.outbox-relay`) NOT_SERVING, the rows still pending.
+A crash between publish and mark republishes; JetStream drops the copy by its msg id
+(match:version:kind), so every event lands once.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from datetime import timedelta
 
 import structlog
 
-from gamehall.runtime import metrics
+from gamehall.runtime import metrics, patience
 from gamehall.runtime.background import BackgroundLoop
 from gamehall.runtime.bus import Bus
 from gamehall.store import Store
@@ -21,6 +23,8 @@ from gamehall.store.core import utc_now
 
 log = structlog.get_logger("gamehall.outbox")
 
+STREAM, CONSUMER = "outbox", "outbox-relay"
+"""How the relay names itself in `gamehall_consumer_waiting` and health (`gamehall.consumer.outbox-relay`)."""
 PURGE_AFTER = timedelta(hours=1)
 PURGE_EVERY_SECONDS = 60.0
 
@@ -33,6 +37,7 @@ class OutboxRelay(BackgroundLoop):
         self.poll_seconds = poll_seconds
         self._wake = asyncio.Event()
         self.published = 0
+        self._waiter = patience.Waiter(STREAM, CONSUMER)
 
     def poke(self) -> None:
         """Something was committed with events: publish soon."""
@@ -55,13 +60,17 @@ class OutboxRelay(BackgroundLoop):
     async def _run(self) -> None:
         loop = asyncio.get_running_loop()
         next_purge = loop.time() + PURGE_EVERY_SECONDS
+        await patience.declare(CONSUMER)
         while True:
             self._wake.clear()
             try:
                 await self.drain()
-            except Exception as exc:  # NATS away, database busy: retried on the next round
-                log.warning("outbox relay round failed", error=str(exc))
-                await asyncio.sleep(0.5)
+            except Exception as exc:  # NATS away, database busy: waited out, nothing is marked published
+                if not patience.is_away(exc):
+                    log.error("outbox relay round failed; trying again", error=repr(exc)[:300])
+                await self._waiter.wait(exc)
+                continue
+            await self._waiter.resumed()
             if loop.time() >= next_purge:
                 next_purge = loop.time() + PURGE_EVERY_SECONDS
                 with contextlib.suppress(Exception):

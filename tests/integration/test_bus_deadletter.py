@@ -93,7 +93,7 @@ async def test_a_recurring_failure_stops_after_max_deliver(nats_server: NatsServ
 
     async def broken(msg) -> None:  # type: ignore[no-untyped-def]
         deliveries.append(msg.metadata.num_delivered)
-        raise ConnectionError("store unreachable")
+        raise RuntimeError("a handler bug")  # names no outage: each delivery counts
 
     try:
         await bus.ensure_streams()
@@ -193,4 +193,59 @@ async def test_a_subscription_made_elsewhere_dead_letters_under_its_consumer_nam
         bus.consume(sub, refuse)
         assert (await _dead_letter(bus, "GAMEHALL_MATCHES", "made-elsewhere")).data == b"x"
     finally:
+        await bus.close()
+
+
+async def test_a_dependency_that_is_away_is_waited_out_without_spending_deliveries(nats_server: NatsServer) -> None:
+    """Issue 36: a handler whose store is away (UNAVAILABLE, a broken connection) never sends its message towards the
+    dead letter, however long the outage: the message is held on its first delivery, retried with backoff, the
+    consumer's waiting gauge and health say so, and it is handled once the dependency is back."""
+    from grpc_health.v1 import health, health_pb2
+
+    from gamehall.runtime import patience
+    from gamehall.store.errors import Unavailable
+
+    servicer = health.aio.HealthServicer()
+    patience.bind_health(servicer)
+    bus = await Bus.connect(nats_server.url, "test")
+    back = asyncio.Event()
+    deliveries: list[int] = []
+    attempts = 0
+
+    async def needs_the_store(msg) -> None:  # type: ignore[no-untyped-def]
+        nonlocal attempts
+        attempts += 1
+        deliveries.append(msg.metadata.num_delivered)
+        if not back.is_set():
+            raise Unavailable("PostgreSQL is unavailable: connection refused")
+
+    async def status() -> int:
+        request = health_pb2.HealthCheckRequest(service=patience.health_name("dl-wait"))
+        return int((await servicer.Check(request, None)).status)
+
+    try:
+        await bus.ensure_streams()
+        await bus.publish("gamehall.v1.turn.high-card", b"turn", "t:wait")
+        sub = await bus.durable("GAMEHALL_TURNS", "dl-wait", "gamehall.v1.turn.high-card", ack_wait=1.5, max_deliver=2)
+        bus.consume(sub, needs_the_store, retry_delays=(0.05,))
+        deadline = asyncio.get_running_loop().time() + 10
+        while attempts < 6 and asyncio.get_running_loop().time() < deadline:  # past max_deliver and the ack wait
+            await asyncio.sleep(0.1)
+        assert attempts >= 6
+        assert set(deliveries) == {1}, "a wait must spend no delivery (in-progress acks keep the message)"
+        gauge = metrics.CONSUMER_WAITING.labels("GAMEHALL_TURNS", "dl-wait")._value.get()
+        assert gauge == 1
+        assert await status() == health_pb2.HealthCheckResponse.NOT_SERVING
+        back.set()
+        while (await bus.js.stream_info("GAMEHALL_TURNS")).state.messages and asyncio.get_running_loop().time() < (
+            deadline + 15
+        ):
+            await asyncio.sleep(0.1)
+        assert (await bus.js.stream_info("GAMEHALL_TURNS")).state.messages == 0  # handled and acked
+        assert metrics.CONSUMER_WAITING.labels("GAMEHALL_TURNS", "dl-wait")._value.get() == 0
+        assert await status() == health_pb2.HealthCheckResponse.SERVING
+        with pytest.raises(Exception):  # noqa: B017 - nothing was dead-lettered
+            await bus.js.get_msg(DEADLETTER_STREAM, subject=deadletter_subject("GAMEHALL_TURNS", "dl-wait"))
+    finally:
+        patience.bind_health(None)
         await bus.close()

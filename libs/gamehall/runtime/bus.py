@@ -5,8 +5,11 @@
 - `publish` sets ``Nats-Msg-Id``: JetStream drops a second message with the same id inside
   the stream's duplicate window (the outbox relies on it for exactly-once events).
 - `consume` runs a durable pull consumer with explicit acks: a message is acked only after
-  the handler succeeded. A handler failure is either retryable (any exception: nak with a growing
-  delay, at most `max_deliver` deliveries) or permanent (`PermanentEventError`: no retry). A
+  the handler succeeded. A dependency that is away (`patience.is_away`: the database, a service, NATS)
+  is waited out: the message is held and retried with backoff for as long as it takes, the consumer's
+  waiting gauge and health say so, and no delivery is spent. Any other handler failure is either
+  retryable (nak with a growing delay, at most `max_deliver` deliveries) or permanent
+  (`PermanentEventError`: no retry). A
   permanent failure, or the last delivery failing, publishes the message with its subject, headers
   and error to the dead-letter stream (`gamehall.v1.deadletter.<stream>.<consumer>`), counts it in
   `gamehall_events_dead_lettered_total` (alert `GamehallEventsDeadLettered`) and terms it, so one
@@ -42,7 +45,7 @@ from tenacity import (
     wait_exponential,
 )
 
-from gamehall.runtime import metrics, tls
+from gamehall.runtime import metrics, patience, tls
 from gamehall.runtime.errors import ClientError
 
 log = structlog.get_logger("gamehall.bus")
@@ -63,10 +66,12 @@ def deadletter_subject(stream: str, durable: str) -> str:
 
 
 DEADLETTER_STREAM = "GAMEHALL_DEADLETTER"
-DEFAULT_MAX_DELIVER = 20
-"""Deliveries of one message before it is dead-lettered (bounded: a poison event cannot loop). With
-`RETRY_DELAYS` a retryable failure is retried for about 14 minutes: a service restart or a short outage
-loses no event, a longer one leaves it in the dead letter with its error."""
+DEFAULT_MAX_DELIVER = 10
+"""Deliveries of one message before it is dead-lettered (bounded: a poison event cannot loop). A dependency
+that is away spends none of them: the message is held and retried until it is back (`gamehall.runtime.patience`).
+What counts is a failure that names no outage (a bug, a race) or a consumer that died holding the message:
+with `RETRY_DELAYS`, about two minutes of tries before the dead letter, from which it can be replayed."""
+DEFAULT_ACK_WAIT = 30.0
 RETRY_DELAYS = (0.5, 1.0, 2.0, 5.0, 10.0, 30.0, 60.0)
 """Nak delay after the 1st, 2nd, ... failed delivery (the last value repeats)."""
 MAX_ERROR_CHARS = 1024
@@ -151,11 +156,12 @@ STREAMS: tuple[StreamSpec, ...] = (
     StreamSpec(
         "GAMEHALL_MATCHLOG",
         (f"{SUBJECT_ROOT}.log.>",),
-        max_age_seconds=30 * 24 * 3600,
+        max_age_seconds=0,  # no age limit: an entry stays until persistence has projected it, however long that takes
         duplicate_window_seconds=120.0,
         allow_direct=True,
         description="The match log: one entry per step of a running match (the truth; see gamehall.runtime.matchlog). "
-        "Persistence purges a match's entries once they are projected and covered by a snapshot.",
+        "Persistence purges a match's entries once they are projected and covered by a snapshot; nothing else removes "
+        "them (no age limit), so an outage of the database never ages an acknowledged move out.",
     ),
     StreamSpec(
         "GAMEHALL_TURNS",
@@ -217,6 +223,7 @@ class Bus:
         self._subscriptions: list[JetStreamContext.PullSubscription] = []
         self._durables: dict[int, tuple[str, str, int]] = {}  # id(subscription) -> (stream, durable, max_deliver)
         self._advisories: dict[tuple[str, str], Any] = {}
+        self._ack_waits: dict[tuple[str, str], float] = {}
         self._closing = asyncio.Event()
 
     @classmethod
@@ -296,7 +303,7 @@ class Bus:
         durable: str,
         filter_subject: str,
         *,
-        ack_wait: float = 30.0,
+        ack_wait: float = DEFAULT_ACK_WAIT,
         max_deliver: int = DEFAULT_MAX_DELIVER,
     ) -> JetStreamContext.PullSubscription:
         """A durable pull subscription with explicit acks; replicas sharing `durable` share the work.
@@ -318,6 +325,7 @@ class Bus:
         await _while_forming(lambda: self.js.add_consumer(stream, config=config))
         sub = await self.bind(stream, durable)
         self._durables[id(sub)] = (stream, durable, max_deliver)
+        self._ack_waits[(stream, durable)] = ack_wait
         return sub
 
     async def bind(self, stream: str, durable: str) -> JetStreamContext.PullSubscription:
@@ -380,12 +388,32 @@ class Bus:
         consumer: tuple[str, str, int],
         retry_delays: tuple[float, ...],
     ) -> None:
-        try:
-            await self._with_heartbeat(msg, handler, heartbeat)
-        except Exception as exc:
-            await self._failed(msg, exc, consumer, retry_delays)
-        else:
+        """Handle one message: ack on success; while what it needs is away (`patience.is_away`), hold it and
+        try again with backoff, beating in-progress acks, for as long as it takes (no delivery is spent);
+        any other failure goes to `_failed` (retry later, or the dead letter)."""
+        stream, durable, _ = consumer
+        waiter = patience.Waiter(stream or "unknown", durable or "unknown", beat_every=self._beat_every(consumer))
+        while True:
+            try:
+                await self._with_heartbeat(msg, handler, heartbeat)
+            except Exception as exc:
+                if patience.is_away(exc) and not self._closing.is_set():
+                    await waiter.wait(exc, msg.in_progress)
+                    continue
+                await waiter.resumed()
+                if patience.is_away(exc):  # stopping: another replica takes it at once
+                    await _quietly(msg.nak())
+                    return
+                await self._failed(msg, exc, consumer, retry_delays)
+                return
+            await waiter.resumed()
             await _quietly(msg.ack())
+            return
+
+    def _beat_every(self, consumer: tuple[str, str, int]) -> float:
+        """In-progress acks while a message waits: well inside its consumer's ack wait."""
+        stream, durable, _ = consumer
+        return max(0.5, self._ack_waits.get((stream, durable), DEFAULT_ACK_WAIT) / 3)
 
     async def _consume_concurrently(
         self,

@@ -70,7 +70,27 @@ PLAY_STREAM_CALLS = Histogram(
     buckets=(1, 2, 4, 8, 16, 32, 64, 128, 256),
 )
 LOG_PROJECTION_LAG = Gauge(
-    "gamehall_match_log_projection_lag_seconds", "Age of the newest match log entry when its batch was projected."
+    "gamehall_match_log_projection_lag_seconds",
+    "How far the SQL projection runs behind the match log: the age of the oldest entry it holds unprojected while it "
+    "waits, else of the newest entry it projected (0 once nothing is pending).",
+)
+LOG_PROJECTION_LAG_ENTRIES = Gauge(
+    "gamehall_match_log_projection_lag_entries",
+    "Match log entries not yet projected into SQL (held by the projector plus pending in its consumer).",
+)
+CONSUMER_WAITING = Gauge(
+    "gamehall_consumer_waiting",
+    "Messages a durable consumer holds while it waits for a dependency that is away (database, a service, NATS); "
+    "it retries with backoff and drops nothing.",
+    ["stream", "consumer"],
+)
+LOG_LINES_LOST = Counter(
+    "gamehall_log_lines_lost", "Log lines that could not be written (a full disk, a closed stream); never raised."
+)
+BACKGROUND_RESTARTS = Counter(
+    "gamehall_background_loop_restarts",
+    "Background loops (projector, relay, sweepers) that raised and were started again.",
+    ["loop"],
 )
 TURN_QUEUE_LAG = Gauge("gamehall_turn_queue_lag_seconds", "Age of the oldest turn waiting for a bot.", ["game"])
 EVENTS_RETRIED = Counter(
@@ -109,6 +129,10 @@ CATALOG: dict[str, MetricWrapperBase] = {
         LOG_PROJECTED,
         LOG_BATCH,
         LOG_PROJECTION_LAG,
+        LOG_PROJECTION_LAG_ENTRIES,
+        CONSUMER_WAITING,
+        LOG_LINES_LOST,
+        BACKGROUND_RESTARTS,
         EVENTS_RETRIED,
         EVENTS_DEAD_LETTERED,
         OUTBOX_PENDING,

@@ -26,7 +26,7 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection, reflection_pb2_grpc
 
 from gamehall.internal.v1 import diagnostics_pb2_grpc
-from gamehall.runtime import collector
+from gamehall.runtime import collector, patience
 from gamehall.runtime.callers import CallerCheck
 from gamehall.runtime.channels import KEEPALIVE_MS
 from gamehall.runtime.diagnostics import SERVICE_NAME as DIAGNOSTICS
@@ -135,6 +135,7 @@ class ServiceApp:
             self._health_server = grpc.aio.server()
             health_pb2_grpc.add_HealthServicer_to_server(self.health, self._health_server)
             self.health_port = self._health_server.add_insecure_port(f"{s.host}:{s.health_port}")
+        patience.bind_health(self.health)  # consumers waiting for a dependency report on their own health names
         for hook in self._on_start:
             await hook()
         await self.server.start()
