@@ -28,10 +28,10 @@ from gamehall.matches import Caller, LiveMatch, MatchNotRunning, Step, require_s
 from gamehall.matches.errors import MatchError, VersionConflict
 from gamehall.matches.live import LoggedAction, MatchFacts, Remembered, StepView, forfeit_outcome
 from gamehall.matches.replay import HIDDEN, replay_page
-from gamehall.runtime import metrics
+from gamehall.runtime import budget, metrics
 from gamehall.runtime.errors import ClientError
 from gamehall.runtime.matchlog import LogConflict, Logged, LogUnavailable, MatchLog
-from gamehall.runtime.upstream import translate
+from gamehall.runtime.upstream import translate_store_call
 from gamehall.wire import event_to_proto, outcome_to_proto, pages
 from gamehall.wire.convert import dumps
 from gamehall.wire.matches import facts_from_record, logged_from_entry, logged_to_public, outcome_from_json
@@ -94,9 +94,9 @@ class LiveMatches:
     # ----------------------------------------------------------------- the cache
     async def _call(self, method: str, request: Any) -> Any:
         try:
-            return await getattr(self._persistence(), method)(request, timeout=self.timeout)
+            return await getattr(self._persistence(), method)(request, timeout=budget.upstream_timeout(self.timeout))
         except grpc.aio.AioRpcError as exc:
-            raise translate(exc) from exc
+            raise translate_store_call(exc) from exc
 
     async def _match_log(self) -> MatchLog:
         """The match log, waiting (a bounded time) for a replica that started before NATS was reachable."""

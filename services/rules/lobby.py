@@ -19,8 +19,9 @@ from gamehall.internal.v1 import live_pb2, persistence_pb2_grpc
 from gamehall.internal.v1 import persistence_pb2 as ppb
 from gamehall.matches import Caller, clocks
 from gamehall.matches.lifecycle import InvalidSeats, SeatRequest, is_full, plan_seats, seat_to_join
+from gamehall.runtime import budget
 from gamehall.runtime.errors import ClientError
-from gamehall.runtime.upstream import translate
+from gamehall.runtime.upstream import translate_store_call
 from gamehall.store import seed_commitment
 from gamehall.wire import config_from_proto
 from gamehall.wire import outbox as events
@@ -62,9 +63,9 @@ class Lobby:
 
     async def _call(self, method: str, request: Any) -> Any:
         try:
-            return await getattr(self._persistence(), method)(request, timeout=self.timeout)
+            return await getattr(self._persistence(), method)(request, timeout=budget.upstream_timeout(self.timeout))
         except grpc.aio.AioRpcError as exc:
-            raise translate(exc) from exc
+            raise translate_store_call(exc) from exc
 
     async def _existing(self, match_id: str, creator: Caller) -> ppb.MatchRecord | None:
         """The match an earlier try of this creation made (the creator's own only)."""
@@ -145,11 +146,13 @@ class Lobby:
         return record
 
     async def join(self, match_id: str, caller: Caller, wanted: int | None) -> live_pb2.JoinMatchResponse:
-        """Take a seat (a retry by a seated caller returns its seat), then start the match if it is full."""
+        """Take a seat, then start the match if it is full. A retry by a seated caller (asking for no seat, or for
+        the seat it holds: the gateway resends a join whose reply was lost) is answered with its seat, whatever
+        the match's status now, as the first try was."""
         record = await self._record(match_id)
         facts = facts_from_record(record)
         held = next((s.seat for s in facts.seats if s.kind == "human" and s.account_id == caller.account_id), None)
-        if held is not None and wanted is None:
+        if held is not None and wanted in (None, held):
             return live_pb2.JoinMatchResponse(match=await self.start_if_full(record), seat=held)
         if record.status != "open":
             raise ClientError(

@@ -20,7 +20,7 @@ from typing import Any
 import grpc
 import structlog
 
-from gamehall.runtime import errors, metrics
+from gamehall.runtime import budget, errors, metrics
 
 log = structlog.get_logger("gamehall.rpc")
 
@@ -108,14 +108,16 @@ class ServiceInterceptor(grpc.aio.ServerInterceptor):
                         self.caller_check(method, context)
                     if self.request_check is not None:
                         self.request_check(method, request)
-                    result = behavior(request, context)
-                    if type(result) is types.CoroutineType or asyncio.iscoroutine(result):
-                        timeout = self.default_timeout if context.time_remaining() is None else None
-                        if timeout:
-                            async with asyncio.timeout(timeout):  # no extra task per call, unlike wait_for
+                    left = context.time_remaining()
+                    with budget.serving_until(left if left is not None else self.default_timeout):
+                        result = behavior(request, context)
+                        if type(result) is types.CoroutineType or asyncio.iscoroutine(result):
+                            timeout = self.default_timeout if left is None else None
+                            if timeout:
+                                async with asyncio.timeout(timeout):  # no extra task per call, unlike wait_for
+                                    result = await result
+                            else:
                                 result = await result
-                        else:
-                            result = await result
                     return result
                 except Exception as exc:
                     await call.fail(exc)
@@ -152,8 +154,10 @@ class CarriedCalls:
         """`work()`'s result, or the `errors.Failure` it ended in (a unary call would abort with it)."""
         with _Call(self._meters, self.method, trace_id or os.urandom(8).hex(), None) as call:
             try:
-                async with asyncio.timeout(timeout if timeout else self.default_timeout):
-                    return await work()
+                limit = timeout if timeout else self.default_timeout
+                async with asyncio.timeout(limit):
+                    with budget.serving_until(limit):
+                        return await work()
             except Exception as exc:
                 return call.failure(exc)
 

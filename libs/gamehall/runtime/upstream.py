@@ -16,6 +16,7 @@ import re
 import grpc
 
 from gamehall.runtime.errors import ClientError, read_failure
+from gamehall_sdk.v1 import common_pb2
 
 PASSED_THROUGH = frozenset(
     {
@@ -69,3 +70,17 @@ def translate(exc: grpc.aio.AioRpcError) -> Exception:
         field=failure.field,
         retry_after=failure.retry_after,
     )
+
+
+def translate_store_call(exc: grpc.aio.AioRpcError) -> Exception:
+    """`translate` for a call to persistence made while serving a caller: a store that did not answer within the
+    budget (`budget.upstream_timeout`) is UNAVAILABLE with a retry hint, an answer the caller can tell from a
+    replica that did not answer at all (which is all a deadline running out would tell it)."""
+    if exc.code() == grpc.StatusCode.DEADLINE_EXCEEDED:
+        return ClientError(
+            grpc.StatusCode.UNAVAILABLE,
+            "the store did not answer in time (the database is slow or away); retry",
+            common_pb2.ERROR_REASON_UNAVAILABLE,
+            retry_after=1.0,
+        )
+    return translate(exc)

@@ -15,7 +15,7 @@ from prometheus_client import REGISTRY
 
 from gamehall.engine import IllegalAction, MalformedAction
 from gamehall.internal.v1 import diagnostics_pb2, diagnostics_pb2_grpc
-from gamehall.runtime import service
+from gamehall.runtime import budget, service
 from gamehall.runtime.diagnostics import SERVICE_NAME, DiagnosticsServicer
 from gamehall.runtime.errors import read_failure
 from gamehall.runtime.service import ServiceApp
@@ -38,6 +38,8 @@ class Misbehaving(DiagnosticsServicer):
             await context.abort(grpc.StatusCode.NOT_FOUND, "no such match")
         if p == b"slow":
             await asyncio.sleep(5)
+        if p == b"budget":  # what a call made upstream from here may take
+            return diagnostics_pb2.EchoResponse(payload=repr(budget.upstream_timeout(10.0)).encode())
         return await super().Echo(request, context)
 
 
@@ -218,3 +220,17 @@ def test_the_collector_settles_once_the_service_serves(monkeypatch: pytest.Monke
     monkeypatch.setattr(service.collector, "settle", settle)
     asyncio.run(app.run_until_signal())
     assert calls == ["start", ("settle", 5000), "stop"]
+
+
+async def test_a_nested_call_gets_the_time_left_to_the_call_being_served(
+    served: tuple[ServiceApp, grpc.aio.Channel],
+) -> None:
+    """Issue 36: a call made upstream ends before its caller's deadline (the answer "the store is slow" arrives
+    in time, not a deadline that reads as a dead replica); with no client deadline, the service's own default."""
+    _, channel = served
+    stub = diagnostics_pb2_grpc.DiagnosticsServiceStub(channel)
+    given = float((await stub.Echo(diagnostics_pb2.EchoRequest(payload=b"budget"), timeout=2.0)).payload)
+    assert 1.0 < given < 1.8
+    unbounded = float((await stub.Echo(diagnostics_pb2.EchoRequest(payload=b"budget"))).payload)
+    assert 0.05 <= unbounded < 0.5  # the harness's default timeout is 0.5 s
+    assert budget.upstream_timeout(10.0) == 10.0  # outside any call: its own timeout
