@@ -62,6 +62,39 @@ def _channel(address: str, credentials: grpc.ChannelCredentials | None) -> grpc.
     return grpc.insecure_channel(address) if credentials is None else grpc.secure_channel(address, credentials)
 
 
+def _service_pids(data_dir: Path, module: str) -> list[int]:
+    """The running processes of one service of the platform in `data_dir`."""
+    return [
+        pid
+        for pid in processes_mentioning(str(data_dir))
+        if module.encode() in Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+    ]
+
+
+def _check_a_killed_service_comes_back(
+    data_dir: Path, name: str, gateway: str, public: grpc.ChannelCredentials | None
+) -> None:
+    """Issue 36: kill -9 one service under `gamehall run`; the supervisor starts it again within seconds, the
+    others keep running (same processes) and the gateway keeps answering meanwhile."""
+    module = f"gamehall_services.{name}"
+    (victim,) = _service_pids(data_dir, module)
+    others = set(processes_mentioning(str(data_dir))) - {victim}
+    os.kill(victim, signal.SIGKILL)
+    killed_at = time.monotonic()
+    fresh: list[int] = []
+    while time.monotonic() - killed_at < 30:
+        assert grpc_healthy(gateway, credentials=public), "the gateway went down with the ai"
+        fresh = [p for p in _service_pids(data_dir, module) if p != victim]
+        if fresh and '"restarted"' in (data_dir / "logs" / "supervisor.log").read_text():
+            break
+        time.sleep(0.1)
+    assert fresh, f"{name} was not started again within 30 s"
+    assert time.monotonic() - killed_at < 15, "the restart took longer than a few seconds"
+    events = [json.loads(line) for line in (data_dir / "logs" / "supervisor.log").read_text().splitlines()]
+    assert [(e["service"], e["event"]) for e in events] == [(name, "exited"), (name, "restarted")]
+    assert others <= set(processes_mentioning(str(data_dir))), "other services were restarted too"
+
+
 def _serving_address(log: Path) -> str | None:
     if log.exists():
         for line in log.read_text().splitlines():
@@ -160,10 +193,14 @@ def test_gamehall_run_answers_health_and_stops_on_sigterm(tmp_path: Path) -> Non
         _check_operator_login(gateway, password_file.read_text().strip(), public)
         _check_web_login(logs / "web.log", password_file.read_text().strip(), deadline)
         assert (tmp_path / "secrets" / "token-key").read_text().strip() != OLD_PUBLIC_DEFAULT_KEY
+        _check_a_killed_service_comes_back(tmp_path, "ai", gateway, public)
+        assert proc.poll() is None, "the platform stopped when one service died"
     finally:
         proc.send_signal(signal.SIGTERM)
         _, err = proc.communicate(timeout=60)
     assert proc.returncode == 0, err
+    assert "supervisor: ai exited (code -9); restarting" in err
+    assert "supervisor: ai restarted and ready (restart 1)" in err
     assert "all processes stopped" in err
     assert f"log in as 'operator' with password {password_file.read_text().strip()}" in err
     assert f"grpcurl -cacert {tmp_path / 'tls' / 'gateway-public.crt'} {gateway} list" in err

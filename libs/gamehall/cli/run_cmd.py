@@ -15,6 +15,7 @@ from rich.table import Table
 from gamehall.launcher.platform import Platform
 from gamehall.launcher.processes import LaunchError
 from gamehall.launcher.security import trust_instructions
+from gamehall.launcher.supervisor import GaveUp, Supervisor
 from gamehall.runtime import embedded_secrets
 from gamehall.runtime.settings import Settings
 
@@ -66,8 +67,10 @@ def run(
                 highlight=False,
                 soft_wrap=True,
             )
-        dead = platform.wait_until_dead()
-        console.print(f"[red]stopped unexpectedly: {', '.join(dead)}; shutting down[/red]")
+        console.print("a service that exits is restarted (see logs/supervisor.log); Ctrl-C stops everything")
+        Supervisor(platform, report=lambda text: console.print(f"[yellow]supervisor:[/yellow] {text}")).run()
+    except GaveUp as exc:
+        console.print(f"[red]giving up:[/red] {exc}; shutting down")
         code = 1
     except LaunchError as exc:
         console.print(f"[red]could not start the platform:[/red] {exc}")

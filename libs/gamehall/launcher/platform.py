@@ -301,13 +301,6 @@ class Platform:
             self.cluster = None
         return codes
 
-    def wait_until_dead(self, poll: float = 0.5) -> list[str]:
-        """Block until some child exits on its own (returns their names)."""
-        while True:
-            dead = self.dead()
-            if dead:
-                return dead
-            time.sleep(poll)
 
 
 def _respawn(old: Child, kill: bool, ready_timeout: float) -> Child:
@@ -320,7 +313,11 @@ def _respawn(old: Child, kill: bool, ready_timeout: float) -> Child:
         old.stop()
     fresh = Child(old.name, old.argv, env=old.env, ready=old.ready, log_path=old.log_path)
     fresh.start()
-    fresh.wait_ready(ready_timeout)
+    try:
+        fresh.wait_ready(ready_timeout)
+    except BaseException:
+        fresh.stop(grace=2.0)  # never leave a half-started copy behind a failed restart
+        raise
     return fresh
 
 
