@@ -17,7 +17,6 @@ import importlib.util
 import json
 import os
 import signal
-import time
 from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field

@@ -176,9 +176,8 @@ class SqliteStore(Store):
 
     @asynccontextmanager
     async def _read(self) -> AsyncIterator[Tx]:
-        async with self._read_lock:
-            async with self._transaction(self._connection(self._reader), "BEGIN", "reader") as tx:
-                yield tx
+        async with self._read_lock, self._transaction(self._connection(self._reader), "BEGIN", "reader") as tx:
+            yield tx
 
     @asynccontextmanager
     async def _transaction(self, conn: aiosqlite.Connection, begin: str, which: str) -> AsyncIterator[Tx]:
