@@ -245,7 +245,7 @@ class Projector(BackgroundLoop):
                 if not patience.is_away(exc):
                     await self._waiter.resumed()
                     raise
-                self._report_lag(records, held)
+                await self._report_lag(records, held)
                 await self._waiter.wait(exc, functools.partial(_keep_alive, held))
                 continue
             await self._waiter.resumed()
@@ -260,12 +260,18 @@ class Projector(BackgroundLoop):
             await self._fill_gaps(games)
             return await self._project(records)
 
-    def _report_lag(self, records: list[LogRecord], held: list[Msg]) -> None:
-        """While waiting: how many entries are unprojected, and the age of the oldest one held."""
+    async def _report_lag(self, records: list[LogRecord], held: list[Msg]) -> None:
+        """While waiting: the age of the oldest entry held, and how many entries are unprojected (those held, those
+        delivered elsewhere and those not yet delivered, as the consumer counts them now)."""
         oldest = min(r.created_at for r in records)
         metrics.LOG_PROJECTION_LAG.set(max(0.0, time.time() - oldest.timestamp()))
-        pending = held[-1].metadata.num_pending if held and held[-1].metadata else 0
-        metrics.LOG_PROJECTION_LAG_ENTRIES.set(len(held) + int(pending or 0))
+        try:
+            info = await self.bus.js.consumer_info(LOG_STREAM, CONSUMER, timeout=1.0)
+            unprojected = int(info.num_pending or 0) + int(info.num_ack_pending or 0)
+        except Exception:  # NATS away too: what the held batch knew
+            meta = held[-1].metadata if held else None
+            unprojected = len(held) + (int(meta.num_pending or 0) if meta is not None else 0)
+        metrics.LOG_PROJECTION_LAG_ENTRIES.set(unprojected)
 
     async def _done(self, good: list[tuple[Msg, LogRecord, str]], result: Projected) -> None:
         """After the commit: ack each entry, count, wake waiters and purge what the log no longer needs."""

@@ -4,6 +4,10 @@ A token's `role` and `name` claims are display hints from issue time and are nev
 permission: `Principals.resolve` replaces them with the account's current role and username, so a
 token for an account that was deleted, or whose role changed, stops carrying the old rights within
 `ttl` seconds (the per-replica cache that keeps this off the hot path).
+
+While the store is away (its read fails UNAVAILABLE), an account read within the last `stale_if_away` seconds
+is used as it was last read, so players already at a table keep playing through a database outage (the moves
+need only their match's owner and the log); an account never read, or read longer ago, fails as the store did.
 """
 
 from __future__ import annotations
@@ -19,8 +23,10 @@ from cachetools import TTLCache
 from gamehall.auth.errors import ExpiredToken, InvalidToken
 from gamehall.auth.roles import ROLES
 from gamehall.auth.tokens import Claims, Tokens
+from gamehall.runtime import patience
 
 VERIFIED_TTL_SECONDS = 60.0
+STALE_IF_AWAY_SECONDS = 600.0
 
 
 @dataclass(frozen=True)
@@ -49,12 +55,15 @@ class Principals:
         lookup: AccountLookup,
         *,
         ttl: float = 5.0,
+        stale_if_away: float = STALE_IF_AWAY_SECONDS,
         max_accounts: int = 100_000,
         timer: Callable[[], float] = time.monotonic,
     ) -> None:
         self.tokens = tokens
         self._lookup = lookup
         self._cache: TTLCache[str, AccountFacts] = TTLCache(maxsize=max_accounts, ttl=ttl, timer=timer)
+        self._last_read: TTLCache[str, AccountFacts] = TTLCache(maxsize=max_accounts, ttl=stale_if_away, timer=timer)
+        """Each account as last read, for calls made while the store is away."""
         self._verified: TTLCache[str, Claims] = TTLCache(maxsize=max_accounts, ttl=VERIFIED_TTL_SECONDS, timer=timer)
         """Tokens whose signature was checked (an HMAC and a JSON parse, ~0.1 ms) on a recent call."""
         self._reading: dict[str, asyncio.Future[AccountFacts | None]] = {}
@@ -75,10 +84,17 @@ class Principals:
             raise ExpiredToken("the token has expired; log in again")
         facts = self._cache.get(claims.sub)
         if facts is None:
-            facts = await self._read(claims.sub)
-            if facts is None:
-                raise UnknownAccount("the account of this token does not exist; register or log in again")
-            self._cache[claims.sub] = facts
+            try:
+                facts = await self._read(claims.sub)
+            except Exception as exc:
+                facts = self._last_read.get(claims.sub) if patience.is_away(exc) else None
+                if facts is None:
+                    raise
+            else:
+                if facts is None:
+                    self._last_read.pop(claims.sub, None)
+                    raise UnknownAccount("the account of this token does not exist; register or log in again")
+                self._cache[claims.sub] = self._last_read[claims.sub] = facts
         if facts.role not in ROLES:
             raise InvalidToken(f"the account {facts.username!r} has no valid role")
         return msgspec.structs.replace(claims, role=facts.role, name=facts.username)
@@ -100,6 +116,7 @@ class Principals:
     def forget(self, account_id: str) -> None:
         """Drop a cached account (after this replica changed it) so the next call reads it again."""
         self._cache.pop(account_id, None)
+        self._last_read.pop(account_id, None)
         self._reading.pop(account_id, None)  # a read begun before the change must not serve later calls
 
 

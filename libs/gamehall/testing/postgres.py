@@ -50,6 +50,10 @@ class PostgresServer:
     restart: Callable[[float], None] | None = field(default=None, compare=False, repr=False)
     """`local` only: an immediate (crash-like: no checkpoint, recovery at start) stop, `down` seconds away,
     and a start on the same port and data; the soak's PostgreSQL fault."""
+    stop: Callable[[], None] | None = field(default=None, compare=False, repr=False)
+    """`local` only: the crash-like stop alone (an outage until `start`)."""
+    start: Callable[[], None] | None = field(default=None, compare=False, repr=False)
+    """`local` only: start a stopped server again on the same port and data."""
 
 
 # ----------------------------------------------------------------- detection
@@ -153,15 +157,21 @@ def local_postgres(
         )
         pg_ctl = str(bindir / "pg_ctl")
 
-        def restart(down: float = 0.0) -> None:
+        def stop() -> None:
             run([pg_ctl, "-D", str(data), "-m", "immediate", "-w", "stop"], what="pg_ctl stop")
-            time.sleep(down)
+
+        def start() -> None:
             run(
                 [pg_ctl, "-D", str(data), "-l", str(log), "-w", "-t", "60", "-o", options, "start"], what="pg_ctl start"
             )
 
+        def restart(down: float = 0.0) -> None:
+            stop()
+            time.sleep(down)
+            start()
+
         dsn = f"postgresql://postgres@127.0.0.1:{port}/{database}"
-        yield PostgresServer(dsn=dsn, backend="local", restart=restart)
+        yield PostgresServer(dsn=dsn, backend="local", restart=restart, stop=stop, start=start)
     finally:
         if started:
             with contextlib.suppress(PostgresUnavailable):

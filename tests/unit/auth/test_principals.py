@@ -146,3 +146,27 @@ async def test_an_account_forgotten_during_a_read_is_read_again_by_later_calls()
     later = await principals.resolve(token)
     await first
     assert later.role == "operator" and directory.reads == 2
+
+
+async def test_while_the_store_is_away_an_account_read_recently_is_used_as_last_read() -> None:
+    """Issue 36: players at a table keep playing through a database outage; an account never read (or read longer
+    ago than `stale_if_away`) still fails as the store did, and an answer "no such account" is never overridden."""
+    from gamehall.store.errors import Unavailable
+
+    tokens, clock = Tokens(KEY), Clock()
+    directory = Directory(AccountFacts("a1", "alice", "player"), AccountFacts("b2", "bob", "player"))
+    principals = Principals(tokens, directory, ttl=5.0, stale_if_away=60.0, timer=clock)
+    alice, bob = tokens.issue(Subject("a1", "alice", "player"), 600), tokens.issue(Subject("b2", "bob", "player"), 600)
+    assert (await principals.resolve(alice)).name == "alice"
+
+    async def away(account_id: str) -> AccountFacts | None:
+        raise Unavailable("PostgreSQL is unavailable")
+
+    principals._lookup = away
+    clock.now = 30.0  # past the cache's ttl: the account is read again, and the store is away
+    assert (await principals.resolve(alice)).name == "alice"
+    with pytest.raises(Unavailable):
+        await principals.resolve(bob)  # never read: nothing to fall back on
+    clock.now = 100.0
+    with pytest.raises(Unavailable):
+        await principals.resolve(alice)  # read too long ago
