@@ -19,8 +19,9 @@ from gamehall.internal.v1 import (
     persistence_pb2,
     persistence_pb2_grpc,
 )
-from gamehall.runtime.bus import Bus
+from gamehall.runtime.bus import LOG_REPLAY_SUBJECT, REPLAYS_STREAM, Bus
 from gamehall.runtime.logging import configure_logging
+from gamehall.runtime.nats_access import LOG_REPLAYS
 from gamehall.runtime.service import ServiceApp
 from gamehall.runtime.settings import Settings
 from gamehall.store import Store, open_store
@@ -81,6 +82,8 @@ def build_app(settings: Settings, *, publish: bool = True) -> ServiceApp:
             projector = Projector(store, bus, relay.poke, linger=settings.projection_linger_ms / 1000)
             await projector.subscribe()
             projector.start()
+            replays = await bus.durable(REPLAYS_STREAM, LOG_REPLAYS, LOG_REPLAY_SUBJECT)
+            bus.consume(replays, projector.replay_request)
             servicer.projector = projector
             held["projector"] = projector
 

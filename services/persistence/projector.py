@@ -25,13 +25,13 @@ import structlog
 from google.protobuf.message import DecodeError
 from nats.aio.msg import Msg
 from nats.js import api
-from nats.js.errors import APIError
+from nats.js.errors import APIError, NotFoundError
 
 from gamehall.events.v1 import match_pb2 as epb
 from gamehall.events.v1.log_pb2 import LogEntry
 from gamehall.runtime import metrics, patience
 from gamehall.runtime.background import BackgroundLoop
-from gamehall.runtime.bus import Bus
+from gamehall.runtime.bus import Bus, PermanentEventError
 from gamehall.runtime.matchlog import ALL_ENTRIES, LOG_STREAM, PROJECTOR, MatchLog
 from gamehall.store import Store
 from gamehall.store.projection import LogRecord, Projected, ProjectionConflict, ProjectionGap, Settled
@@ -327,6 +327,31 @@ class Projector(BackgroundLoop):
                     continue
                 await self._done([(msg, record, game)], result)
                 break
+
+    async def replay_request(self, msg: Msg) -> None:
+        """An operator's request (`gamehall deadletter replay`) to project a dead-lettered log entry again, once
+        what kept it out is fixed: read it from the log (it stays there until projected) and project it, with the
+        entries it follows. One that still cannot be projected is dead-lettered again, with the new reason."""
+        try:
+            sequence = int(json.loads(msg.data)["sequence"])
+        except (ValueError, KeyError, TypeError) as exc:
+            raise PermanentEventError(f"not a replay request: {exc}") from exc
+        try:
+            stored = await self.bus.js.get_msg(LOG_STREAM, sequence)
+        except NotFoundError as exc:
+            raise PermanentEventError(f"match log entry {sequence} is no longer in the log") from exc
+        entry = LogEntry.FromString(stored.data or b"")
+        try:
+            record = record_from(entry, sequence)
+            result = await self._project_filling_gaps([record], {record.match_id: entry.game})
+        except (ValueError, ProjectionConflict) as exc:
+            raise PermanentEventError(f"match log entry {sequence} still cannot be projected: {exc}") from exc
+        metrics.LOG_PROJECTED.inc(result.written)
+        await self._advance({m: seq for m, (seq, _) in result.heads.items()})
+        await self._purge({record.match_id: entry.game}, result.heads, result.snapshot_seqs)
+        if record.status in ("finished", "aborted") and callable(self.on_events):
+            self.on_events()
+        log.info("replayed a dead-lettered match log entry", match_id=record.match_id, sequence=sequence)
 
     async def _dead(self, msg: Msg, error: str) -> None:
         log.error("match log entry can never be projected; dead-lettering", subject=msg.subject, error=error)

@@ -194,6 +194,14 @@ def test_gamehall_run_answers_health_and_stops_on_sigterm(tmp_path: Path) -> Non
         _check_web_login(logs / "web.log", password_file.read_text().strip(), deadline)
         assert (tmp_path / "secrets" / "token-key").read_text().strip() != OLD_PUBLIC_DEFAULT_KEY
         _check_a_killed_service_comes_back(tmp_path, "ai", gateway, public)
+        listed = subprocess.run(  # the operator's dead-letter tool logs in with the tools login this start wrote
+            [sys.executable, "-m", "gamehall.cli.main", "deadletter", "list", "--data-dir", str(tmp_path), "--json"],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert listed.returncode == 0 and json.loads(listed.stdout) == [], listed.stderr
         assert proc.poll() is None, "the platform stopped when one service died"
     finally:
         proc.send_signal(signal.SIGTERM)

@@ -168,3 +168,54 @@ async def _dead_letter(bus: Bus, timeout: float = 30.0):  # type: ignore[no-unty
             if time.monotonic() > deadline:
                 raise AssertionError("the forged entry was never dead-lettered") from None
             await asyncio.sleep(0.1)
+
+
+async def test_an_operator_lists_shows_and_replays_a_dead_lettered_entry(
+    nats_server: NatsServer, postgres: PostgresServer
+) -> None:
+    """`gamehall deadletter`: an entry that could not be projected (its match was not in SQL) is listed and shown;
+    once the cause is fixed, `replay` has persistence project it from the log, and the dead letter is gone."""
+    import json
+    import uuid
+
+    from typer.testing import CliRunner
+
+    from gamehall.cli.main import app
+    from gamehall.runtime.bus import LOG_REPLAY_SUBJECT, REPLAYS_STREAM
+    from gamehall.runtime.nats_access import LOG_REPLAYS
+    from tests.integration.store.helpers import DUEL
+
+    store = await open_store(postgres.dsn)
+    bus = await Bus.connect(nats_server.url, "projector-replay")
+    projector = Projector(store, bus, ack_wait=2.0, linger=0.05)
+    runner = CliRunner()
+
+    async def cli(*args: str) -> str:
+        result = await asyncio.to_thread(runner.invoke, app, ["deadletter", *args, "--nats-url", nats_server.url])
+        assert result.exit_code == 0, result.output
+        return str(result.output)
+
+    try:
+        await bus.ensure_streams()
+        missing = str(uuid.uuid4())  # a match SQL does not have (yet)
+        seq = await MatchLog(bus.js).append(_entry(missing, 1), 0)
+        await projector.subscribe()
+        projector.start()
+        bus.consume(await bus.durable(REPLAYS_STREAM, LOG_REPLAYS, LOG_REPLAY_SUBJECT), projector.replay_request)
+        await _dead_letter(bus)
+        listed = [x for x in json.loads(await cli("list", "--json")) if x["origin_sequence"] == seq]
+        assert len(listed) == 1 and listed[0]["stream"] == LOG_STREAM and "does not exist" in listed[0]["error"]
+        shown = await cli("show", str(listed[0]["sequence"]))
+        assert missing in shown and '"request_id"' in shown  # the entry, decoded
+
+        await store.create_match(game="high-card", config=DUEL, match_id=missing)  # the cause, fixed
+        await store.start_match(missing)
+        said = await cli("replay", str(listed[0]["sequence"]))
+        assert f"project match log entry {seq} again" in said
+        assert await projector.projected(missing, seq, timeout=20), "the replayed entry was not projected"
+        assert await _versions(store, missing) == [1]
+        assert [x for x in json.loads(await cli("list", "--json")) if x["origin_sequence"] == seq] == []
+    finally:
+        await projector.stop()
+        await bus.close()
+        await store.close()

@@ -9,6 +9,7 @@ from gamehall.cli import (
     arena_cmd,
     audit_cmd,
     backup_cmd,
+    deadletter_cmd,
     games_cmd,
     play_cmd,
     replay_cmd,
@@ -37,6 +38,7 @@ app.command("audit")(audit_cmd.audit)
 app.command("backup")(backup_cmd.backup)
 app.command("restore")(backup_cmd.restore)
 app.add_typer(archive_cmd.app, name="archive")
+app.add_typer(deadletter_cmd.app, name="deadletter")
 
 if __name__ == "__main__":
     app()

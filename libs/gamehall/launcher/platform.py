@@ -188,6 +188,8 @@ class Platform:
                 )
                 self.nats.start()
                 self.nats.wait_ready(ready_timeout)
+                if self.security is not None:
+                    self.security.tools_login(self.nats_url)
             ports = {d.name: self._ports(d.name) for d in defs}
             shared = self._shared_env(defs, ports)
             first = [d for d in defs if d.name in STARTS_FIRST]

@@ -8,6 +8,7 @@ prints how a client trusts the public certificate (`trust_instructions`).
 
 from __future__ import annotations
 
+import json
 import secrets
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -16,7 +17,7 @@ from pathlib import Path
 import grpc
 
 from gamehall.runtime.callers import PUBLIC_SERVERS, role_of
-from gamehall.runtime.nats_access import nats_users
+from gamehall.runtime.nats_access import TOOLS, nats_users
 from gamehall.runtime.pki import EmbeddedCA, Pair, fingerprint, self_signed_pair
 
 WITHOUT_NATS = frozenset({"web"})
@@ -24,6 +25,7 @@ WITHOUT_NATS = frozenset({"web"})
 LAUNCHER_IDENTITY = "launcher"
 """The launcher's own certificate: readiness checks (health) and tools (e.g. tests) talk to services with it."""
 NATS_IDENTITY = "nats-server"
+TOOLS_LOGIN_FILE = "nats-tools.json"
 
 
 @dataclass
@@ -47,6 +49,7 @@ class PlatformSecurity:
             self.certificates[name] = self.ca.issue(name)
             if name not in (NATS_IDENTITY, LAUNCHER_IDENTITY, *WITHOUT_NATS):
                 self.nats_logins[name] = secrets.token_urlsafe(24)
+        self.nats_logins[TOOLS] = secrets.token_urlsafe(24)  # `gamehall deadletter`: written by `tools_login`
         self.public, self.public_created = self_signed_pair(self.directory)
 
     def service_env(self, name: str) -> dict[str, str]:
@@ -75,6 +78,16 @@ class PlatformSecurity:
             "}\n"
         )
         return tls + nats_users(self.nats_logins, games)
+
+    def tools_login(self, nats_url: str) -> Path:
+        """Write the operator tools' NATS login of this start (`<tls dir>/nats-tools.json`, owner-only), which
+        `gamehall deadletter` reads: the URL, user, password and the CA that verifies the server."""
+        path = self.directory / TOOLS_LOGIN_FILE
+        login = {"url": nats_url, "user": TOOLS, "password": self.nats_logins[TOOLS], "ca_file": str(self.ca.pair.cert)}
+        path.touch(mode=0o600, exist_ok=True)
+        path.chmod(0o600)
+        path.write_text(json.dumps(login))
+        return path
 
     def credentials(self, service: str) -> grpc.ChannelCredentials:
         """What a tool or readiness check uses to reach `service`: the public CA for the gateway, else mTLS."""

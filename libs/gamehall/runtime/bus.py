@@ -66,6 +66,9 @@ def deadletter_subject(stream: str, durable: str) -> str:
 
 
 DEADLETTER_STREAM = "GAMEHALL_DEADLETTER"
+REPLAYS_STREAM = "GAMEHALL_REPLAYS"
+LOG_REPLAY_SUBJECT = f"{SUBJECT_ROOT}.replay.matchlog"
+"""A request (JSON `{"sequence": n}`) to project the match log entry at stream sequence n again."""
 DEFAULT_MAX_DELIVER = 10
 """Deliveries of one message before it is dead-lettered (bounded: a poison event cannot loop). A dependency
 that is away spends none of them: the message is held and retried until it is back (`gamehall.runtime.patience`).
@@ -172,6 +175,14 @@ STREAMS: tuple[StreamSpec, ...] = (
     ),
     StreamSpec("GAMEHALL_MATCHMAKING", (f"{SUBJECT_ROOT}.matchmaking.>",), description="Queue and ticket events."),
     StreamSpec("GAMEHALL_TOURNAMENTS", (f"{SUBJECT_ROOT}.tournament.>",), description="Tournament events."),
+    StreamSpec(
+        REPLAYS_STREAM,
+        (f"{SUBJECT_ROOT}.replay.>",),
+        retention=api.RetentionPolicy.WORK_QUEUE,
+        max_age_seconds=0,
+        description="Operators' requests to project a dead-lettered match log entry again (`gamehall deadletter "
+        "replay`): persistence, the one SQL writer, takes them.",
+    ),
     StreamSpec(
         DEADLETTER_STREAM,
         (f"{SUBJECT_ROOT}.deadletter.>",),

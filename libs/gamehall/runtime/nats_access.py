@@ -13,12 +13,16 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from gamehall.runtime.bus import DEADLETTER_STREAM, STREAMS, SUBJECT_ROOT
+from gamehall.runtime.bus import DEADLETTER_STREAM, LOG_REPLAY_SUBJECT, REPLAYS_STREAM, STREAMS, SUBJECT_ROOT
 from gamehall.runtime.callers import AI, GATEWAY, MATCHMAKING, PERSISTENCE, RULES, role_of
 from gamehall.runtime.matchlog import LOG_STREAM, PROJECTOR
 
 MATCHES_STREAM, TURNS_STREAM = "GAMEHALL_MATCHES", "GAMEHALL_TURNS"
 MATCHMAKING_FINISHED = "matchmaking-finished"
+LOG_REPLAYS = "persistence-log-replays"
+"""Persistence's durable consumer of operators' replay requests for dead-lettered match log entries."""
+TOOLS = "operator-tools"
+"""The NATS user of operators' tools (`gamehall deadletter`): read and clear dead letters, and replay them."""
 """services/matchmaking/app.py's consumer of finished matches."""
 
 
@@ -78,6 +82,7 @@ def permissions(service: str, games: Iterable[str]) -> Permissions:
         # persistence appends to the log itself (services/persistence/closing.py).
         p.publish += [f"{SUBJECT_ROOT}.{kind}.>" for kind in ("match", "turn", "matchmaking", "tournament", "log")]
         p.consumer(LOG_STREAM, PROJECTOR)
+        p.consumer(REPLAYS_STREAM, LOG_REPLAYS)
         p.reader(LOG_STREAM)
         p.publish.append(f"$JS.API.STREAM.PURGE.{LOG_STREAM}")
     elif role == RULES:
@@ -98,6 +103,12 @@ def permissions(service: str, games: Iterable[str]) -> Permissions:
     elif role == MATCHMAKING:
         p.subscribe.append(f"{SUBJECT_ROOT}.matchmaking.>")  # ticket news for WatchTickets
         p.consumer(MATCHES_STREAM, MATCHMAKING_FINISHED)
+    elif role == TOOLS:
+        # Inspect and clear the dead letters; replay one onto the subject it came from (never the match log: a log
+        # entry is replayed by asking persistence to project it again).
+        p.reader(DEADLETTER_STREAM)
+        p.publish += [f"$JS.API.STREAM.MSG.DELETE.{DEADLETTER_STREAM}", LOG_REPLAY_SUBJECT]
+        p.publish += [f"{SUBJECT_ROOT}.{kind}.>" for kind in ("match", "turn", "matchmaking", "tournament")]
     else:
         raise ValueError(f"no NATS permissions for {service!r}")
     p.publish = list(dict.fromkeys(p.publish))
