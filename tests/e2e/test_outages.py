@@ -33,6 +33,8 @@ from tests.support.alerts import firing
 from tests.support.processes import repo_env
 
 pytestmark = pytest.mark.integration
+SCALE = float(os.environ.get("GAMEHALL_OUTAGE_SCALE", "1"))
+"""`make soak` runs these faults three times as long (GAMEHALL_OUTAGE_SCALE=3)."""
 PROJECTION_ALERTS = {"GamehallProjectionWaiting", "GamehallProjectionBehind"}
 
 
@@ -89,12 +91,13 @@ def test_postgres_stopped_for_a_minute(tmp_path: Path, monkeypatch: pytest.Monke
         _platform(tmp_path, monkeypatch, GAMEHALL_DATABASE_URL=postgres.dsn) as platform,
     ):
         assert postgres.stop is not None and postgres.start is not None
-        load = Load(Client(grpc.insecure_channel(platform.service("gateway").address)), think=12.0)
+        gateway = Client(grpc.insecure_channel(platform.service("gateway").address))
+        load = Load(gateway, think=12.0, retry_for=150 * SCALE)
         load.start(pairs=3, against_bots=3, prepared=4)  # a move a match every 12 s: 4 rounds span the outage
         time.sleep(3)
         postgres.stop()
         try:
-            seen = _during_the_fault(platform, load, 60.0, lag_alert_after=35)
+            seen = _during_the_fault(platform, load, 60.0 * SCALE, lag_alert_after=35)
         finally:
             postgres.start()
         back_at = time.monotonic()
@@ -104,7 +107,8 @@ def test_postgres_stopped_for_a_minute(tmp_path: Path, monkeypatch: pytest.Monke
         wait_caught_up(platform)
         load.verify(platform)
         _check(seen, load)
-        print(f"\n[outage] postgres 60 s: {load.moves} moves acknowledged, {seen['moves_during']} during the outage;")
+        during = seen["moves_during"]
+        print(f"\n[outage] postgres {60 * SCALE:.0f} s: {load.moves} moves acknowledged, {during} during the outage;")
         print(f"[outage] projection lag peaked at {seen['max_lag_s']:.0f} s / {seen['max_lag_entries']:.0f} entries,")
         print(f"[outage] caught up {caught_up:.1f} s after PostgreSQL was back; statuses {dict(load.codes)}")
         assert caught_up < 60
@@ -157,13 +161,14 @@ def test_full_disks_for_30_s(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
         _small_disk(tmp_path / "platform" / "logs", 32) as logs,
         _platform(tmp_path, monkeypatch, GAMEHALL_DATABASE_URL=f"sqlite:///{database / 'gamehall.db'}") as platform,
     ):
-        load = Load(Client(grpc.insecure_channel(platform.service("gateway").address)), think=6.0)
+        gateway = Client(grpc.insecure_channel(platform.service("gateway").address))
+        load = Load(gateway, think=6.0, retry_for=150 * SCALE)
         load.start(pairs=3, against_bots=3, prepared=4)
         time.sleep(3)
         fillers = [_fill(database), _fill(logs)]
         full_at = time.monotonic()
         try:
-            seen = _during_the_fault(platform, load, 30.0, lag_alert_after=60)
+            seen = _during_the_fault(platform, load, 30.0 * SCALE, lag_alert_after=60)
         finally:
             for filler in fillers:
                 filler.unlink()
@@ -177,8 +182,9 @@ def test_full_disks_for_30_s(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
         lost = sum(metric(scrape(platform, name), "gamehall_log_lines_lost_total") for name in services)
         assert lost > 0, "no service met the full log disk: the test proves nothing"
         assert platform.dead() == [], "a service died of the full disk"
-        assert time.monotonic() - full_at < 180
-        print(f"\n[outage] full disks 30 s: {load.moves} moves acknowledged, {seen['moves_during']} during;")
+        assert time.monotonic() - full_at < 180 * SCALE
+        during = seen["moves_during"]
+        print(f"\n[outage] full disks {30 * SCALE:.0f} s: {load.moves} moves acknowledged, {during} during;")
         print(f"[outage] {lost:.0f} log lines lost and counted; caught up {caught_up:.1f} s after; {dict(load.codes)}")
         assert caught_up < 60
 

@@ -129,7 +129,8 @@ async def _all_letters(js: Any, limit: int) -> list[DeadLetter]:
     from nats.js.errors import NotFoundError
 
     info = await js.stream_info(DEADLETTER_STREAM)
-    letters, sequence = [], int(info.state.first_seq or 0)
+    letters: list[DeadLetter] = []
+    sequence = int(info.state.first_seq or 0)
     last = int(info.state.last_seq or 0)
     while sequence and sequence <= last and len(letters) < limit:
         try:
