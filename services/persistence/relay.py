@@ -20,11 +20,15 @@ from gamehall.runtime.background import BackgroundLoop
 from gamehall.runtime.bus import Bus
 from gamehall.store import Store
 from gamehall.store.core import utc_now
+from gamehall.store.records import OutboxRow
 
 log = structlog.get_logger("gamehall.outbox")
 
 STREAM, CONSUMER = "outbox", "outbox-relay"
 """How the relay names itself in `gamehall_consumer_waiting` and health (`gamehall.consumer.outbox-relay`)."""
+POISON_ATTEMPTS = 3
+DEAD_PAYLOAD_BYTES = 64 * 1024
+"""A dead-lettered event larger than this keeps only its head (it may be larger than NATS takes at all)."""
 PURGE_AFTER = timedelta(hours=1)
 PURGE_EVERY_SECONDS = 60.0
 
@@ -38,13 +42,19 @@ class OutboxRelay(BackgroundLoop):
         self._wake = asyncio.Event()
         self.published = 0
         self._waiter = patience.Waiter(STREAM, CONSUMER)
+        self._refused: dict[int, int] = {}
+        """Outbox row id -> rounds in which its publish was refused (not for an outage)."""
 
     def poke(self) -> None:
         """Something was committed with events: publish soon."""
         self._wake.set()
 
     async def drain(self) -> int:
-        """Publish every pending row (in commit order, a batch at a time); returns how many."""
+        """Publish every pending row (in commit order, a batch at a time); returns how many.
+
+        A publish that fails because NATS is away fails the round (waited out by `_run`; the rows stay pending).
+        A row that can never be published (JetStream or the client refuses it for what it is, e.g. too large) is
+        dead-lettered after `POISON_ATTEMPTS` rounds, so it cannot hold back every event committed after it."""
         total = 0
         while True:
             rows = await self.store.pending_outbox(self.batch)
@@ -52,10 +62,49 @@ class OutboxRelay(BackgroundLoop):
             if not rows:
                 return total
             # One connection keeps the send order, so JetStream sequences events in commit order.
-            await asyncio.gather(*(self.bus.publish(r.subject, r.payload, r.msg_id) for r in rows))
-            await self.store.mark_published([r.id for r in rows])
-            total += len(rows)
-            self.published += len(rows)
+            results = await asyncio.gather(
+                *(self.bus.publish(r.subject, r.payload, r.msg_id) for r in rows), return_exceptions=True
+            )
+            done = [r.id for r, result in zip(rows, results, strict=True) if not isinstance(result, BaseException)]
+            failed = [(r, e) for r, e in zip(rows, results, strict=True) if isinstance(e, BaseException)]
+            away = next((e for _, e in failed if patience.is_away(e)), None)
+            if away is None:
+                done += [row.id for row, error in failed if await self._given_up(row, error)]
+            if done:
+                await self.store.mark_published(done)
+            total += len(done)
+            self.published += len(done)
+            if away is not None:
+                raise away
+            if failed and len(done) < len(rows):
+                raise failed[0][1]
+
+    async def _given_up(self, row: OutboxRow, error: BaseException) -> bool:
+        """Count one more refusal of `row`; at `POISON_ATTEMPTS`, dead-letter it (True: it may be marked)."""
+        attempts = self._refused.get(row.id, 0) + 1
+        self._refused[row.id] = attempts
+        if attempts < POISON_ATTEMPTS:
+            return False
+        reason = f"{type(error).__name__}: {error}"
+        log.error("outbox event can never be published; dead-lettering", subject=row.subject, error=reason[:300])
+        headers = {"Nats-Msg-Id": row.msg_id}
+        payload = row.payload
+        if len(payload) > DEAD_PAYLOAD_BYTES:  # too large for NATS at all: keep its head, and say so
+            headers["Truncated-From-Bytes"] = str(len(payload))
+            payload = payload[:DEAD_PAYLOAD_BYTES]
+        await self.bus.dead_letter(
+            STREAM,
+            CONSUMER,
+            payload,
+            subject=row.subject,
+            headers=headers,
+            sequence=row.id,
+            delivered=attempts,
+            reason="permanent",
+            error=reason,
+        )
+        del self._refused[row.id]
+        return True
 
     async def _run(self) -> None:
         loop = asyncio.get_running_loop()

@@ -83,6 +83,7 @@ def permissions(service: str, games: Iterable[str]) -> Permissions:
         p.publish += [f"{SUBJECT_ROOT}.{kind}.>" for kind in ("match", "turn", "matchmaking", "tournament", "log")]
         p.consumer(LOG_STREAM, PROJECTOR)
         p.consumer(REPLAYS_STREAM, LOG_REPLAYS)
+        p.publish.append(f"{SUBJECT_ROOT}.deadletter.outbox.outbox-relay")  # an event that can never be published
         p.reader(LOG_STREAM)
         p.publish.append(f"$JS.API.STREAM.PURGE.{LOG_STREAM}")
     elif role == RULES:
