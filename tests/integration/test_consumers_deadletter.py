@@ -89,11 +89,16 @@ class _Book:
 
 
 class _Worker:
+    """`gone`: the owner says the match does not exist; `away`: the owner is away until `back` is set."""
+
     def __init__(self) -> None:
         self.played: list[str] = []
+        self.back = asyncio.Event()
 
     async def play(self, turn: Turn) -> str:
         self.played.append(turn.match_id)
+        if turn.match_id == "away" and self.back.is_set():
+            return "played"
         raise _rpc_error(grpc.StatusCode.NOT_FOUND if turn.match_id == "gone" else grpc.StatusCode.UNAVAILABLE)
 
 
@@ -148,15 +153,25 @@ async def test_turn_consumer_dead_letters_unplayable_turns_within_max_deliver(na
         await bus.publish(subject, b"\x08\x96\x01 garbage", "t:junk")
         await bus.publish(subject, _turn("m-x", game="no-such-game"), "t:game")
         await bus.publish(subject, _turn("gone"), "t:gone")
-        await bus.publish(subject, _turn("away"), "t:away")  # the owner never answers: retried, then given up
+        await bus.publish(subject, _turn("away"), "t:away")  # the owner is away: waited out, never given up
         sub = await bus.durable("GAMEHALL_TURNS", durable, subject, max_deliver=3)
-        bus.consume(sub, lambda msg: handle_turn(worker, msg), batch=1, retry_delays=FAST)  # type: ignore[arg-type]
-        dead = await _dead_letters(bus, "GAMEHALL_TURNS", durable, 4)
+        bus.consume(sub, lambda msg: handle_turn(worker, msg), in_flight=4, retry_delays=FAST)  # type: ignore[arg-type]
+        dead = await _dead_letters(bus, "GAMEHALL_TURNS", durable, 3)
         reasons = sorted((m.headers[f"{DEAD_HEADER}Reason"], m.headers[f"{DEAD_HEADER}Deliveries"]) for m in dead)
-        assert reasons == [("exhausted", "3"), ("permanent", "1"), ("permanent", "1"), ("permanent", "1")]
-        assert worker.played.count("away") == 3 and worker.played.count("gone") == 1
-        await asyncio.sleep(0.3)
-        assert (await bus.js.stream_info("GAMEHALL_TURNS")).state.messages == 0
+        assert reasons == [("permanent", "1"), ("permanent", "1"), ("permanent", "1")]
+        assert worker.played.count("gone") == 1
+        deadline = asyncio.get_running_loop().time() + 10
+        while worker.played.count("away") <= 3 and asyncio.get_running_loop().time() < deadline:
+            await asyncio.sleep(0.1)
+        assert worker.played.count("away") > 3, "past max_deliver: an outage spends no delivery"
+        assert (await bus.js.stream_info("GAMEHALL_TURNS")).state.messages == 1  # still held, not dropped
+        worker.back.set()
+        while (await bus.js.stream_info("GAMEHALL_TURNS")).state.messages and asyncio.get_running_loop().time() < (
+            deadline + 15
+        ):
+            await asyncio.sleep(0.1)
+        assert (await bus.js.stream_info("GAMEHALL_TURNS")).state.messages == 0  # played once the owner was back
+        assert len(await _dead_letters(bus, "GAMEHALL_TURNS", durable, 4, timeout=1.0)) == 3
     finally:
         await bus.close()
 

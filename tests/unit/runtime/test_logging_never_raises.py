@@ -20,7 +20,7 @@ def _lost() -> float:
 
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full (every write fails with ENOSPC)")
 def test_a_line_onto_a_full_disk_is_counted_not_raised(monkeypatch: pytest.MonkeyPatch) -> None:
-    with open("/dev/full", "w") as full:  # noqa: PTH123 - the device, not a path to manage
+    with open("/dev/full", "w") as full:
         monkeypatch.setattr("sys.stderr", full)
         before = _lost()
         configure_logging("test", "json", "info")
