@@ -39,30 +39,34 @@ SEAT_KIND_HUMAN: SeatKind
 SEAT_KIND_BOT: SeatKind
 
 class SeatSpec(_message.Message):
-    __slots__ = ("open", "reserved_for", "bot")
+    __slots__ = ("open", "reserved_for", "bot", "bot_level")
     OPEN_FIELD_NUMBER: _ClassVar[int]
     RESERVED_FOR_FIELD_NUMBER: _ClassVar[int]
     BOT_FIELD_NUMBER: _ClassVar[int]
+    BOT_LEVEL_FIELD_NUMBER: _ClassVar[int]
     open: bool
     reserved_for: str
     bot: str
-    def __init__(self, open: _Optional[bool] = ..., reserved_for: _Optional[str] = ..., bot: _Optional[str] = ...) -> None: ...
+    bot_level: _common_pb2.BotDifficulty
+    def __init__(self, open: _Optional[bool] = ..., reserved_for: _Optional[str] = ..., bot: _Optional[str] = ..., bot_level: _Optional[_Union[_common_pb2.BotDifficulty, str]] = ...) -> None: ...
 
 class Seat(_message.Message):
-    __slots__ = ("seat", "kind", "account_id", "username", "bot_difficulty", "clock_remaining")
+    __slots__ = ("seat", "kind", "account_id", "username", "bot_difficulty", "clock_remaining", "bot_level")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     KIND_FIELD_NUMBER: _ClassVar[int]
     ACCOUNT_ID_FIELD_NUMBER: _ClassVar[int]
     USERNAME_FIELD_NUMBER: _ClassVar[int]
     BOT_DIFFICULTY_FIELD_NUMBER: _ClassVar[int]
     CLOCK_REMAINING_FIELD_NUMBER: _ClassVar[int]
+    BOT_LEVEL_FIELD_NUMBER: _ClassVar[int]
     seat: int
     kind: SeatKind
     account_id: str
     username: str
     bot_difficulty: str
     clock_remaining: _duration_pb2.Duration
-    def __init__(self, seat: _Optional[int] = ..., kind: _Optional[_Union[SeatKind, str]] = ..., account_id: _Optional[str] = ..., username: _Optional[str] = ..., bot_difficulty: _Optional[str] = ..., clock_remaining: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ...) -> None: ...
+    bot_level: _common_pb2.BotDifficulty
+    def __init__(self, seat: _Optional[int] = ..., kind: _Optional[_Union[SeatKind, str]] = ..., account_id: _Optional[str] = ..., username: _Optional[str] = ..., bot_difficulty: _Optional[str] = ..., clock_remaining: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., bot_level: _Optional[_Union[_common_pb2.BotDifficulty, str]] = ...) -> None: ...
 
 class Match(_message.Message):
     __slots__ = ("id", "game", "config", "status", "seats", "version", "to_act", "outcome", "seed_commitment", "seed", "public", "clock", "created_by", "create_time")

@@ -172,7 +172,7 @@ class MatchServiceServicer:
         MATCH_OVER; MATCH_NOT_STARTED), INVALID_ARGUMENT (MALFORMED: no action, bad action JSON, named
         in BadRequest), ABORTED (VERSION_CONFLICT: the match is not at expected_version; ErrorInfo
         metadata may name it), PERMISSION_DENIED (PERMISSION_DENIED: the caller holds no seat), NOT_FOUND
-        (NOT_FOUND), RESOURCE_EXHAUSTED (RATE_LIMITED: action_json or request_id too large).
+        (NOT_FOUND), INVALID_ARGUMENT (TOO_LARGE: action_json over 16 KiB, BadRequest names the limit).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
