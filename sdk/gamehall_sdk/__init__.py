@@ -1,14 +1,15 @@
 """The Python SDK of gamehall: an asyncio client of the public gateway for client authors and bot writers.
 
     import asyncio, random
-    from gamehall_sdk import Gamehall, play_seat, random_policy
+    from gamehall_sdk import Gamehall, bot_seat, open_seat, play_seat, random_policy
 
     async def main() -> None:
-        async with Gamehall.connect("localhost:50051") as hall:
-            await hall.login("alice", "secret")
-            match = await hall.matches.create("high-card", join_seat=0)
+        # TLS trusting `make run`'s certificate (tls=True: the system's store; neither: plaintext)
+        async with Gamehall.connect("127.0.0.1:50051", ca_file="var/tls/gateway-public.crt") as hall:
+            await hall.register("carol", "a long passphrase 42")  # or hall.login(...)
+            match = await hall.matches.create("grimmoir", seat_specs=[open_seat(), bot_seat("easy")], join_seat=0)
             final = await play_seat(hall, match.id, 0, random_policy(random.Random(1)))
-            print(final.outcome.ranks)
+            print(list(final.outcome.ranks), final.outcome.reason)
 
     asyncio.run(main())
 
@@ -30,6 +31,7 @@ from gamehall_sdk.errors import (
     NotYourTurn,
     PermissionDenied,
     RateLimited,
+    TooLarge,
     Unauthenticated,
     Unavailable,
     UnknownGame,
@@ -68,6 +70,7 @@ __all__ = [
     "RateLimited",
     "RetryPolicy",
     "Submitted",
+    "TooLarge",
     "Tournaments",
     "Unauthenticated",
     "Unavailable",

@@ -102,7 +102,12 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
     async def ListMatches(self, request: match_pb2.ListMatchesRequest, context: Any) -> match_pb2.ListMatchesResponse:
         claims = await self._caller(context)
         size = pages.page_size(request.page_size, pages.MATCHES)
-        filters = {"game": request.game, "status": int(request.status), "mine": request.mine}
+        filters = {
+            "game": request.game,
+            "status": int(request.status),
+            "mine": request.mine,
+            "caller": claims.account_id,  # a token is the caller's own: another's is refused
+        }
         cursor = pages.decode_token(request.page_token, "matches", filters)
         if cursor is not None and not isinstance(cursor, str):
             raise pages.invalid_token("page_token is not a token this list made")
@@ -244,7 +249,7 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
         """A page of the replay (AIP-158; a client sending no page_size gets the default page and a token)."""
         claims = await self._caller(context)
         size = pages.page_size(request.page_size, pages.REPLAY_STEPS)
-        filters = {"match": request.match_id}
+        filters = {"match": request.match_id, "caller": claims.account_id}
         start = pages.offset_of(request.page_token, "replay", filters) or 1
         record = await self._record(request.match_id)
         forwarded = live_pb2.GetReplayRequest(

@@ -19,11 +19,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Literal
 
-import grpc
 import typer
 from rich.console import Console
 
 from gamehall.ai.levels import LEVELS
+from gamehall.cli import gateway_options
 from gamehall.cli.local_platform import temporary_platform
 from gamehall.cli.play_render import (
     ENDED,
@@ -58,7 +58,7 @@ from gamehall_sdk.v1 import match_pb2
 ReadLine = Callable[[str], str | None]
 """Reads one answer after showing a prompt; None when the input is exhausted (EOF)."""
 
-DEFAULT_GATEWAY = "127.0.0.1:50051"
+DEFAULT_GATEWAY = gateway_options.DEFAULT_GATEWAY
 MAX_RECONNECTS = 5
 
 
@@ -90,17 +90,18 @@ class Seating:
     seat: int | None = None
 
 
-async def connect(target: str, connect_timeout: float, ca_file: Path | None = None) -> Gamehall:
-    """A session on the gateway at `target`, once its channel is ready (PlayError if it never is); over TLS
-    trusting `ca_file` (the gateway's certificate or its CA) when given."""
-    credentials = grpc.ssl_channel_credentials(ca_file.read_bytes()) if ca_file is not None else None
-    hall = Gamehall.connect(target, credentials=credentials)
+async def connect(
+    target: str, connect_timeout: float, ca_file: Path | None = None, system_trust: bool = False
+) -> Gamehall:
+    """A session on the gateway at `target`, once its channel is ready (PlayError if it never is, saying the
+    likely TLS mismatch); over TLS trusting `ca_file` (the gateway's certificate or its CA), or the system's
+    store with `system_trust`."""
     try:
-        await asyncio.wait_for(hall.channel.channel_ready(), connect_timeout)
-    except TimeoutError as exc:
-        await hall.close()
-        raise PlayError(f"cannot reach the gateway at {target} (waited {connect_timeout:g} s)") from exc
-    return hall
+        return await gateway_options.connect(
+            target, ca_file=ca_file, system_trust=system_trust, wait=connect_timeout
+        )
+    except gateway_options.GatewayUnreachable as exc:
+        raise PlayError(str(exc)) from exc
 
 
 async def sign_in(hall: Gamehall, username: str | None, password: str | None, register: bool) -> str:
@@ -262,9 +263,10 @@ async def session(
     connect_timeout: float,
     compact: bool,
     ca_file: Path | None = None,
+    system_trust: bool = False,
 ) -> match_pb2.Match:
     """Connect, sign in, take a seat and play it; the final match record."""
-    hall = await connect(target, connect_timeout, ca_file)
+    hall = await connect(target, connect_timeout, ca_file, system_trust)
     try:
         name = await sign_in(hall, username, password, register)
         match, seat = await take_seat(hall, seating)
@@ -293,7 +295,7 @@ def parse_levels(against: str) -> tuple[str, ...]:
 def play(
     game: Annotated[str, typer.Option(help="Game id (see `gamehall games`).")] = "",
     mode: Annotated[str, typer.Option(help="Game mode (default: the game's first).")] = "",
-    gateway: Annotated[str, typer.Option(help="The public gateway, host:port.")] = DEFAULT_GATEWAY,
+    gateway: gateway_options.Gateway = DEFAULT_GATEWAY,
     username: Annotated[str | None, typer.Option(help="Account to log in as.")] = None,
     password: Annotated[str | None, typer.Option(help="Its password.", envvar="GAMEHALL_PASSWORD")] = None,
     register: Annotated[
@@ -310,10 +312,8 @@ def play(
     compact: Annotated[bool, typer.Option("--compact", help="Show views as key=value lines.")] = False,
     connect_timeout: Annotated[float, typer.Option(help="Seconds to wait for the gateway.")] = 5.0,
     keep: Annotated[Path | None, typer.Option(help="With --local, keep the platform's data in this folder.")] = None,
-    ca_file: Annotated[
-        Path | None,
-        typer.Option(help="TLS: trust this certificate for the gateway (`make run`: var/tls/gateway-public.crt)."),
-    ] = None,
+    ca_file: gateway_options.CaFile = None,
+    system_trust: gateway_options.SystemTrust = False,
 ) -> None:
     """Play a match from the terminal against bots or other people, through the public gateway."""
     out = Console(highlight=False)
@@ -337,6 +337,7 @@ def play(
                     connect_timeout=connect_timeout,
                     compact=compact,
                     ca_file=ca_file,
+                    system_trust=system_trust,
                 )
             )
     except PlayError as exc:
