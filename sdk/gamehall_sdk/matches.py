@@ -25,9 +25,12 @@ def reserved_seat(account_id: str) -> match_pb2.SeatSpec:
     return match_pb2.SeatSpec(reserved_for=account_id)
 
 
-def bot_seat(difficulty: str = "normal") -> match_pb2.SeatSpec:
-    """A seat the platform's bot of this difficulty (easy, normal, hard, expert) plays."""
-    return match_pb2.SeatSpec(bot=difficulty)
+def bot_seat(difficulty: str | int = "normal") -> match_pb2.SeatSpec:
+    """A seat the platform's bot of this difficulty plays: a name (random, easy, normal, hard, expert) or a
+    `gamehall.v1.BotDifficulty` value (`common_pb2.BOT_DIFFICULTY_EASY`)."""
+    if isinstance(difficulty, str):
+        return match_pb2.SeatSpec(bot_level=common_pb2.BotDifficulty.Value(f"BOT_DIFFICULTY_{difficulty.upper()}"))
+    return match_pb2.SeatSpec(bot_level=common_pb2.BotDifficulty.Value(common_pb2.BotDifficulty.Name(difficulty)))
 
 
 def new_request_id() -> str:
