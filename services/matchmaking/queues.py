@@ -250,7 +250,9 @@ class Queues:
             specs, seats_of = seat_plan(claimed.match, layouts[claimed.mode])
             async with gate:
                 try:
-                    match = await self.creator.create(game_id, claimed.mode, specs, claimed.request_id)
+                    match = await self.creator.create(
+                        game_id, claimed.mode, specs, claimed.request_id, hold_reserved=True
+                    )
                     match_id: str | None = match.id
                 except (grpc.aio.AioRpcError, ClientError) as exc:
                     code = exc.code() if isinstance(exc, grpc.aio.AioRpcError) else exc.code
