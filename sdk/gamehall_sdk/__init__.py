@@ -16,7 +16,7 @@
 Every failed call raises a `GamehallError` subclass (`IllegalAction`, `NotYourTurn`, ...).
 """
 
-from gamehall_sdk.bot import Policy, play_seat, random_policy, take_turn
+from gamehall_sdk.bot import Policy, play_seat, play_seat_stream, random_policy, take_turn
 from gamehall_sdk.client import CHANNEL_OPTIONS, Gamehall
 from gamehall_sdk.errors import (
     AlreadyExists,
@@ -40,8 +40,9 @@ from gamehall_sdk.errors import (
 )
 from gamehall_sdk.matches import Matches, bot_seat, open_seat, reserved_seat
 from gamehall_sdk.matchmaking import Matchmaking
-from gamehall_sdk.models import GameEvent, LegalAction, LegalActions, MatchUpdate, Submitted, View
+from gamehall_sdk.models import GameEvent, LegalAction, LegalActions, MatchUpdate, SeatTurn, Submitted, View
 from gamehall_sdk.retry import RetryPolicy
+from gamehall_sdk.seat_stream import SeatStream
 from gamehall_sdk.tournaments import Tournaments
 from gamehall_sdk.transport import DEFAULT_TIMEOUT
 
@@ -69,6 +70,8 @@ __all__ = [
     "Policy",
     "RateLimited",
     "RetryPolicy",
+    "SeatStream",
+    "SeatTurn",
     "Submitted",
     "TooLarge",
     "Tournaments",
@@ -81,6 +84,7 @@ __all__ = [
     "from_rpc_error",
     "open_seat",
     "play_seat",
+    "play_seat_stream",
     "random_policy",
     "reserved_seat",
     "take_turn",

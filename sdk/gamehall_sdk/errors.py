@@ -185,6 +185,26 @@ def _status(error: RpcErrorLike) -> Any:
         return None
 
 
+def from_status_bytes(data: bytes) -> GamehallError:
+    """The named error of a serialized `google.rpc.Status` (a play stream's refused action)."""
+    from google.rpc import status_pb2
+
+    status = status_pb2.Status.FromString(data)
+    code = next((c for c in grpc.StatusCode if c.value[0] == status.code), grpc.StatusCode.UNKNOWN)
+
+    class _Refused:
+        def code(self) -> grpc.StatusCode:
+            return code
+
+        def details(self) -> str:
+            return str(status.message)
+
+        def trailing_metadata(self) -> Any:
+            return (("grpc-status-details-bin", data),)
+
+    return from_rpc_error(_Refused())
+
+
 def from_rpc_error(error: RpcErrorLike) -> GamehallError:
     """The named error for a failed call, read from its status and `grpc-status-details-bin` trailer."""
     code = error.code()

@@ -8,6 +8,7 @@ from collections.abc import AsyncGenerator, Mapping, Sequence
 from typing import Any
 
 from gamehall_sdk.models import GameEvent, LegalAction, LegalActions, MatchUpdate, Submitted, View, decode, outcome_of
+from gamehall_sdk.seat_stream import SeatStream
 from gamehall_sdk.transport import Transport, make_stub
 from gamehall_sdk.v1 import common_pb2, match_pb2, match_pb2_grpc
 
@@ -198,6 +199,11 @@ class Matches:
                 outcome=outcome_of(message),
                 events=tuple(GameEvent(e.kind, decode(e.data_json), tuple(e.audience)) for e in message.events),
             )
+
+    def play_stream(self, match_id: str, seat: int | None = None, *, from_version: int = 0) -> SeatStream:
+        """The seat's play stream (`async with ... as stream:`): updates with legal actions pushed, actions sent on
+        the same stream (a move is one round trip). `from_version` resumes after that version."""
+        return SeatStream(self._t, self._stub, match_id, seat, from_version)
 
     async def replay(self, match_id: str, *, page_size: int = 0) -> match_pb2.GetReplayResponse:
         """The match's whole history (complete once finished; the caller's seat view while running): every page

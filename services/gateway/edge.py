@@ -163,6 +163,14 @@ BOUNDS: dict[str, dict[str, Bound]] = {
     },
     "WatchMatchRequest": {**_MATCH_ID, "from_version": VERSION, "delay_actions": Number(0, 1000), "seat": SEAT},
     "GetReplayRequest": {**_MATCH_ID, "page_size": PAGE_SIZE, "page_token": PAGE_TOKEN},
+    "PlaySeatRequest": {"open": Nested(), "action": Nested()},
+    "OpenSeatStream": {**_MATCH_ID, "seat": SEAT, "from_version": VERSION},
+    "SeatAction": {
+        "request_id": REQUEST_ID,
+        "action_id": Text(1024),
+        "action_json": ACTION_JSON,
+        "expected_version": VERSION,
+    },
     # MatchmakingService
     "EnqueueTicketRequest": {
         "game": NAME,

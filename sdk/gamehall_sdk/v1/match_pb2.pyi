@@ -319,3 +319,59 @@ class GetReplayResponse(_message.Message):
     initial_view_json: str
     next_page_token: str
     def __init__(self, match: _Optional[_Union[Match, _Mapping]] = ..., complete: _Optional[bool] = ..., steps: _Optional[_Iterable[_Union[ReplayStep, _Mapping]]] = ..., initial_view_json: _Optional[str] = ..., next_page_token: _Optional[str] = ...) -> None: ...
+
+class PlaySeatRequest(_message.Message):
+    __slots__ = ("open", "action")
+    OPEN_FIELD_NUMBER: _ClassVar[int]
+    ACTION_FIELD_NUMBER: _ClassVar[int]
+    open: OpenSeatStream
+    action: SeatAction
+    def __init__(self, open: _Optional[_Union[OpenSeatStream, _Mapping]] = ..., action: _Optional[_Union[SeatAction, _Mapping]] = ...) -> None: ...
+
+class OpenSeatStream(_message.Message):
+    __slots__ = ("match_id", "seat", "from_version")
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    FROM_VERSION_FIELD_NUMBER: _ClassVar[int]
+    match_id: str
+    seat: int
+    from_version: int
+    def __init__(self, match_id: _Optional[str] = ..., seat: _Optional[int] = ..., from_version: _Optional[int] = ...) -> None: ...
+
+class SeatAction(_message.Message):
+    __slots__ = ("request_id", "action_id", "action_json", "expected_version")
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    ACTION_ID_FIELD_NUMBER: _ClassVar[int]
+    ACTION_JSON_FIELD_NUMBER: _ClassVar[int]
+    EXPECTED_VERSION_FIELD_NUMBER: _ClassVar[int]
+    request_id: str
+    action_id: str
+    action_json: str
+    expected_version: int
+    def __init__(self, request_id: _Optional[str] = ..., action_id: _Optional[str] = ..., action_json: _Optional[str] = ..., expected_version: _Optional[int] = ...) -> None: ...
+
+class PlaySeatResponse(_message.Message):
+    __slots__ = ("update", "result")
+    UPDATE_FIELD_NUMBER: _ClassVar[int]
+    RESULT_FIELD_NUMBER: _ClassVar[int]
+    update: SeatUpdate
+    result: SeatActionResult
+    def __init__(self, update: _Optional[_Union[SeatUpdate, _Mapping]] = ..., result: _Optional[_Union[SeatActionResult, _Mapping]] = ...) -> None: ...
+
+class SeatUpdate(_message.Message):
+    __slots__ = ("step", "legal")
+    STEP_FIELD_NUMBER: _ClassVar[int]
+    LEGAL_FIELD_NUMBER: _ClassVar[int]
+    step: WatchMatchResponse
+    legal: ListLegalActionsResponse
+    def __init__(self, step: _Optional[_Union[WatchMatchResponse, _Mapping]] = ..., legal: _Optional[_Union[ListLegalActionsResponse, _Mapping]] = ...) -> None: ...
+
+class SeatActionResult(_message.Message):
+    __slots__ = ("request_id", "played", "error")
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    PLAYED_FIELD_NUMBER: _ClassVar[int]
+    ERROR_FIELD_NUMBER: _ClassVar[int]
+    request_id: str
+    played: SubmitActionResponse
+    error: bytes
+    def __init__(self, request_id: _Optional[str] = ..., played: _Optional[_Union[SubmitActionResponse, _Mapping]] = ..., error: _Optional[bytes] = ...) -> None: ...
