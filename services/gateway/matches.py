@@ -5,6 +5,7 @@ caller as this gateway authenticated it. Watch streams are in watch.py."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import uuid
 from collections.abc import AsyncIterator
 from typing import Any
@@ -28,6 +29,8 @@ from gamehall_services.gateway.limits import RateLimiter, WatchSlots, check_acti
 from gamehall_services.gateway.upstream import RulesReplicas, Upstream, call
 from gamehall_services.gateway.watch import Watcher
 
+FINAL_ANSWER_SECONDS = 10.0
+"""When the match ends, how long a play stream waits for the answer of the action in play (often the final move)."""
 SEAT_ACTIONS = CarriedCalls("gateway", "/gamehall.v1.MatchService/PlaySeat:action")
 """Each action of a play stream is metered, logged and mapped to a status as a unary call would be."""
 
@@ -281,10 +284,18 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
             except BaseException as exc:
                 await out.put(exc)
 
+        answering = asyncio.Event()  # set while an action is being played: its answer goes out before the end
+        answering.set()
+
         async def actions() -> None:
             try:
                 async for message in requests:
-                    await out.put(match_pb2.PlaySeatResponse(result=await self._seat_action(message, opened, context)))
+                    answering.clear()
+                    try:
+                        result = await self._seat_action(message, opened, context)
+                        await out.put(match_pb2.PlaySeatResponse(result=result))
+                    finally:
+                        answering.set()
             except BaseException as exc:
                 await out.put(exc)
 
@@ -293,7 +304,13 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
             try:
                 while True:
                     item = await out.get()
-                    if item is None:
+                    if item is None:  # the match is over: the answer of an action in play still goes out
+                        with contextlib.suppress(TimeoutError):
+                            await asyncio.wait_for(answering.wait(), FINAL_ANSWER_SECONDS)
+                        while not out.empty():
+                            last = out.get_nowait()
+                            if isinstance(last, match_pb2.PlaySeatResponse):
+                                yield last
                         return
                     if isinstance(item, BaseException):
                         raise item
