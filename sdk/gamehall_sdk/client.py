@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
+import ssl
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
@@ -34,6 +36,19 @@ CHANNEL_OPTIONS: tuple[tuple[str, Any], ...] = (
 """Like the gateway's own upstream channels: large replays fit, transparent retries on."""
 
 
+def pinned_certificate(target: str, fingerprint: str, timeout: float = 10.0) -> bytes:
+    """The PEM certificate the server at `target` presents, if its SHA-256 fingerprint is `fingerprint` (hex,
+    colons and case ignored); ValueError otherwise. For a self-signed gateway (`make run`'s)."""
+    host, _, port = target.rpartition(":")
+    pem = ssl.get_server_certificate((host.strip("[]") or "localhost", int(port)), timeout=timeout)
+    found = hashlib.sha256(ssl.PEM_cert_to_DER_cert(pem)).hexdigest()
+    wanted = fingerprint.replace(":", "").strip().lower()
+    if found != wanted:
+        shown = ":".join(found[k : k + 2] for k in range(0, len(found), 2)).upper()
+        raise ValueError(f"{target} presents a certificate of SHA-256 fingerprint {shown}, not {fingerprint}")
+    return pem.encode()
+
+
 class Gamehall:
     """A client session: `async with Gamehall.connect("host:port") as hall: await hall.login(...)`."""
 
@@ -58,6 +73,7 @@ class Gamehall:
         *,
         ca_file: str | os.PathLike[str] | None = None,
         tls: bool = False,
+        fingerprint: str = "",
         credentials: Any = None,
         timeout: float = DEFAULT_TIMEOUT,
         retry: RetryPolicy | None = None,
@@ -67,6 +83,8 @@ class Gamehall:
 
         - `ca_file`: trust this PEM certificate (the gateway's own, e.g. `make run`'s
           `var/tls/gateway-public.crt`, or the CA that signed it);
+        - `fingerprint`: trust the self-signed certificate whose SHA-256 fingerprint `gamehall run` printed
+          (`AB:CD:...`): the gateway's certificate is fetched once (blocking) and pinned, ValueError if it differs;
         - `tls=True`: trust the system's store (a gateway with a publicly trusted certificate);
         - `credentials`: any `grpc.ChannelCredentials` you built yourself.
 
@@ -74,6 +92,8 @@ class Gamehall:
         then closes the connection ("Socket closed", `Unavailable`)."""
         if ca_file is not None:
             credentials = grpc.ssl_channel_credentials(Path(ca_file).read_bytes())
+        elif fingerprint:
+            credentials = grpc.ssl_channel_credentials(pinned_certificate(target, fingerprint))
         elif tls and credentials is None:
             credentials = grpc.ssl_channel_credentials()
         if credentials is None:

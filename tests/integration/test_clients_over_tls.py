@@ -141,3 +141,20 @@ def test_gamehall_play_without_a_ca_names_tls(secure: Platform) -> None:
     done = CliRunner().invoke(app, args, env={"COLUMNS": "300"})
     assert done.exit_code == 1, done.output
     assert "cannot reach the gateway" in done.output and "TLS" in done.output and "--ca-file" in done.output
+
+
+def test_the_sdk_pins_the_printed_fingerprint(secure: Platform) -> None:
+    """`Gamehall.connect(address, fingerprint=...)` with the fingerprint `gamehall run` prints; a wrong one is
+    refused before any call."""
+    assert secure.security is not None
+    address = secure.service("gateway").address
+    printed = re.search(r"SHA-256 fingerprint ([0-9A-F:]+)", trust_instructions(secure.security, address))
+    assert printed is not None
+
+    async def scenario() -> None:
+        async with Gamehall.connect(address, fingerprint=printed.group(1)) as hall:
+            await hall.register(f"pin-{uuid.uuid4().hex[:10]}", "a long passphrase 42")
+        with pytest.raises(ValueError, match="fingerprint"):
+            Gamehall.connect(address, fingerprint="00" * 32)
+
+    asyncio.run(scenario())
