@@ -2,8 +2,9 @@
 
 Connects to a gateway (or, with `--local`, starts a temporary embedded platform hosting only the
 game), signs in, creates a match with bot seats for the other seats (or joins an existing one)
-and plays the seat: it shows the seat's view and the numbered legal actions, reads the choice
-from stdin, submits it with `expected_version`, and waits on the watch stream while others move.
+and plays the seat on its play stream (MatchService.PlaySeat): each update brings the seat's view and,
+on its turn, the numbered legal actions; the choice read from stdin goes back on the stream with
+`expected_version`, and the stream carries the others' moves meanwhile.
 
 What it shows is in `play_render` (pure functions), and line reading is injectable
 (`ReadLine`), so both are tested without a terminal.
@@ -53,6 +54,8 @@ from gamehall_sdk import (
     open_seat,
 )
 from gamehall_sdk.client import Gamehall
+from gamehall_sdk.models import SeatTurn, View
+from gamehall_sdk.seat_stream import SeatStream
 from gamehall_sdk.v1 import match_pb2
 
 ReadLine = Callable[[str], str | None]
@@ -162,15 +165,30 @@ async def take_seat(hall: Gamehall, seating: Seating) -> tuple[match_pb2.Match, 
 
 
 async def take_turn(
-    hall: Gamehall, match_id: str, seat: int, out: Console, read: ReadLine, *, compact: bool
+    hall: Gamehall,
+    match_id: str,
+    seat: int,
+    out: Console,
+    read: ReadLine,
+    *,
+    compact: bool,
+    turn: SeatTurn | None = None,
+    stream: SeatStream | None = None,
 ) -> Literal["played", "moved", "left"]:
-    """Show the view and legal actions, ask for a choice and submit it (re-reading when the match moved)."""
-    legal = await hall.matches.legal(match_id, seat)
-    if not legal.actions:
-        return "moved"
-    view = await hall.matches.view(match_id, seat)
-    if view.finished or view.version != legal.version:
-        return "moved"
+    """Show the view and legal actions, ask for a choice and submit it (re-reading when the match moved).
+
+    On the seat's play stream (`turn` and `stream` given) the view and legal actions came with the update and
+    the choice goes back on the stream: one round trip per move; else they are read with the unary calls."""
+    if turn is not None and turn.legal is not None:
+        view: View = turn
+        legal = turn.legal
+    else:
+        legal = await hall.matches.legal(match_id, seat)
+        if not legal.actions:
+            return "moved"
+        view = await hall.matches.view(match_id, seat)
+        if view.finished or view.version != legal.version:
+            return "moved"
     out.print(render_view(view, compact=compact))
     out.print(render_legal(legal))
     while True:
@@ -182,7 +200,7 @@ async def take_turn(
         if choice == "quit":
             return await leave(hall, match_id, out)
         if choice == "view":
-            out.print(render_view(await hall.matches.view(match_id, seat), compact=compact))
+            out.print(render_view(view, compact=compact))
             out.print(render_legal(legal))
             continue
         if choice is None:
@@ -190,7 +208,10 @@ async def take_turn(
             continue
         break
     try:
-        played = await hall.matches.submit(match_id, seat, choice, expected_version=legal.version)
+        if stream is not None:
+            played = await stream.act(choice, expected_version=legal.version)
+        else:
+            played = await hall.matches.submit(match_id, seat, choice, expected_version=legal.version)
     except (VersionConflict, NotYourTurn):
         out.print("[yellow]the match moved on meanwhile: reading it again[/yellow]")
         return "moved"
@@ -216,24 +237,28 @@ async def play_match(
 ) -> match_pb2.Match:
     """Play `seat` of `match` to its end (or until the player leaves); the final match record."""
     out.print(render_status(match, seat))
-    reconnects = 0
+    reconnects, seen = 0, 0
     left = False
     while not left:
         try:
-            async with contextlib.aclosing(hall.matches.watch(match.id, seat)) as updates:
-                first = True
+            async with hall.matches.play_stream(match.id, seat, from_version=seen) as updates:
+                first = seen == 0
                 async for update in updates:
+                    seen = max(seen, update.version)
                     if not first:
                         for line in render_events(update):
                             out.print(f"[dim]{line}[/dim]", highlight=False)
                     first = False
                     if update.finished:
                         break
-                    if seat in update.to_act:
-                        if await take_turn(hall, match.id, seat, out, read, compact=compact) == "left":
+                    if update.legal is not None and update.legal.actions:
+                        done = await take_turn(
+                            hall, match.id, seat, out, read, compact=compact, turn=update, stream=updates
+                        )
+                        if done == "left":
                             left = True
                             break
-                    elif update.to_act:
+                    elif update.to_act and seat not in update.to_act:
                         out.print(f"[dim]waiting for seat {', '.join(str(s) for s in update.to_act)}...[/dim]")
         except MatchOver:
             pass
@@ -247,7 +272,7 @@ async def play_match(
             return current
         reconnects += 1
         if reconnects > MAX_RECONNECTS:
-            raise PlayError(f"the watch of match {match.id} kept ending before the match did")
+            raise PlayError(f"the play stream of match {match.id} kept ending before the match did")
     return await hall.matches.get(match.id)
 
 
