@@ -125,10 +125,10 @@ class MatchmakingServicer(matchmaking_pb2_grpc.MatchmakingServiceServicer):
                     await asyncio.wait_for(self.queues.ticket_news.wait(), WATCH_POLL_S)
 
     async def GetLeaderboard(self, request: pb.GetLeaderboardRequest, context: Any) -> pb.GetLeaderboardResponse:
-        await claims_of(context, self.principals)
+        claims = await claims_of(context, self.principals)
         mode = _mode(request.game, request.mode)
         size = pages.page_size(request.page_size, pages.LEADERBOARD)
-        filters = {"game": request.game, "mode": mode}
+        filters = {"game": request.game, "mode": mode, "caller": claims.account_id}  # a token is its caller's
         start = pages.offset_of(request.page_token, "leaderboard", filters)
         rows = await self.ratings.leaderboard(request.game, mode, start + size + 1)
         more = len(rows) > start + size

@@ -144,11 +144,12 @@ class TournamentServicer(tournament_pb2_grpc.TournamentServiceServicer):
         )
 
     async def ListTournaments(self, request: pb.ListTournamentsRequest, context: Any) -> pb.ListTournamentsResponse:
-        await claims_of(context, self.principals)
+        claims = await claims_of(context, self.principals)
         status = enum_name(pb.TournamentStatus, "TOURNAMENT_STATUS", request.status)
         size = pages.page_size(request.page_size, pages.TOURNAMENTS)
         found = await self.book.all([status] if status else [])
-        page, token = pages.offset_page(found, size, request.page_token, "tournaments", {"status": status})
+        filters = {"status": status, "caller": claims.account_id}  # a token is its caller's
+        page, token = pages.offset_page(found, size, request.page_token, "tournaments", filters)
         return pb.ListTournamentsResponse(
             tournaments=[tournament_to_proto(doc, revision) for doc, revision in page], next_page_token=token
         )
@@ -159,12 +160,12 @@ class TournamentServicer(tournament_pb2_grpc.TournamentServiceServicer):
         return pb.GetTournamentResponse(tournament=await self._proto(doc, revision))
 
     async def ListPairings(self, request: pb.ListPairingsRequest, context: Any) -> pb.ListPairingsResponse:
-        await claims_of(context, self.principals)
+        claims = await claims_of(context, self.principals)
         doc, _ = await self.book.get(request.tournament_id)
         size = pages.page_size(request.page_size, pages.PAIRINGS)
         wanted = [p for p in doc.tournament.pairings if not request.round or p.round == request.round]
         wanted.sort(key=lambda p: (p.round, p.table))
-        filters = {"tournament": request.tournament_id, "round": request.round}
+        filters = {"tournament": request.tournament_id, "round": request.round, "caller": claims.account_id}
         page, token = pages.offset_page(wanted, size, request.page_token, "pairings", filters)
         links = await self.book.match_ids(request.tournament_id, request.round) if page else {}
         return pb.ListPairingsResponse(pairings=[pairing_to_proto(p, links) for p in page], next_page_token=token)

@@ -158,3 +158,22 @@ async def test_enqueue_ticket_retried_returns_the_first_ticket(store: Matchmakin
     await service.CancelTicket(mm.CancelTicketRequest(ticket_id=first.id), ALICE)
     after = (await service.EnqueueTicket(ask, ALICE)).ticket
     assert (after.id, after.status) == (first.id, mm.TICKET_STATUS_CANCELLED), "the first result, as it is now"
+
+
+async def test_a_page_token_is_its_callers_and_an_edited_one_is_refused(store: MatchmakingStore) -> None:
+    """Issue 39: page tokens are signed and bound to the query and the caller."""
+    service = _tournaments(store)
+    for n in range(3):
+        await service.CreateTournament(_create(f"cup-{n}"), OPERATOR)
+    first = await service.ListTournaments(pb.ListTournamentsRequest(page_size=1), OPERATOR)
+    token = first.next_page_token
+    assert token
+    second = await service.ListTournaments(pb.ListTournamentsRequest(page_size=1, page_token=token), OPERATOR)
+    assert second.tournaments[0].id != first.tournaments[0].id
+    for caller, forged in ((OTHER_OPERATOR, token), (OPERATOR, token[:-2] + ("AA" if token[-2:] != "AA" else "BB"))):
+        again = pb.ListTournamentsRequest(page_size=1, page_token=forged)
+        refused = await _refused(service.ListTournaments(again, caller))
+        assert (refused.code, refused.reason) == (
+            grpc.StatusCode.INVALID_ARGUMENT,
+            common_pb2.ERROR_REASON_INVALID_PAGE_TOKEN,
+        )
