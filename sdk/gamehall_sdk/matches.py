@@ -114,9 +114,12 @@ class Matches:
         return await self._t.unary(self._stub.JoinMatch, request, match_pb2.JoinMatchResponse, idempotent=False)
 
     async def leave(self, match_id: str) -> match_pb2.Match:
-        """Resign the caller's seat. Not retried."""
+        """Resign the caller's seat. Not retried on UNAVAILABLE; retried on ABORTED (the match kept changing:
+        nothing was written)."""
         request = match_pb2.LeaveMatchRequest(match_id=match_id)
-        reply = await self._t.unary(self._stub.LeaveMatch, request, match_pb2.LeaveMatchResponse, idempotent=False)
+        reply = await self._t.unary(
+            self._stub.LeaveMatch, request, match_pb2.LeaveMatchResponse, idempotent=False, retry_aborted=True
+        )
         return reply.match
 
     async def view(self, match_id: str, seat: int | None = None) -> View:

@@ -25,7 +25,8 @@ class Tournaments:
         return cls(transport, make_stub(tournament_pb2_grpc.TournamentServiceStub, channel))
 
     async def _tournament(self, method: Any, request: Any, reply: type[Any], idempotent: bool = False) -> pb.Tournament:
-        response = await self._t.unary(method, request, reply, idempotent=idempotent)
+        """A tournament call; a change that lost to concurrent changes (ABORTED, nothing written) is tried again."""
+        response = await self._t.unary(method, request, reply, idempotent=idempotent, retry_aborted=True)
         tournament: pb.Tournament = response.tournament
         return tournament
 
