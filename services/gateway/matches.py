@@ -276,9 +276,14 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
                 async for step in self.watcher.watch(watch, claims, context):
                     update = match_pb2.SeatUpdate(step=step)
                     if step.HasField("seat") and step.seat in step.to_act and not step.HasField("outcome"):
-                        legal = await self._legal(opened.match_id, int(step.seat), claims)
-                        if legal.version == step.version:
-                            update.legal.CopyFrom(legal)
+                        if step.legal_actions:  # pushed by the owner with the view: no call per turn
+                            update.legal.version, update.legal.seat = step.version, step.seat
+                            update.legal.actions.extend(step.legal_actions)
+                            update.step.ClearField("legal_actions")
+                        else:  # a message that filled a gap: ask the owner
+                            legal = await self._legal(opened.match_id, int(step.seat), claims)
+                            if legal.version == step.version:
+                                update.legal.CopyFrom(legal)
                     await out.put(match_pb2.PlaySeatResponse(update=update))
                 await out.put(None)
             except BaseException as exc:

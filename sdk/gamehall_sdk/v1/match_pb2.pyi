@@ -269,20 +269,22 @@ class WatchMatchRequest(_message.Message):
     def __init__(self, match_id: _Optional[str] = ..., from_version: _Optional[int] = ..., delay_actions: _Optional[int] = ..., seat: _Optional[int] = ...) -> None: ...
 
 class WatchMatchResponse(_message.Message):
-    __slots__ = ("version", "seat", "view_json", "to_act", "outcome", "events")
+    __slots__ = ("version", "seat", "view_json", "to_act", "outcome", "events", "legal_actions")
     VERSION_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
     VIEW_JSON_FIELD_NUMBER: _ClassVar[int]
     TO_ACT_FIELD_NUMBER: _ClassVar[int]
     OUTCOME_FIELD_NUMBER: _ClassVar[int]
     EVENTS_FIELD_NUMBER: _ClassVar[int]
+    LEGAL_ACTIONS_FIELD_NUMBER: _ClassVar[int]
     version: int
     seat: int
     view_json: str
     to_act: _containers.RepeatedScalarFieldContainer[int]
     outcome: _common_pb2.Outcome
     events: _containers.RepeatedCompositeFieldContainer[_common_pb2.GameEvent]
-    def __init__(self, version: _Optional[int] = ..., seat: _Optional[int] = ..., view_json: _Optional[str] = ..., to_act: _Optional[_Iterable[int]] = ..., outcome: _Optional[_Union[_common_pb2.Outcome, _Mapping]] = ..., events: _Optional[_Iterable[_Union[_common_pb2.GameEvent, _Mapping]]] = ...) -> None: ...
+    legal_actions: _containers.RepeatedCompositeFieldContainer[_common_pb2.LegalAction]
+    def __init__(self, version: _Optional[int] = ..., seat: _Optional[int] = ..., view_json: _Optional[str] = ..., to_act: _Optional[_Iterable[int]] = ..., outcome: _Optional[_Union[_common_pb2.Outcome, _Mapping]] = ..., events: _Optional[_Iterable[_Union[_common_pb2.GameEvent, _Mapping]]] = ..., legal_actions: _Optional[_Iterable[_Union[_common_pb2.LegalAction, _Mapping]]] = ...) -> None: ...
 
 class GetReplayRequest(_message.Message):
     __slots__ = ("match_id", "page_size", "page_token")
