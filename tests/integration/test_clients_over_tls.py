@@ -158,3 +158,24 @@ def test_the_sdk_pins_the_printed_fingerprint(secure: Platform) -> None:
             Gamehall.connect(address, fingerprint="00" * 32)
 
     asyncio.run(scenario())
+
+
+def test_the_readme_api_blocks_run_against_the_tls_platform(secure: Platform, tmp_path: Path) -> None:
+    """The README's raw-gRPC blocks ("Playing through the API": a match played to its end with the stubs, then
+    the AIP-193 error details and the AIP-158 pages), run one after the other as written, with the address, the
+    certificate path and the usernames put in."""
+    readme = (ROOT / "README.md").read_text()
+    section = readme.split("## Playing through the API\n", 1)[1].split("### The Python SDK\n", 1)[0]
+    blocks = re.findall(r"```python\n(.*?)```", section, flags=re.DOTALL)
+    assert len(blocks) == 3, "play, error details, pages"
+    suffix = uuid.uuid4().hex[:8]
+    code = (
+        "\n".join(blocks)
+        .replace(PRINTED_ADDRESS, secure.service("gateway").address)
+        .replace(PRINTED_CERTIFICATE, str(_certificate(secure)))
+        .replace('register("alice")', f'register("alice-{suffix}")')
+        .replace('register("bob")', f'register("bob-{suffix}")')
+    )
+    done = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, f"{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
+    assert "FAILED_PRECONDITION gamehall.dev" in done.stdout, "the error block read the standard details"
