@@ -123,4 +123,4 @@ images:
 	@bash deploy/build-images.sh
 
 clean:
-	rm -rf $(VENV) .venv-sdk .pytest_cache .mypy_cache .ruff_cache var web/node_modules web/src/gen $(WEB_OUT)
+	rm -rf $(VENV) .venv-sdk .venv-sdk-testing .pytest_cache .mypy_cache .ruff_cache var web/node_modules web/src/gen $(WEB_OUT)

@@ -64,13 +64,17 @@ async def take_turn(hall: Gamehall, match_id: str, seat: int, policy: Policy) ->
 
 
 async def play_seat(
-    hall: Gamehall, match_id: str, seat: int, policy: Policy, *, max_reconnects: int = 5
+    hall: Gamehall, match_id: str, seat: int, policy: Policy, *, max_reconnects: int = 5, stream: bool = True
 ) -> match_pb2.Match:
     """Play `seat` until the match ends, then return the final match record.
 
-    The watch stream is reopened (from the current state) if it drops, at most `max_reconnects` times,
-    waiting longer before each attempt (`RECONNECT_DELAY` doubling up to `RECONNECT_MAX_DELAY`).
+    On the seat's play stream (`stream=True`, MatchService.PlaySeat: a move is one round trip), else with the
+    unary calls on the watch stream. A dropped stream is reopened (the play stream from the last version seen),
+    at most `max_reconnects` times, waiting longer before each attempt (`RECONNECT_DELAY` doubling up to
+    `RECONNECT_MAX_DELAY`).
     """
+    if stream:
+        return await play_seat_stream(hall, match_id, seat, policy, max_reconnects=max_reconnects)
     reconnects = 0
     while True:
         try:
@@ -91,5 +95,38 @@ async def play_seat(
         reconnects += 1
         if reconnects > max_reconnects:
             ended = f"the watch of match {match_id} kept ending before the match did"
+            raise Unavailable(grpc.StatusCode.UNAVAILABLE, "UNAVAILABLE", ended)
+        await asyncio.sleep(min(RECONNECT_MAX_DELAY, RECONNECT_DELAY * 2 ** (reconnects - 1)))
+
+
+async def play_seat_stream(
+    hall: Gamehall, match_id: str, seat: int, policy: Policy, *, max_reconnects: int = 5
+) -> match_pb2.Match:
+    """`play_seat` on the seat's play stream: each update that carries legal actions is answered on the stream
+    with the policy's choice at that version; a move that lost a race (VersionConflict, NotYourTurn) waits for
+    the next update. Resumes from the last version seen when the stream drops."""
+    reconnects, seen = 0, 0
+    while True:
+        try:
+            async with hall.matches.play_stream(match_id, seat, from_version=seen) as plays:
+                async for turn in plays:
+                    seen = max(seen, turn.version)
+                    if turn.finished:
+                        break
+                    if turn.legal is not None and turn.legal.actions:
+                        action = await _decide(policy, turn, turn.legal)
+                        with contextlib.suppress(VersionConflict, NotYourTurn, MatchOver):
+                            await plays.act(action, expected_version=turn.version)
+        except MatchOver:
+            pass
+        except Unavailable:
+            if reconnects >= max_reconnects:
+                raise
+        match = await hall.matches.get(match_id)
+        if match.status in ENDED:
+            return match
+        reconnects += 1
+        if reconnects > max_reconnects:
+            ended = f"the play stream of match {match_id} kept ending before the match did"
             raise Unavailable(grpc.StatusCode.UNAVAILABLE, "UNAVAILABLE", ended)
         await asyncio.sleep(min(RECONNECT_MAX_DELAY, RECONNECT_DELAY * 2 ** (reconnects - 1)))

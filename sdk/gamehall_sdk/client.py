@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import hashlib
+import os
+import ssl
 from collections.abc import Sequence
 from datetime import UTC, datetime
+from pathlib import Path
 from types import TracebackType
 from typing import Any
 
 import grpc
 
-from gamehall_sdk.matches import Matches
+from gamehall_sdk.matches import Matches, new_request_id
 from gamehall_sdk.matchmaking import Matchmaking
 from gamehall_sdk.retry import RetryPolicy
 from gamehall_sdk.tournaments import Tournaments
@@ -30,6 +34,19 @@ CHANNEL_OPTIONS: tuple[tuple[str, Any], ...] = (
     ("grpc.keepalive_time_ms", 30_000),
 )
 """Like the gateway's own upstream channels: large replays fit, transparent retries on."""
+
+
+def pinned_certificate(target: str, fingerprint: str, timeout: float = 10.0) -> bytes:
+    """The PEM certificate the server at `target` presents, if its SHA-256 fingerprint is `fingerprint` (hex,
+    colons and case ignored); ValueError otherwise. For a self-signed gateway (`make run`'s)."""
+    host, _, port = target.rpartition(":")
+    pem = ssl.get_server_certificate((host.strip("[]") or "localhost", int(port)), timeout=timeout)
+    found = hashlib.sha256(ssl.PEM_cert_to_DER_cert(pem)).hexdigest()
+    wanted = fingerprint.replace(":", "").strip().lower()
+    if found != wanted:
+        shown = ":".join(found[k : k + 2] for k in range(0, len(found), 2)).upper()
+        raise ValueError(f"{target} presents a certificate of SHA-256 fingerprint {shown}, not {fingerprint}")
+    return pem.encode()
 
 
 class Gamehall:
@@ -54,12 +71,31 @@ class Gamehall:
         cls,
         target: str,
         *,
+        ca_file: str | os.PathLike[str] | None = None,
+        tls: bool = False,
+        fingerprint: str = "",
         credentials: Any = None,
         timeout: float = DEFAULT_TIMEOUT,
         retry: RetryPolicy | None = None,
         options: Sequence[tuple[str, Any]] = CHANNEL_OPTIONS,
     ) -> Gamehall:
-        """Open a channel to the gateway at `target` (TLS when given `grpc.ssl_channel_credentials()`)."""
+        """Open a channel to the gateway at `target`. TLS, by the first of these that is given:
+
+        - `ca_file`: trust this PEM certificate (the gateway's own, e.g. `make run`'s
+          `var/tls/gateway-public.crt`, or the CA that signed it);
+        - `fingerprint`: trust the self-signed certificate whose SHA-256 fingerprint `gamehall run` printed
+          (`AB:CD:...`): the gateway's certificate is fetched once (blocking) and pinned, ValueError if it differs;
+        - `tls=True`: trust the system's store (a gateway with a publicly trusted certificate);
+        - `credentials`: any `grpc.ChannelCredentials` you built yourself.
+
+        None of them: plaintext, for a gateway started without TLS (`gamehall run --no-tls`); a TLS gateway
+        then closes the connection ("Socket closed", `Unavailable`)."""
+        if ca_file is not None:
+            credentials = grpc.ssl_channel_credentials(Path(ca_file).read_bytes())
+        elif fingerprint:
+            credentials = grpc.ssl_channel_credentials(pinned_certificate(target, fingerprint))
+        elif tls and credentials is None:
+            credentials = grpc.ssl_channel_credentials()
         if credentials is None:
             channel = grpc.aio.insecure_channel(target, options=list(options))
         else:
@@ -93,11 +129,16 @@ class Gamehall:
         self.expires_at = reply.expire_time.ToDatetime(tzinfo=UTC)
         return reply.account
 
-    async def register(self, username: str, password: str, *, invite_code: str = "") -> auth_pb2.Account:
+    async def register(
+        self, username: str, password: str, *, invite_code: str = "", request_id: str | None = None
+    ) -> auth_pb2.Account:
         """Create a player account and sign in as it (`invite_code` on a server whose registration is by
-        invite). Not retried (a second try would find the name taken)."""
-        request = auth_pb2.RegisterRequest(username=username, password=password, invite_code=invite_code)
-        reply = await self.transport.unary(self._auth.Register, request, auth_pb2.RegisterResponse, idempotent=False)
+        invite). Retried on UNAVAILABLE under one request id (made for you): a retry gets the account the first
+        attempt made."""
+        request = auth_pb2.RegisterRequest(
+            username=username, password=password, invite_code=invite_code, request_id=request_id or new_request_id()
+        )
+        reply = await self.transport.unary(self._auth.Register, request, auth_pb2.RegisterResponse, idempotent=True)
         return self._signed_in(reply)
 
     async def login(self, username: str, password: str) -> auth_pb2.Account:

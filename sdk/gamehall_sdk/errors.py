@@ -83,6 +83,11 @@ class InvalidRequest(GamehallError):
     """The request is malformed (bad action JSON, bad config, bad argument)."""
 
 
+class TooLarge(InvalidRequest):
+    """A field is larger than the platform accepts (`metadata["limit"]`, `metadata["size"]`); never retried, since
+    resending the same request cannot succeed."""
+
+
 class NotFound(GamehallError):
     """No such match, game, ticket, tournament or account."""
 
@@ -104,7 +109,7 @@ class PermissionDenied(GamehallError):
 
 
 class RateLimited(GamehallError):
-    """Too many requests or too large a payload; slow down."""
+    """Too many requests or open streams; slow down (`retry_after` says how long, when the server said)."""
 
 
 class Unavailable(GamehallError):
@@ -147,6 +152,7 @@ TABLE: dict[tuple[grpc.StatusCode | None, Reason], type[GamehallError]] = {
     (None, "UNAVAILABLE"): Unavailable,
     (None, "DEADLINE_EXCEEDED"): DeadlineExceeded,
     (None, "INVALID_PAGE_TOKEN"): InvalidRequest,
+    (None, "TOO_LARGE"): TooLarge,
     (S.FAILED_PRECONDITION, ANY_REASON): FailedPrecondition,
     (S.ABORTED, ANY_REASON): VersionConflict,
     (S.INVALID_ARGUMENT, ANY_REASON): InvalidRequest,
@@ -179,6 +185,26 @@ def _status(error: RpcErrorLike) -> Any:
         return None
 
 
+def from_status_bytes(data: bytes) -> GamehallError:
+    """The named error of a serialized `google.rpc.Status` (a play stream's refused action)."""
+    from google.rpc import status_pb2
+
+    status = status_pb2.Status.FromString(data)
+    code = next((c for c in grpc.StatusCode if c.value[0] == status.code), grpc.StatusCode.UNKNOWN)
+
+    class _Refused:
+        def code(self) -> grpc.StatusCode:
+            return code
+
+        def details(self) -> str:
+            return str(status.message)
+
+        def trailing_metadata(self) -> Any:
+            return (("grpc-status-details-bin", data),)
+
+    return from_rpc_error(_Refused())
+
+
 def from_rpc_error(error: RpcErrorLike) -> GamehallError:
     """The named error for a failed call, read from its status and `grpc-status-details-bin` trailer."""
     code = error.code()
@@ -201,4 +227,7 @@ def from_rpc_error(error: RpcErrorLike) -> GamehallError:
             holder.Unpack(retry)
             retry_after = retry.retry_delay.ToNanoseconds() / 1e9
     message = error.details() or code.name.lower()
-    return error_class(code, reason)(code, reason, message, trace_id, metadata, retry_after)
+    found = error_class(code, reason)
+    if code == S.RESOURCE_EXHAUSTED and retry_after is None and reason != "RATE_LIMITED":
+        found = TooLarge  # no RetryInfo: no wait helps (e.g. gRPC's own "message larger than max")
+    return found(code, reason, message, trace_id, metadata, retry_after)

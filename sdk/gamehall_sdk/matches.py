@@ -8,6 +8,7 @@ from collections.abc import AsyncGenerator, Mapping, Sequence
 from typing import Any
 
 from gamehall_sdk.models import GameEvent, LegalAction, LegalActions, MatchUpdate, Submitted, View, decode, outcome_of
+from gamehall_sdk.seat_stream import SeatStream
 from gamehall_sdk.transport import Transport, make_stub
 from gamehall_sdk.v1 import common_pb2, match_pb2, match_pb2_grpc
 
@@ -25,9 +26,12 @@ def reserved_seat(account_id: str) -> match_pb2.SeatSpec:
     return match_pb2.SeatSpec(reserved_for=account_id)
 
 
-def bot_seat(difficulty: str = "normal") -> match_pb2.SeatSpec:
-    """A seat the platform's bot of this difficulty (easy, normal, hard, expert) plays."""
-    return match_pb2.SeatSpec(bot=difficulty)
+def bot_seat(difficulty: str | int = "normal") -> match_pb2.SeatSpec:
+    """A seat the platform's bot of this difficulty plays: a name (random, easy, normal, hard, expert) or a
+    `gamehall.v1.BotDifficulty` value (`common_pb2.BOT_DIFFICULTY_EASY`)."""
+    if isinstance(difficulty, str):
+        return match_pb2.SeatSpec(bot_level=common_pb2.BotDifficulty.Value(f"BOT_DIFFICULTY_{difficulty.upper()}"))
+    return match_pb2.SeatSpec(bot_level=common_pb2.BotDifficulty.Value(common_pb2.BotDifficulty.Name(difficulty)))
 
 
 def new_request_id() -> str:
@@ -110,9 +114,12 @@ class Matches:
         return await self._t.unary(self._stub.JoinMatch, request, match_pb2.JoinMatchResponse, idempotent=False)
 
     async def leave(self, match_id: str) -> match_pb2.Match:
-        """Resign the caller's seat. Not retried."""
+        """Resign the caller's seat. Not retried on UNAVAILABLE; retried on ABORTED (the match kept changing:
+        nothing was written)."""
         request = match_pb2.LeaveMatchRequest(match_id=match_id)
-        reply = await self._t.unary(self._stub.LeaveMatch, request, match_pb2.LeaveMatchResponse, idempotent=False)
+        reply = await self._t.unary(
+            self._stub.LeaveMatch, request, match_pb2.LeaveMatchResponse, idempotent=False, retry_aborted=True
+        )
         return reply.match
 
     async def view(self, match_id: str, seat: int | None = None) -> View:
@@ -195,6 +202,11 @@ class Matches:
                 outcome=outcome_of(message),
                 events=tuple(GameEvent(e.kind, decode(e.data_json), tuple(e.audience)) for e in message.events),
             )
+
+    def play_stream(self, match_id: str, seat: int | None = None, *, from_version: int = 0) -> SeatStream:
+        """The seat's play stream (`async with ... as stream:`): updates with legal actions pushed, actions sent on
+        the same stream (a move is one round trip). `from_version` resumes after that version."""
+        return SeatStream(self._t, self._stub, match_id, seat, from_version)
 
     async def replay(self, match_id: str, *, page_size: int = 0) -> match_pb2.GetReplayResponse:
         """The match's whole history (complete once finished; the caller's seat view while running): every page

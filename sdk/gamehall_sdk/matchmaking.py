@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import AsyncGenerator, Sequence
 from typing import Any
 
+from gamehall_sdk.matches import new_request_id
 from gamehall_sdk.transport import Transport, all_pages, make_stub
 from gamehall_sdk.v1 import matchmaking_pb2 as pb
 from gamehall_sdk.v1 import matchmaking_pb2_grpc
@@ -22,11 +23,26 @@ class Matchmaking:
         return cls(transport, make_stub(matchmaking_pb2_grpc.MatchmakingServiceStub, channel))
 
     async def enqueue(
-        self, game: str, *, mode: str = "", players: Sequence[str] = (), no_bots: bool = False, pool: str = ""
+        self,
+        game: str,
+        *,
+        mode: str = "",
+        players: Sequence[str] = (),
+        no_bots: bool = False,
+        pool: str = "",
+        request_id: str | None = None,
     ) -> pb.Ticket:
-        """Queue the caller (an operator: `players`) for `game`; once matched, join the ticket's match. Not retried."""
-        request = pb.EnqueueTicketRequest(game=game, mode=mode, players=list(players), no_bots=no_bots, pool=pool)
-        reply = await self._t.unary(self._stub.EnqueueTicket, request, pb.EnqueueTicketResponse, idempotent=False)
+        """Queue the caller (an operator: `players`) for `game`. Retried on UNAVAILABLE under one request id (made
+        for you): a retry returns the ticket the first attempt made."""
+        request = pb.EnqueueTicketRequest(
+            game=game,
+            mode=mode,
+            players=list(players),
+            no_bots=no_bots,
+            pool=pool,
+            request_id=request_id or new_request_id(),
+        )
+        reply = await self._t.unary(self._stub.EnqueueTicket, request, pb.EnqueueTicketResponse, idempotent=True)
         return reply.ticket
 
     async def cancel(self, ticket_id: str) -> pb.Ticket:

@@ -99,6 +99,14 @@ class MatchUpdate(View):
 
 
 @dataclass(frozen=True)
+class SeatTurn(MatchUpdate):
+    """One update of a seat's play stream: the seat's view after a step and, when the seat must act at this
+    version, its legal actions (None otherwise)."""
+
+    legal: LegalActions | None = None
+
+
+@dataclass(frozen=True)
 class Submitted:
     """The result of a submitted action: the new version, the action as played, who acts next."""
 

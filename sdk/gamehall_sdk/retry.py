@@ -1,4 +1,5 @@
-"""Bounded retry of idempotent calls while the platform is UNAVAILABLE (a restarting service).
+"""Bounded retry, with exponential backoff, of idempotent calls while the platform is UNAVAILABLE (a restarting
+service), and of changes refused with ABORTED where nothing was written (lost compare-and-swaps).
 
 Only calls that are safe to repeat are retried: reads, and writes carrying an idempotency key
 (SubmitAction and CreateMatch with the same request id), so a retry never plays twice. The loop is
@@ -19,8 +20,20 @@ T = TypeVar("T")
 
 def is_unavailable(exc: BaseException) -> bool:
     """True for a raw gRPC error with status UNAVAILABLE (the server may not have seen the call)."""
+    return _code_of(exc) is grpc.StatusCode.UNAVAILABLE
+
+
+def _code_of(exc: BaseException) -> grpc.StatusCode | None:
     code = getattr(exc, "code", None)
-    return isinstance(exc, grpc.RpcError) and callable(code) and code() == grpc.StatusCode.UNAVAILABLE
+    found = code() if isinstance(exc, grpc.RpcError) and callable(code) else None
+    return found if isinstance(found, grpc.StatusCode) else None
+
+
+RETRY_ON_UNAVAILABLE = frozenset({grpc.StatusCode.UNAVAILABLE})
+"""Safe for any idempotent call: the server may not have seen it."""
+RETRY_ON_ABORTED = frozenset({grpc.StatusCode.ABORTED})
+"""Safe for a call the server refuses with ABORTED having written nothing (a change that kept losing a
+compare-and-swap to concurrent changes, with no expected version of the client's): the next try may win."""
 
 
 @dataclass(frozen=True)
@@ -35,14 +48,17 @@ class RetryPolicy:
         """Seconds to wait before retry number `retry` (1, 2, ...): exponential, capped."""
         return float(min(self.max_backoff, self.backoff * 2 ** (retry - 1)))
 
-    async def run(self, call: Callable[[], Awaitable[T]]) -> T:
-        """Await `call()`, again while it fails UNAVAILABLE, at most `attempts` times; re-raise the last error."""
+    async def run(
+        self, call: Callable[[], Awaitable[T]], retry_on: frozenset[grpc.StatusCode] = RETRY_ON_UNAVAILABLE
+    ) -> T:
+        """Await `call()`, again while it fails with a status in `retry_on`, at most `attempts` times; re-raise the
+        last error."""
         attempts = max(1, self.attempts)
         for attempt in range(1, attempts + 1):
             try:
                 return await call()
             except Exception as exc:
-                if attempt == attempts or not is_unavailable(exc):
+                if attempt == attempts or _code_of(exc) not in retry_on:
                     raise
             await asyncio.sleep(self.delay(attempt))
         raise AssertionError("unreachable: the last attempt returns or raises")  # pragma: no cover

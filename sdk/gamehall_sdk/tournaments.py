@@ -7,6 +7,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from gamehall_sdk.enums import enum_value
+from gamehall_sdk.matches import bot_seat, new_request_id
 from gamehall_sdk.transport import Transport, all_pages, make_stub
 from gamehall_sdk.v1 import common_pb2, tournament_pb2_grpc
 from gamehall_sdk.v1 import tournament_pb2 as pb
@@ -24,7 +25,8 @@ class Tournaments:
         return cls(transport, make_stub(tournament_pb2_grpc.TournamentServiceStub, channel))
 
     async def _tournament(self, method: Any, request: Any, reply: type[Any], idempotent: bool = False) -> pb.Tournament:
-        response = await self._t.unary(method, request, reply, idempotent=idempotent)
+        """A tournament call; a change that lost to concurrent changes (ABORTED, nothing written) is tried again."""
+        response = await self._t.unary(method, request, reply, idempotent=idempotent, retry_aborted=True)
         tournament: pb.Tournament = response.tournament
         return tournament
 
@@ -43,10 +45,12 @@ class Tournaments:
         registration_open_time: datetime | None = None,
         registration_close_time: datetime | None = None,
         clock: common_pb2.ClockSpec | None = None,
+        request_id: str | None = None,
     ) -> pb.Tournament:
         """[operator] Open a tournament (`format`: swiss, single-elimination, double-elimination, round-robin,
-        pods, or a `TournamentFormat` value)."""
+        pods, or a `TournamentFormat` value). Retried on UNAVAILABLE under one request id (made for you)."""
         request = pb.CreateTournamentRequest(
+            request_id=request_id or new_request_id(),
             name=name,
             game=game,
             mode=mode,
@@ -64,7 +68,9 @@ class Tournaments:
             request.registration_close_time.FromDatetime(registration_close_time)
         if clock is not None:
             request.clock.CopyFrom(clock)
-        return await self._tournament(self._stub.CreateTournament, request, pb.CreateTournamentResponse)
+        return await self._tournament(
+            self._stub.CreateTournament, request, pb.CreateTournamentResponse, idempotent=True
+        )
 
     async def list(self, status: str | int = "") -> Sequence[pb.Tournament]:
         """Tournaments, newest first, optionally of one status (`registration`, `running`, ...); every page."""
@@ -83,10 +89,17 @@ class Tournaments:
         request = pb.GetTournamentRequest(tournament_id=tournament_id)
         return await self._tournament(self._stub.GetTournament, request, pb.GetTournamentResponse, idempotent=True)
 
-    async def register(self, tournament_id: str, *, account_id: str = "", bot: str = "") -> pb.RegisterPlayerResponse:
-        """Register the caller ([operator] or `account_id`, or a `bot` entrant of that difficulty)."""
-        request = pb.RegisterPlayerRequest(tournament_id=tournament_id, account_id=account_id, bot=bot)
-        return await self._t.unary(self._stub.RegisterPlayer, request, pb.RegisterPlayerResponse, idempotent=False)
+    async def register(
+        self, tournament_id: str, *, account_id: str = "", bot: str | int = "", request_id: str | None = None
+    ) -> pb.RegisterPlayerResponse:
+        """Register the caller ([operator] or `account_id`, or a `bot` entrant of that difficulty: a name or a
+        `BotDifficulty` value). Retried on UNAVAILABLE under one request id (made for you)."""
+        request = pb.RegisterPlayerRequest(
+            tournament_id=tournament_id, account_id=account_id, request_id=request_id or new_request_id()
+        )
+        if bot:
+            request.bot_level = bot_seat(bot).bot_level
+        return await self._t.unary(self._stub.RegisterPlayer, request, pb.RegisterPlayerResponse, idempotent=True)
 
     async def unregister(self, tournament_id: str, player: str = "") -> pb.Tournament:
         """Withdraw a registration (default: the caller's) before the start."""
@@ -138,7 +151,17 @@ class Tournaments:
         request = pb.RepairRoundRequest(tournament_id=tournament_id)
         return await self._tournament(self._stub.RepairRound, request, pb.RepairRoundResponse)
 
-    async def adjudicate(self, tournament_id: str, pairing_id: str, ranks: Sequence[int]) -> pb.Tournament:
-        """[operator] Set or override a pairing's result (a rank per seat, 1 best)."""
-        request = pb.AdjudicatePairingRequest(tournament_id=tournament_id, pairing_id=pairing_id, ranks=list(ranks))
-        return await self._tournament(self._stub.AdjudicatePairing, request, pb.AdjudicatePairingResponse)
+    async def adjudicate(
+        self, tournament_id: str, pairing_id: str, ranks: Sequence[int], *, request_id: str | None = None
+    ) -> pb.Tournament:
+        """[operator] Set or override a pairing's result (a rank per seat, 1 best). Retried on UNAVAILABLE under one
+        request id (made for you)."""
+        request = pb.AdjudicatePairingRequest(
+            tournament_id=tournament_id,
+            pairing_id=pairing_id,
+            ranks=list(ranks),
+            request_id=request_id or new_request_id(),
+        )
+        return await self._tournament(
+            self._stub.AdjudicatePairing, request, pb.AdjudicatePairingResponse, idempotent=True
+        )

@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 import grpc
 
 from gamehall_sdk.errors import from_rpc_error
-from gamehall_sdk.retry import RetryPolicy
+from gamehall_sdk.retry import RETRY_ON_ABORTED, RETRY_ON_UNAVAILABLE, RetryPolicy
 
 R = TypeVar("R")
 
@@ -36,15 +36,26 @@ class Transport:
         return (("authorization", f"Bearer {self.token}"),) if self.token else ()
 
     async def unary(
-        self, method: Method, request: Any, reply: type[R], *, idempotent: bool, timeout: float | None = None
+        self,
+        method: Method,
+        request: Any,
+        reply: type[R],
+        *,
+        idempotent: bool,
+        timeout: float | None = None,
+        retry_aborted: bool = False,
     ) -> R:
-        """Call `method(request)`; retried on UNAVAILABLE only when `idempotent` (same request object)."""
+        """Call `method(request)`; retried on UNAVAILABLE when `idempotent` (same request object), and on ABORTED
+        when `retry_aborted` (a change the server refused without writing: a lost compare-and-swap)."""
 
         async def once() -> Any:
             return await method(request, metadata=self.metadata(), timeout=timeout or self.timeout)
 
+        retry_on = (RETRY_ON_UNAVAILABLE if idempotent else frozenset()) | (
+            RETRY_ON_ABORTED if retry_aborted else frozenset()
+        )
         try:
-            result = await (self.retry.run(once) if idempotent else once())
+            result = await (self.retry.run(once, retry_on) if retry_on else once())
         except grpc.RpcError as exc:
             raise from_rpc_error(exc) from exc
         if not isinstance(result, reply):

@@ -144,10 +144,10 @@ class AgainstAPlatform(unittest.IsolatedAsyncioTestCase):
         self.assertEqual(seen.match_id, theirs.match_id)
         self.assertEqual((await alice.matchmaking.ticket(first.id)).status, mm.TICKET_STATUS_MATCHED)
         self.assertEqual({seen.seats[0], theirs.seats[0]}, {0, 1})
-        await asyncio.gather(
-            alice.matches.join(seen.match_id, seen.seats[0]), bob.matches.join(theirs.match_id, theirs.seats[0])
-        )
+        # the seats are held for the players already: no JoinMatch, the match is running
         match = await alice.matches.get(seen.match_id)
+        legal = await alice.matches.legal(seen.match_id, seen.seats[0])
+        self.assertEqual(legal.version, 0)
         self.assertEqual((match.status, match.game), (match_pb2.MATCH_STATUS_RUNNING, GAME))
         assert alice.account is not None and bob.account is not None
         self.assertEqual({s.account_id for s in match.seats}, {alice.account.id, bob.account.id})

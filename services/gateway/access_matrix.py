@@ -40,6 +40,7 @@ ACCESS: dict[str, tuple[str, ...]] = {
     "ListLegalActions": (_UN, OK, _PD, _PD, _PD, _PD),  # seat 0's
     "SubmitAction": (_UN, "ABORTED", _PD, _PD, _PD, _PD),  # for seat 0, at a stale expected_version
     "WatchMatch": _SIGNED_IN,
+    "PlaySeat": _SIGNED_IN,  # a seat's play stream; without a seat, the spectators' updates (no legal actions)
     "GetReplay": _SIGNED_IN,  # a public match's replay is public (redacted while running)
     # MatchmakingService, on the player's queued ticket
     "EnqueueTicket(for D)": _OPERATOR_ONLY,  # queueing someone else

@@ -14,6 +14,7 @@ from gamehall.runtime.bus import Bus
 from gamehall.runtime.identity import account_lookup
 from gamehall.runtime.service import ServiceApp, exit_on_missing_secret
 from gamehall.runtime.settings import Settings
+from gamehall.wire import pages
 from gamehall_sdk.v1 import (
     audit_pb2,
     audit_pb2_grpc,
@@ -50,7 +51,9 @@ def build_app(settings: Settings) -> ServiceApp:
     # diagnostics echo is internal only (it would be an unauthenticated door on the public port)
     app = ServiceApp(settings, default_timeout=None, diagnostics=False, request_check=check_request)
     upstream = Upstream(settings.persistence_addr, settings.rules_addrs, linger=settings.play_stream_linger())
-    tokens = Tokens(embedded_secrets.token_key(settings).value)
+    signing_key = embedded_secrets.token_key(settings).value
+    tokens = Tokens(signing_key)
+    pages.use_key(signing_key)  # page tokens signed with a key every replica shares
     auth = Authenticator(Principals(tokens, account_lookup(lambda: upstream.persistence)))
     operator = embedded_secrets.operator_password(settings)
     passwords = Passwords()

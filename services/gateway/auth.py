@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import hmac
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -33,6 +34,8 @@ log = structlog.get_logger("gamehall.gateway.auth")
 
 TOKEN_TTL_SECONDS = 24 * 3600
 OPERATOR_USERNAME = "operator"
+REGISTER_RETRY_WINDOW_S = 24 * 3600
+"""How long after an account's creation a Register with a request id and its password answers it again."""
 _ROLES = {"player": auth_pb2.ROLE_PLAYER, "operator": auth_pb2.ROLE_OPERATOR, "bot": auth_pb2.ROLE_BOT}
 
 
@@ -124,15 +127,37 @@ class AuthServicer(auth_pb2_grpc.AuthServiceServicer):
         validate_username(request.username)
         validate_password(request.password, request.username)
         password_hash = await asyncio.to_thread(self.passwords.hash, request.password)
-        created = await call(
-            self.upstream.persistence.CreateAccount(
-                ppb.CreateAccountRequest(username=request.username, password_hash=password_hash, role="player")
+        try:
+            created = await call(
+                self.upstream.persistence.CreateAccount(
+                    ppb.CreateAccountRequest(username=request.username, password_hash=password_hash, role="player")
+                )
             )
-        )
+        except ClientError as exc:
+            if exc.code != grpc.StatusCode.ALREADY_EXISTS or not request.request_id:
+                raise
+            created = await self._registered_before(request, exc, context)
         token, expires = self._issue(created.account)
         return auth_pb2.RegisterResponse(
             account=account_to_public(created.account), token=token, expire_time=timestamp(expires)
         )
+
+    async def _registered_before(self, request: auth_pb2.RegisterRequest, taken: ClientError, context: Any) -> Any:
+        """A retried Register (AIP-155, with a request id): the account exists, was made recently, and the password
+        is the one sent; its answer is the account again with a new token. Any other taken username stays taken.
+
+        The account store keeps no request ids, so the key is the username and the password: a client who retries
+        with the password of the first request gets what the first request made, as a login would give it (and a
+        wrong password counts as a failed login)."""
+        found = await call(self.upstream.persistence.GetAccount(ppb.GetAccountRequest(username=request.username)))
+        age_ms = time.time() * 1000 - found.account.created_unix_ms
+        if found.account.role != "player" or age_ms > REGISTER_RETRY_WINDOW_S * 1000:
+            raise taken
+        self.limits.check_login(request.username, self.limits.address(context))  # a password check: throttled as one
+        if not await asyncio.to_thread(self.passwords.verify, found.account.password_hash, request.password):
+            self.limits.login_failed(request.username)
+            raise taken
+        return found
 
     async def Login(self, request: auth_pb2.LoginRequest, context: Any) -> auth_pb2.LoginResponse:
         refused = ClientError(

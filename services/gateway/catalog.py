@@ -30,8 +30,9 @@ class CatalogServicer(catalog_pb2_grpc.CatalogServiceServicer):
 
     async def ListGames(self, request: catalog_pb2.ListGamesRequest, context: Any) -> catalog_pb2.ListGamesResponse:
         """A page of the hosted games by id (only the page's games are described)."""
-        await self.auth.claims(context)
+        claims = await self.auth.claims(context)
         size = pages.page_size(request.page_size, pages.GAMES)
-        ids, token = pages.offset_page(sorted(self.upstream.games), size, request.page_token, "games", {})
+        mine = {"caller": claims.account_id}  # a token is its caller's
+        ids, token = pages.offset_page(sorted(self.upstream.games), size, request.page_token, "games", mine)
         games = await asyncio.gather(*(self.describe(g) for g in ids))
         return catalog_pb2.ListGamesResponse(games=list(games), next_page_token=token)

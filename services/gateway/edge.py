@@ -4,7 +4,8 @@ One table (`BOUNDS`, per protobuf message type) gives every string, number, JSON
 the public API (`gamehall.v1`) its limit; the harness's interceptor calls `check_request` on each
 call's request before authentication or any parsing, so a bad value costs one table walk (issue 20,
 findings 4 and 5). A string over its length, a number out of range, an unknown enum value or a list
-too long is INVALID_ARGUMENT; JSON text over its byte limit is RESOURCE_EXHAUSTED, and JSON nested
+too long is INVALID_ARGUMENT; JSON text over its byte limit is INVALID_ARGUMENT too (reason TOO_LARGE, with the
+limit; never a rate limit with a RetryInfo, as resending cannot help), and JSON nested
 deeper than its limit INVALID_ARGUMENT (checked on the text, no parser involved). Error messages
 name the field and show at most a short prefix of the value. The README's "Input bounds" section
 lists the table; a test checks that every field of every public request has its entry.
@@ -117,10 +118,15 @@ BOUNDS: dict[str, dict[str, Bound]] = {
         "options_json": CONFIG_JSON,
         "flags_json": CONFIG_JSON,
     },
-    "SeatSpec": {"open": Flag(), "reserved_for": ID, "bot": NAME},
+    "SeatSpec": {"open": Flag(), "reserved_for": ID, "bot": NAME, "bot_level": Choice()},
     "ClockSpec": {"per_move": Span(7 * DAY_S), "bank": Span(30 * DAY_S), "increment": Span(DAY_S)},
     # AuthService
-    "RegisterRequest": {"username": USERNAME, "password": PASSWORD, "invite_code": Text(128)},
+    "RegisterRequest": {
+        "username": USERNAME,
+        "password": PASSWORD,
+        "invite_code": Text(128),
+        "request_id": REQUEST_ID,
+    },
     "LoginRequest": {"username": USERNAME, "password": PASSWORD},
     "WhoAmIRequest": {},
     # CatalogService
@@ -157,6 +163,14 @@ BOUNDS: dict[str, dict[str, Bound]] = {
     },
     "WatchMatchRequest": {**_MATCH_ID, "from_version": VERSION, "delay_actions": Number(0, 1000), "seat": SEAT},
     "GetReplayRequest": {**_MATCH_ID, "page_size": PAGE_SIZE, "page_token": PAGE_TOKEN},
+    "PlaySeatRequest": {"open": Nested(), "action": Nested()},
+    "OpenSeatStream": {**_MATCH_ID, "seat": SEAT, "from_version": VERSION},
+    "SeatAction": {
+        "request_id": REQUEST_ID,
+        "action_id": Text(1024),
+        "action_json": ACTION_JSON,
+        "expected_version": VERSION,
+    },
     # MatchmakingService
     "EnqueueTicketRequest": {
         "game": NAME,
@@ -164,6 +178,7 @@ BOUNDS: dict[str, dict[str, Bound]] = {
         "players": Many(MAX_SEATS, ID),
         "no_bots": Flag(),
         "pool": NAME,
+        "request_id": REQUEST_ID,
     },
     "CancelTicketRequest": {"ticket_id": ID},
     "GetTicketRequest": {"ticket_id": ID},
@@ -184,6 +199,7 @@ BOUNDS: dict[str, dict[str, Bound]] = {
         "require_check_in": Flag(),
         "no_show_timeout": Span(7 * DAY_S),
         "clock": Nested(),
+        "request_id": REQUEST_ID,
     },
     "ListTournamentsRequest": {"status": Choice(), "page_size": PAGE_SIZE, "page_token": PAGE_TOKEN},
     "GetTournamentRequest": _TOURNAMENT_ID,
@@ -193,7 +209,13 @@ BOUNDS: dict[str, dict[str, Bound]] = {
         "page_size": PAGE_SIZE,
         "page_token": PAGE_TOKEN,
     },
-    "RegisterPlayerRequest": {**_TOURNAMENT_ID, "account_id": ID, "bot": NAME},
+    "RegisterPlayerRequest": {
+        **_TOURNAMENT_ID,
+        "account_id": ID,
+        "bot": NAME,
+        "bot_level": Choice(),
+        "request_id": REQUEST_ID,
+    },
     "UnregisterPlayerRequest": {**_TOURNAMENT_ID, "player": ID},
     "CheckInRequest": {**_TOURNAMENT_ID, "player": ID},
     "StartTournamentRequest": _TOURNAMENT_ID,
@@ -203,7 +225,12 @@ BOUNDS: dict[str, dict[str, Bound]] = {
     "ResumeTournamentRequest": _TOURNAMENT_ID,
     "DropPlayerRequest": {**_TOURNAMENT_ID, "player": ID},
     "RepairRoundRequest": _TOURNAMENT_ID,
-    "AdjudicatePairingRequest": {**_TOURNAMENT_ID, "pairing_id": ID, "ranks": Many(MAX_SEATS, Number(0, MAX_SEATS))},
+    "AdjudicatePairingRequest": {
+        **_TOURNAMENT_ID,
+        "pairing_id": ID,
+        "ranks": Many(MAX_SEATS, Number(0, MAX_SEATS)),
+        "request_id": REQUEST_ID,
+    },
     # AuditService: an actor is an account id or a username; an action an RPC name or a prefix ending in "."
     "ListAuditEventsRequest": {
         "actor": ID,

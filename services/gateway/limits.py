@@ -1,4 +1,5 @@
-"""Per-account request rate, open watch streams and payload size limits (RESOURCE_EXHAUSTED when exceeded).
+"""Per-account request rate and open watch streams (RESOURCE_EXHAUSTED when exceeded), and payload sizes
+(INVALID_ARGUMENT, reason TOO_LARGE: waiting never makes a payload smaller).
 
 The rate limit is a token bucket per account in each gateway replica: a replica holds no state
 a restart would miss, and N replicas allow at most N times the rate (set the rate accordingly).
@@ -15,7 +16,7 @@ from dataclasses import dataclass, field
 
 import grpc
 
-from gamehall.runtime.errors import ClientError
+from gamehall.runtime.errors import ClientError, too_large
 from gamehall_sdk.v1 import common_pb2
 
 MAX_ACTION_JSON_BYTES = 16 * 1024
@@ -81,7 +82,9 @@ class WatchSlots:
 
 
 def check_action_payload(action_json: str, request_id: str) -> None:
-    if len(action_json.encode()) > MAX_ACTION_JSON_BYTES:
-        raise exhausted(f"action_json is larger than {MAX_ACTION_JSON_BYTES} bytes")
+    """Too large is INVALID_ARGUMENT (TOO_LARGE) with the limit, not a rate limit: a retry can never help."""
+    size = len(action_json.encode())
+    if size > MAX_ACTION_JSON_BYTES:
+        raise too_large("action_json", size, MAX_ACTION_JSON_BYTES)
     if len(request_id) > MAX_REQUEST_ID_CHARS:
-        raise exhausted(f"request_id is longer than {MAX_REQUEST_ID_CHARS} characters")
+        raise too_large("request_id", len(request_id), MAX_REQUEST_ID_CHARS, "characters")

@@ -4,6 +4,8 @@ caller as this gateway authenticated it. Watch streams are in watch.py."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import uuid
 from collections.abc import AsyncIterator
 from typing import Any
@@ -16,14 +18,21 @@ from gamehall.internal.v1 import live_pb2
 from gamehall.internal.v1 import persistence_pb2 as ppb
 from gamehall.matches import require_seat, require_watch
 from gamehall.matches.lifecycle import match_id_for
-from gamehall.runtime.errors import ClientError
+from gamehall.runtime.errors import ClientError, Failure
+from gamehall.runtime.interceptor import CarriedCalls
 from gamehall.wire import pages
 from gamehall.wire.matches import STATUS_NAMES, public_match
 from gamehall_sdk.v1 import common_pb2, match_pb2, match_pb2_grpc
 from gamehall_services.gateway.auth import Authenticator
+from gamehall_services.gateway.edge import check_request
 from gamehall_services.gateway.limits import RateLimiter, WatchSlots, check_action_payload
 from gamehall_services.gateway.upstream import RulesReplicas, Upstream, call
 from gamehall_services.gateway.watch import Watcher
+
+FINAL_ANSWER_SECONDS = 10.0
+"""When the match ends, how long a play stream waits for the answer of the action in play (often the final move)."""
+SEAT_ACTIONS = CarriedCalls("gateway", "/gamehall.v1.MatchService/PlaySeat:action")
+"""Each action of a play stream is metered, logged and mapped to a status as a unary call would be."""
 
 
 def _bad(message: str, reason: int = common_pb2.ERROR_REASON_MALFORMED) -> ClientError:
@@ -102,7 +111,12 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
     async def ListMatches(self, request: match_pb2.ListMatchesRequest, context: Any) -> match_pb2.ListMatchesResponse:
         claims = await self._caller(context)
         size = pages.page_size(request.page_size, pages.MATCHES)
-        filters = {"game": request.game, "status": int(request.status), "mine": request.mine}
+        filters = {
+            "game": request.game,
+            "status": int(request.status),
+            "mine": request.mine,
+            "caller": claims.account_id,  # a token is the caller's own: another's is refused
+        }
         cursor = pages.decode_token(request.page_token, "matches", filters)
         if cursor is not None and not isinstance(cursor, str):
             raise pages.invalid_token("page_token is not a token this list made")
@@ -240,11 +254,114 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
             async for update in self.watcher.watch(request, claims, context):
                 yield update
 
+    async def PlaySeat(
+        self, requests: AsyncIterator[match_pb2.PlaySeatRequest], context: grpc.aio.ServicerContext
+    ) -> AsyncIterator[match_pb2.PlaySeatResponse]:
+        """One stream per seat: WatchMatch's updates, each with the seat's legal actions when it must act, and
+        the client's actions on the same stream, each played as SubmitAction would play it and answered by
+        request id (a refusal as a google.rpc.Status: the stream goes on). Ends with the match."""
+        claims = await self._caller(context)
+        first = await anext(aiter(requests), None)
+        if first is None or first.WhichOneof("kind") != "open":
+            raise _bad("the first message of a play stream is `open` (match_id, seat, from_version)")
+        check_request("PlaySeat", first)
+        opened = first.open
+        watch = match_pb2.WatchMatchRequest(match_id=opened.match_id, from_version=opened.from_version)
+        if opened.HasField("seat"):
+            watch.seat = opened.seat
+        out: asyncio.Queue[match_pb2.PlaySeatResponse | BaseException | None] = asyncio.Queue()
+
+        async def updates() -> None:
+            try:
+                async for step in self.watcher.watch(watch, claims, context):
+                    update = match_pb2.SeatUpdate(step=step)
+                    if step.HasField("seat") and step.seat in step.to_act and not step.HasField("outcome"):
+                        if step.legal_actions:  # pushed by the owner with the view: no call per turn
+                            update.legal.version, update.legal.seat = step.version, step.seat
+                            update.legal.actions.extend(step.legal_actions)
+                            update.step.ClearField("legal_actions")
+                        else:  # a message that filled a gap: ask the owner
+                            legal = await self._legal(opened.match_id, int(step.seat), claims)
+                            if legal.version == step.version:
+                                update.legal.CopyFrom(legal)
+                    await out.put(match_pb2.PlaySeatResponse(update=update))
+                await out.put(None)
+            except BaseException as exc:
+                await out.put(exc)
+
+        answering = asyncio.Event()  # set while an action is being played: its answer goes out before the end
+        answering.set()
+
+        async def actions() -> None:
+            try:
+                async for message in requests:
+                    answering.clear()
+                    try:
+                        result = await self._seat_action(message, opened, context)
+                        await out.put(match_pb2.PlaySeatResponse(result=result))
+                    finally:
+                        answering.set()
+            except BaseException as exc:
+                await out.put(exc)
+
+        with self.slots.hold(claims.account_id):
+            tasks = [asyncio.create_task(updates()), asyncio.create_task(actions())]
+            try:
+                while True:
+                    item = await out.get()
+                    if item is None:  # the match is over: the answer of an action in play still goes out
+                        with contextlib.suppress(TimeoutError):
+                            await asyncio.wait_for(answering.wait(), FINAL_ANSWER_SECONDS)
+                        while not out.empty():
+                            last = out.get_nowait()
+                            if isinstance(last, match_pb2.PlaySeatResponse):
+                                yield last
+                        return
+                    if isinstance(item, BaseException):
+                        raise item
+                    yield item
+            finally:
+                for task in tasks:
+                    task.cancel()
+
+    async def _legal(self, match_id: str, seat: int, claims: Claims) -> match_pb2.ListLegalActionsResponse:
+        forwarded = live_pb2.ListLegalActionsRequest(match_id=match_id, caller=_caller_proto(claims), seat=seat)
+        owner = await self._owner(match_id)
+        result: match_pb2.ListLegalActionsResponse = (
+            await owner.on_owner(match_id, "ListLegalActions", forwarded)
+        ).result
+        return result
+
+    async def _seat_action(
+        self, message: match_pb2.PlaySeatRequest, opened: match_pb2.OpenSeatStream, context: Any
+    ) -> match_pb2.SeatActionResult:
+        """One action of a play stream, played as a SubmitAction (same bounds, rate, idempotency), metered as one."""
+        action = message.action
+        submit = match_pb2.SubmitActionRequest(match_id=opened.match_id, request_id=action.request_id)
+        which = action.WhichOneof("action")
+        if which is not None:
+            setattr(submit, which, getattr(action, which))
+        if action.HasField("expected_version"):
+            submit.expected_version = action.expected_version
+        if opened.HasField("seat"):
+            submit.seat = opened.seat
+
+        async def play() -> match_pb2.SubmitActionResponse:
+            if message.WhichOneof("kind") != "action":
+                raise _bad("a play stream is opened once; later messages are actions")
+            check_request("PlaySeat", message)
+            return await self.SubmitAction(submit, context)
+
+        done = await SEAT_ACTIONS.run(play, trace_id=uuid.uuid4().hex[:16], timeout=None)
+        if isinstance(done, Failure):
+            return match_pb2.SeatActionResult(request_id=action.request_id, error=done.status().SerializeToString())
+        return match_pb2.SeatActionResult(request_id=action.request_id, played=done)
+
     async def GetReplay(self, request: match_pb2.GetReplayRequest, context: Any) -> match_pb2.GetReplayResponse:
         """A page of the replay (AIP-158; a client sending no page_size gets the default page and a token)."""
         claims = await self._caller(context)
         size = pages.page_size(request.page_size, pages.REPLAY_STEPS)
-        filters = {"match": request.match_id}
+        filters = {"match": request.match_id, "caller": claims.account_id}
         start = pages.offset_of(request.page_token, "replay", filters) or 1
         record = await self._record(request.match_id)
         forwarded = live_pb2.GetReplayRequest(

@@ -24,6 +24,7 @@ from gamehall.runtime.channels import internal_channel
 from gamehall.runtime.identity import account_lookup
 from gamehall.runtime.service import ServiceApp, exit_on_missing_secret
 from gamehall.runtime.settings import Settings
+from gamehall.wire import pages
 from gamehall_sdk.v1 import matchmaking_pb2, matchmaking_pb2_grpc, tournament_pb2, tournament_pb2_grpc
 from gamehall_services.matchmaking.creator import MatchCreator
 from gamehall_services.matchmaking.finished import FinishedMatches
@@ -46,7 +47,9 @@ CONSUMER = "matchmaking-finished"
 
 def build_app(settings: Settings) -> ServiceApp:
     app = ServiceApp(settings, default_timeout=None)  # the watch streams live long
-    tokens = Tokens(embedded_secrets.token_key(settings).value)
+    signing_key = embedded_secrets.token_key(settings).value
+    tokens = Tokens(signing_key)
+    pages.use_key(signing_key)  # page tokens signed with a key every replica shares
     creator = MatchCreator(settings.rules_addrs, settings.persistence_addr)
     held: dict[str, Any] = {}
     tickets_servicer = _LateMatchmaking()

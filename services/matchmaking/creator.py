@@ -60,8 +60,14 @@ class MatchCreator:
         *,
         public: bool = True,
         clock: common_pb2.ClockSpec | None = None,
+        hold_reserved: bool = False,
     ) -> match_pb2.Match:
-        """Open (or find again, same `request_id`) a match with these seats; ClientError when refused."""
+        """Open (or find again, same `request_id`) a match with these seats; ClientError when refused.
+
+        `hold_reserved`: take every reserved seat for its account as well (a queue's match: the player finds
+        the seat held when the ticket says matched, and the match running once every seat is taken). A
+        retry is harmless: the owner answers a seated account's join with the seat it holds. Tournament
+        matches leave their seats reserved (a player who never joins is a no-show)."""
         assert self.account is not None, "connect() first"
         replicas = self.rules.get(game)
         if replicas is None:
@@ -81,7 +87,15 @@ class MatchCreator:
         if clock is not None:
             request.clock.CopyFrom(clock)
         opened = await replicas.on_owner(match_id, "OpenMatch", request)
-        return public_match(opened.match)
+        record = opened.match
+        if hold_reserved:
+            for spec in seats:
+                if spec.WhichOneof("kind") == "reserved_for":
+                    join = live_pb2.JoinMatchRequest(
+                        match_id=match_id, caller=live_pb2.Caller(account_id=spec.reserved_for, role="player")
+                    )
+                    record = (await replicas.on_owner(match_id, "JoinMatch", join)).match
+        return public_match(record)
 
     async def require_account(self, account_id: str) -> str:
         """The username of account `account_id`; NOT_FOUND unless it is an account (before queueing or

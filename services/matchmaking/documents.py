@@ -52,6 +52,11 @@ class TournamentDoc(msgspec.Struct):
     bots: dict[str, str] = msgspec.field(default_factory=dict)
     """Bot entrant id → difficulty (their seats are bot seats, played by the ai service)."""
     bot_count: int = 0
+    request_digest: str = ""
+    """The digest of the CreateTournament request that made it under a request id ("" without one)."""
+    requests: dict[str, str] = msgspec.field(default_factory=dict)
+    """Request key (caller and request id, `gamehall.wire.idempotency.key`) → "<digest> <result>" of each
+    RegisterPlayer / AdjudicatePairing made with a request id: written in the same change as its effect."""
 
 
 _doc_decoder = msgspec.msgpack.Decoder(TournamentDoc)

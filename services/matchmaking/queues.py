@@ -114,8 +114,17 @@ class Queues:
 
     # ----------------------------------------------------------------- tickets
     async def enqueue(
-        self, game_id: str, mode: str, players: list[str], submitted_by: str, *, allow_bots: bool, pool: str
+        self,
+        game_id: str,
+        mode: str,
+        players: list[str],
+        submitted_by: str,
+        *,
+        allow_bots: bool,
+        pool: str,
+        ticket_id: str = "",
     ) -> TicketEntry:
+        """Queue a ticket (`ticket_id`: derived from a request id, so that a retry finds it)."""
         game = get_game(game_id)
         shapes = shapes_of(game)
         mode = mode or next(iter(shapes), "")
@@ -125,7 +134,7 @@ class Queues:
             raise InvalidTicket("a player appears twice in the ticket")
         ratings = await self.ratings.ratings(game_id, mode, players)
         ticket = Ticket(
-            id=f"tk-{uuid.uuid4().hex}",
+            id=ticket_id or f"tk-{uuid.uuid4().hex}",
             game=game_id,
             mode=mode,
             members=tuple(Member(p, ratings[p]) for p in players),
@@ -241,7 +250,9 @@ class Queues:
             specs, seats_of = seat_plan(claimed.match, layouts[claimed.mode])
             async with gate:
                 try:
-                    match = await self.creator.create(game_id, claimed.mode, specs, claimed.request_id)
+                    match = await self.creator.create(
+                        game_id, claimed.mode, specs, claimed.request_id, hold_reserved=True
+                    )
                     match_id: str | None = match.id
                 except (grpc.aio.AioRpcError, ClientError) as exc:
                     code = exc.code() if isinstance(exc, grpc.aio.AioRpcError) else exc.code

@@ -12,7 +12,8 @@ import grpc
 from gamehall.auth import Principals
 from gamehall.engine import get_game
 from gamehall.matchmaking.errors import UnknownTicket
-from gamehall.wire import pages
+from gamehall.runtime.errors import ClientError
+from gamehall.wire import idempotency, pages
 from gamehall_sdk.v1 import matchmaking_pb2 as pb
 from gamehall_sdk.v1 import matchmaking_pb2_grpc
 from gamehall_services.matchmaking.caller import claims_of, invalid, is_operator, require_operator
@@ -42,15 +43,53 @@ class MatchmakingServicer(matchmaking_pb2_grpc.MatchmakingServiceServicer):
                 await self.queues.creator.require_account(player)
         if claims.role == "bot":
             raise invalid("bot identities do not queue")
-        entry = await self.queues.enqueue(
-            request.game,
-            request.mode,
-            players,
-            claims.account_id,
-            allow_bots=not request.no_bots,
-            pool=request.pool,
-        )
+        key = idempotency.key(claims.account_id, request.request_id)
+        ticket_id = f"tk-{key[:32]}" if key else ""
+        if key:  # AIP-155: the ticket's id derives from the request id, so a retry finds the ticket it made
+            made = await self._made_by(ticket_id, request, players, claims.account_id)
+            if made is not None:
+                return pb.EnqueueTicketResponse(ticket=ticket_to_proto(made))
+        try:
+            entry = await self.queues.enqueue(
+                request.game,
+                request.mode,
+                players,
+                claims.account_id,
+                allow_bots=not request.no_bots,
+                pool=request.pool,
+                ticket_id=ticket_id,
+            )
+        except ClientError as exc:
+            made = None
+            if key and exc.code == grpc.StatusCode.ALREADY_EXISTS:  # a concurrent retry made it
+                made = await self._made_by(ticket_id, request, players, claims.account_id)
+            if made is None:
+                raise
+            entry = made
         return pb.EnqueueTicketResponse(ticket=ticket_to_proto(entry))
+
+    async def _made_by(
+        self, ticket_id: str, request: pb.EnqueueTicketRequest, players: list[str], caller: str
+    ) -> TicketEntry | None:
+        """The ticket a request id made, as it is now (None: not made yet); ALREADY_EXISTS when the id made a
+        ticket for another request (another game, mode, pool, party or bot choice)."""
+        try:
+            entry = await self.queues.get(ticket_id)
+        except UnknownTicket:
+            return None
+        ticket = entry.ticket
+        asked = (request.game, request.mode or ticket.mode, players, not request.no_bots, request.pool, caller)
+        made = (
+            ticket.game,
+            ticket.mode,
+            list(ticket.players()),
+            ticket.constraints.allow_bots,
+            ticket.constraints.pool,
+            entry.submitted_by,
+        )
+        if asked != made:
+            raise idempotency.reused(request.request_id)
+        return entry
 
     async def CancelTicket(self, request: pb.CancelTicketRequest, context: Any) -> pb.CancelTicketResponse:
         claims = await claims_of(context, self.principals)
@@ -86,10 +125,10 @@ class MatchmakingServicer(matchmaking_pb2_grpc.MatchmakingServiceServicer):
                     await asyncio.wait_for(self.queues.ticket_news.wait(), WATCH_POLL_S)
 
     async def GetLeaderboard(self, request: pb.GetLeaderboardRequest, context: Any) -> pb.GetLeaderboardResponse:
-        await claims_of(context, self.principals)
+        claims = await claims_of(context, self.principals)
         mode = _mode(request.game, request.mode)
         size = pages.page_size(request.page_size, pages.LEADERBOARD)
-        filters = {"game": request.game, "mode": mode}
+        filters = {"game": request.game, "mode": mode, "caller": claims.account_id}  # a token is its caller's
         start = pages.offset_of(request.page_token, "leaderboard", filters)
         rows = await self.ratings.leaderboard(request.game, mode, start + size + 1)
         more = len(rows) > start + size

@@ -9,9 +9,10 @@ from typing import Any
 import grpc
 
 from gamehall.auth import Claims, Principals
+from gamehall.runtime.errors import ClientError
 from gamehall.tournaments import machine
-from gamehall.wire import pages
-from gamehall.wire.public import clock_from_proto, enum_name, ms_of, seconds_of
+from gamehall.wire import idempotency, pages
+from gamehall.wire.public import bot_level_name, clock_from_proto, enum_name, ms_of, seconds_of
 from gamehall_sdk.v1 import tournament_pb2 as pb
 from gamehall_sdk.v1 import tournament_pb2_grpc
 from gamehall_services.matchmaking.caller import claims_of, denied, invalid, is_operator, require_operator
@@ -23,6 +24,31 @@ from gamehall_services.matchmaking.tournaments import Tournaments
 WEEK_S = 7 * 24 * 3600
 WATCH_POLL_S = 0.25
 CLOSED = ("finished", "cancelled")
+
+
+class _Once:
+    """A tournament change made at most once per (caller, request id): `check` inside the change finds a recorded
+    key (Replayed: nothing is written), `record` writes the key with the change, `result` reads the record back
+    (ALREADY_EXISTS when the id was used for another request). Without a request id it does nothing."""
+
+    def __init__(self, claims: Claims, request_id: str, request: Any) -> None:
+        self.request_id = request_id
+        self.key = idempotency.key(claims.account_id, request_id)
+        self.digest = idempotency.digest(request) if self.key else ""
+
+    def check(self, doc: TournamentDoc) -> None:
+        if self.key and self.key in doc.requests:
+            raise idempotency.Replayed(doc.requests[self.key])
+
+    def record(self, doc: TournamentDoc, result: str) -> None:
+        if self.key:
+            doc.requests[self.key] = f"{self.digest} {result}"
+
+    def result(self, replay: idempotency.Replayed) -> str:
+        digest, _, result = replay.recorded.partition(" ")
+        if digest != self.digest:
+            raise idempotency.reused(self.request_id)
+        return result
 
 
 class TournamentServicer(tournament_pb2_grpc.TournamentServiceServicer):
@@ -43,7 +69,15 @@ class TournamentServicer(tournament_pb2_grpc.TournamentServiceServicer):
         return wanted or claims.account_id
 
     async def CreateTournament(self, request: pb.CreateTournamentRequest, context: Any) -> pb.CreateTournamentResponse:
+        """With a request id, the tournament's id derives from it (and the caller): a retry finds it, and answers
+        it if it was made by the same request (AIP-155)."""
         claims = await self._operator(context, "create a tournament")
+        key = idempotency.key(claims.account_id, request.request_id)
+        tournament_id, digest = (f"tn-{key[:24]}", idempotency.digest(request)) if key else ("", "")
+        if key:
+            made = await self._made_by(tournament_id, digest, request.request_id)
+            if made is not None:
+                return pb.CreateTournamentResponse(tournament=made)
         now = self.book.clock()
         opens = seconds_of(request.registration_open_time) if request.HasField("registration_open_time") else now
         closes = (
@@ -57,7 +91,41 @@ class TournamentServicer(tournament_pb2_grpc.TournamentServiceServicer):
             if v
         }
         no_show = ms_of(request.no_show_timeout) / 1000
-        doc, revision = await self.book.create(
+        try:
+            doc, revision = await self._create(request, opens, closes, clock, no_show, claims, tournament_id, digest)
+        except ClientError as exc:
+            if not key or exc.code != grpc.StatusCode.ALREADY_EXISTS:
+                raise
+            made = await self._made_by(tournament_id, digest, request.request_id)  # a concurrent retry made it
+            if made is None:
+                raise
+            return pb.CreateTournamentResponse(tournament=made)
+        return pb.CreateTournamentResponse(tournament=await self._proto(doc, revision))
+
+    async def _made_by(self, tournament_id: str, digest: str, request_id: str) -> pb.Tournament | None:
+        """The tournament a request id made (None: not made yet); ALREADY_EXISTS if another request made it."""
+        try:
+            doc, revision = await self.book.get(tournament_id)
+        except ClientError as exc:
+            if exc.code == grpc.StatusCode.NOT_FOUND:
+                return None
+            raise
+        if doc.request_digest != digest:
+            raise idempotency.reused(request_id)
+        return await self._proto(doc, revision)
+
+    async def _create(
+        self,
+        request: pb.CreateTournamentRequest,
+        opens: float,
+        closes: float,
+        clock: dict[str, int],
+        no_show: float,
+        claims: Claims,
+        tournament_id: str,
+        digest: str,
+    ) -> tuple[TournamentDoc, int]:
+        return await self.book.create(
             name=request.name,
             game=request.game,
             mode=request.mode,
@@ -71,15 +139,17 @@ class TournamentServicer(tournament_pb2_grpc.TournamentServiceServicer):
             no_show_s=no_show or 120.0,
             clock=clock,
             created_by=claims.account_id,
+            tournament_id=tournament_id,
+            request_digest=digest,
         )
-        return pb.CreateTournamentResponse(tournament=await self._proto(doc, revision))
 
     async def ListTournaments(self, request: pb.ListTournamentsRequest, context: Any) -> pb.ListTournamentsResponse:
-        await claims_of(context, self.principals)
+        claims = await claims_of(context, self.principals)
         status = enum_name(pb.TournamentStatus, "TOURNAMENT_STATUS", request.status)
         size = pages.page_size(request.page_size, pages.TOURNAMENTS)
         found = await self.book.all([status] if status else [])
-        page, token = pages.offset_page(found, size, request.page_token, "tournaments", {"status": status})
+        filters = {"status": status, "caller": claims.account_id}  # a token is its caller's
+        page, token = pages.offset_page(found, size, request.page_token, "tournaments", filters)
         return pb.ListTournamentsResponse(
             tournaments=[tournament_to_proto(doc, revision) for doc, revision in page], next_page_token=token
         )
@@ -90,22 +160,41 @@ class TournamentServicer(tournament_pb2_grpc.TournamentServiceServicer):
         return pb.GetTournamentResponse(tournament=await self._proto(doc, revision))
 
     async def ListPairings(self, request: pb.ListPairingsRequest, context: Any) -> pb.ListPairingsResponse:
-        await claims_of(context, self.principals)
+        claims = await claims_of(context, self.principals)
         doc, _ = await self.book.get(request.tournament_id)
         size = pages.page_size(request.page_size, pages.PAIRINGS)
         wanted = [p for p in doc.tournament.pairings if not request.round or p.round == request.round]
         wanted.sort(key=lambda p: (p.round, p.table))
-        filters = {"tournament": request.tournament_id, "round": request.round}
+        filters = {"tournament": request.tournament_id, "round": request.round, "caller": claims.account_id}
         page, token = pages.offset_page(wanted, size, request.page_token, "pairings", filters)
         links = await self.book.match_ids(request.tournament_id, request.round) if page else {}
         return pb.ListPairingsResponse(pairings=[pairing_to_proto(p, links) for p in page], next_page_token=token)
 
     async def RegisterPlayer(self, request: pb.RegisterPlayerRequest, context: Any) -> pb.RegisterPlayerResponse:
+        """Idempotent per request id: the key is recorded in the document with the registration (one CAS)."""
         claims = await claims_of(context, self.principals)
-        if request.bot:
+        once = _Once(claims, request.request_id, request)
+        bot = request.bot or bot_level_name(request.bot_level)
+        try:
+            return await self._register(request, claims, bot, once)
+        except idempotency.Replayed as replay:
+            doc, revision = await self.book.get(request.tournament_id)
+            return pb.RegisterPlayerResponse(tournament=await self._proto(doc, revision), player=once.result(replay))
+
+    async def _register(
+        self, request: pb.RegisterPlayerRequest, claims: Claims, bot: str, once: _Once
+    ) -> pb.RegisterPlayerResponse:
+        if bot:
             require_operator(claims, "register a bot entrant")
-            doc, revision = await self.book.change(request.tournament_id, "registered", self.book.add_bot(request.bot))
-            player = f"bot-{request.bot}-{doc.bot_count}"
+            add_bot = self.book.add_bot(bot)
+
+            def add_entrant(doc: TournamentDoc) -> None:
+                once.check(doc)
+                add_bot(doc)
+                once.record(doc, f"bot-{bot}-{doc.bot_count}")
+
+            doc, revision = await self.book.change(request.tournament_id, "registered", add_entrant)
+            player = f"bot-{bot}-{doc.bot_count}"
         else:
             player = self._player(claims, request.account_id)
             name = claims.name if player == claims.account_id else await self.book.creator.require_account(player)
@@ -115,7 +204,9 @@ class TournamentServicer(tournament_pb2_grpc.TournamentServiceServicer):
             rating = (await self.ratings.rating(config.game, config.mode, player)).ordinal
 
             def add(doc: TournamentDoc) -> None:
+                once.check(doc)
                 doc.tournament = machine.register(doc.tournament, player, rating, self.book.clock(), name)
+                once.record(doc, player)
 
             doc, revision = await self.book.change(request.tournament_id, "registered", add)
         return pb.RegisterPlayerResponse(tournament=await self._proto(doc, revision), player=player)
@@ -178,11 +269,21 @@ class TournamentServicer(tournament_pb2_grpc.TournamentServiceServicer):
     async def AdjudicatePairing(
         self, request: pb.AdjudicatePairingRequest, context: Any
     ) -> pb.AdjudicatePairingResponse:
-        await self._operator(context, "adjudicate a pairing")
+        """Idempotent per request id: the key is recorded in the document with the result (one CAS)."""
+        claims = await self._operator(context, "adjudicate a pairing")
+        once = _Once(claims, request.request_id, request)
         ranks = [int(r) for r in request.ranks]
-        doc, revision = await self._apply(
-            request.tournament_id, "adjudicated", machine.adjudicate, request.pairing_id, ranks
-        )
+
+        def adjudicate(doc: TournamentDoc) -> None:
+            once.check(doc)
+            doc.tournament = machine.adjudicate(doc.tournament, request.pairing_id, ranks)
+            once.record(doc, request.pairing_id)
+
+        try:
+            doc, revision = await self.book.change(request.tournament_id, "adjudicated", adjudicate)
+        except idempotency.Replayed as replay:
+            once.result(replay)
+            doc, revision = await self.book.get(request.tournament_id)
         return pb.AdjudicatePairingResponse(tournament=await self._proto(doc, revision))
 
     async def _proto(self, doc: TournamentDoc, revision: int) -> pb.Tournament:

@@ -173,7 +173,10 @@ class Tournaments:
         no_show_s: float,
         clock: dict[str, int],
         created_by: str,
+        tournament_id: str = "",
+        request_digest: str = "",
     ) -> tuple[TournamentDoc, int]:
+        """A new tournament (`tournament_id`: derived from a request id, so that a retry finds it)."""
         engine = get_game(game)
         mode = mode or engine.modes[0].id
         found = next((m for m in engine.modes if m.id == mode), None)
@@ -196,8 +199,9 @@ class Tournaments:
             check_in=check_in,
             time_control=TimeControl(clock.get("bank_ms", 0) // 1000, clock.get("increment_ms", 0) // 1000),
         )
-        tournament = machine.create(f"tn-{uuid.uuid4().hex[:16]}", config)
+        tournament = machine.create(tournament_id or f"tn-{uuid.uuid4().hex[:16]}", config)
         doc = TournamentDoc(tournament, name or tournament.id, created_by, self.clock(), no_show_s, clock)
+        doc.request_digest = request_digest
         stored = await self.store.create_tournament(
             tournament_id=tournament.id,
             name=doc.name,

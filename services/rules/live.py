@@ -433,6 +433,14 @@ class LiveMatches:
         )
         if view.seat is not None:
             message.seat = view.seat
+            if not closed and view.seat in message.to_act:  # the seat's choice comes with its view (issue 39)
+                for action in live.legal(view.seat):
+                    the_id, label = live.describe(action)
+                    message.legal_actions.append(
+                        common_pb2.LegalAction(
+                            id=the_id, label=label, action_json=dumps(self.game.action_to_json(action))
+                        )
+                    )
         outcome = outcome_from_json(dict(live.facts.outcome)) if live.facts.outcome else None
         if outcome is not None:
             message.outcome.CopyFrom(outcome)

@@ -27,7 +27,7 @@ from gamehall.wire import config_from_proto
 from gamehall.wire import outbox as events
 from gamehall.wire.convert import dumps
 from gamehall.wire.matches import facts_from_record
-from gamehall.wire.public import clock_from_proto
+from gamehall.wire.public import bot_level_name, clock_from_proto
 from gamehall_sdk.v1 import common_pb2
 
 log = structlog.get_logger("gamehall.rules.lobby")
@@ -40,8 +40,10 @@ def seat_requests(specs: Any) -> list[SeatRequest]:
         kind = spec.WhichOneof("kind")
         if kind == "reserved_for":
             requests.append(SeatRequest("reserved", account_id=spec.reserved_for))
-        elif kind == "bot":
+        elif kind == "bot":  # deprecated: the difficulty's name
             requests.append(SeatRequest("bot", bot=spec.bot))
+        elif kind == "bot_level":
+            requests.append(SeatRequest("bot", bot=bot_level_name(spec.bot_level) or "unspecified"))
         else:
             requests.append(SeatRequest("open"))
     return requests

@@ -213,6 +213,11 @@ PROBES: dict[str, Probe] = {
         lambda w: match_pb2.SubmitActionRequest(match_id=w.match, action_id="resign", seat=0, expected_version=10**9),
     ),
     "WatchMatch": _stream("matches", "WatchMatch", lambda w: match_pb2.WatchMatchRequest(match_id=w.match)),
+    "PlaySeat": _stream(  # the stream's first update: the seat's, or the spectators' view for anyone else
+        "matches",
+        "PlaySeat",
+        lambda w: iter([match_pb2.PlaySeatRequest(open=match_pb2.OpenSeatStream(match_id=w.match))]),
+    ),
     "GetReplay": _unary("matches", "GetReplay", lambda w: match_pb2.GetReplayRequest(match_id=w.match)),
     # MatchmakingService
     "EnqueueTicket(for D)": _unary(

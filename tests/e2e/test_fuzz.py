@@ -158,7 +158,7 @@ def session(fuzz_platform: Platform) -> Iterator[Session]:
 def test_every_public_rpc_is_fuzzed() -> None:
     """The descriptor walk finds every RPC the authorization matrix (kept by hand) lists."""
     assert {r.name for r in RPCS} == {name.split("(")[0] for name in ACCESS}
-    assert all(not r.method.client_streaming for r in RPCS)
+    assert {r.name for r in RPCS if r.method.client_streaming} == {"PlaySeat"}  # fuzzed too: one drawn message
 
 
 def _fields(descriptor: Any, depth: int = 0) -> int:

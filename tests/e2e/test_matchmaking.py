@@ -79,7 +79,9 @@ def _consumer_idle(running: Running) -> bool:
     return asyncio.run(check())
 
 
-def test_two_players_get_a_match_with_reserved_seats_and_are_rated_once(platform: Running) -> None:
+def test_two_players_get_a_match_with_their_seats_held_and_are_rated_once(platform: Running) -> None:
+    """The matched ticket names the match and the seat, already held for the player (issue 39: the first call
+    used to fail with "seat 0 is not yours" until the player joined by hand); the match is running."""
     alice, bob = platform.player(), platform.player()
     seen: list[pb.Ticket] = []
     stream = matchmaking(alice).WatchTickets(pb.WatchTicketsRequest(game=GAME), metadata=alice.metadata, timeout=60)
@@ -98,9 +100,11 @@ def test_two_players_get_a_match_with_reserved_seats_and_are_rated_once(platform
     b = wait_for(lambda: _matched(bob, second.id), what="bob's match")
     assert a.match_id == b.match_id
     match = alice.match(a.match_id)
-    reserved = {s.seat: s.account_id for s in match.seats}
-    assert {s.kind for s in match.seats} == {match_pb2.SEAT_KIND_RESERVED}
-    assert reserved == {a.seats[0]: alice.account.id, b.seats[0]: bob.account.id}
+    held = {s.seat: s.account_id for s in match.seats}
+    assert {s.kind for s in match.seats} == {match_pb2.SEAT_KIND_HUMAN}
+    assert held == {a.seats[0]: alice.account.id, b.seats[0]: bob.account.id}
+    assert match.status == match_pb2.MATCH_STATUS_RUNNING
+    assert alice.legal(a.match_id).version == 0, "the seat is the player's from the first call"
     watcher.join(30)
     stream.cancel()
     assert seen and seen[-1].status == MATCHED and seen[-1].match_id == a.match_id
@@ -112,8 +116,7 @@ def test_two_players_get_a_match_with_reserved_seats_and_are_rated_once(platform
     assert (shown.id, shown.status, shown.match_id) == (second.id, MATCHED, a.match_id)
 
     before = _rating(alice, alice.account.id)
-    alice.join(a.match_id)
-    bob.join(b.match_id)
+    assert alice.join(a.match_id).seat == a.seats[0], "a client that still joins by hand gets its seat"
     play_to_end([alice, bob], a.match_id, random.Random(7))
     rated_a = wait_for(lambda: (r := _rating(alice, alice.account.id)).matches == 1 and r, what="alice rated")
     rated_b = wait_for(lambda: (r := _rating(bob, bob.account.id)).matches == 1 and r, what="bob rated")
@@ -145,7 +148,7 @@ def test_a_lone_player_gets_bots_after_the_wait(platform: Running) -> None:
     matched = wait_for(lambda: _matched(carol, ticket.id), timeout=40, what="a bot-filled match")
     match = carol.match(matched.match_id)
     kinds = sorted(s.kind for s in match.seats)
-    assert kinds == [match_pb2.SEAT_KIND_RESERVED, match_pb2.SEAT_KIND_BOT]
+    assert kinds == [match_pb2.SEAT_KIND_HUMAN, match_pb2.SEAT_KIND_BOT]
     assert match.seats[matched.seats[0]].account_id == carol.account.id
 
 

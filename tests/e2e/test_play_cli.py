@@ -48,6 +48,7 @@ def test_unreachable_gateway_is_one_line_and_exit_1() -> None:
     )
     assert result.exit_code == 1, result.output
     assert "cannot reach the gateway at 127.0.0.1:1" in result.output
+    assert "--ca-file" in result.output, "without a CA, TLS is named as the likely cause"
     assert "Traceback" not in result.output
     assert time.perf_counter() - started < 10
 

@@ -78,3 +78,36 @@ def test_the_sdk_stands_alone_and_its_suite_passes(platform: Running) -> None:
     report = suite.stdout + suite.stderr
     assert suite.returncode == 0, report
     assert "skipped" not in report.lower().split("ran ")[-1], report
+
+
+TESTING_VENV = ROOT / ".venv-sdk-testing"
+
+
+def test_the_testing_extra_alone_says_what_to_install_without_docker_or_the_server(tmp_path: Path) -> None:
+    """Issue 39: in a clean virtualenv, `pip install ./sdk[testing]` and the README's ten-line test: where no
+    Docker engine answers and the server package is not installed, the plugin's fixture fails with one message
+    that says exactly what to install (with Docker, or the server package, the stack starts:
+    tests/integration/test_pytest_plugin.py)."""
+    python = TESTING_VENV / "bin" / "python"
+    stamp = TESTING_VENV / "gamehall-sdk.sha256"
+    if not (python.exists() and stamp.exists() and stamp.read_text() == _sdk_digest()):
+        if not python.exists():
+            subprocess.run([sys.executable, "-m", "venv", str(TESTING_VENV)], check=True, timeout=300, env=_clean_env())
+        pip = [str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
+        subprocess.run([*pip, "--force-reinstall", "--no-deps", str(SDK)], check=True, timeout=600, env=_clean_env())
+        subprocess.run([*pip, f"{SDK}[testing]"], check=True, timeout=900, env=_clean_env())
+        stamp.write_text(_sdk_digest())
+    readme = (ROOT / "README.md").read_text().split("`gamehall-sdk[testing]`)", 1)[1]
+    (tmp_path / "test_my_bot.py").write_text(readme.split("```python\n", 1)[1].split("```", 1)[0])
+    done = subprocess.run(
+        [str(python), "-m", "pytest", "-q", "-p", "no:cacheprovider"],
+        cwd=tmp_path,
+        env={k: v for k, v in _clean_env().items() if k != "GAMEHALL_TEST_BACKEND"},
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    report = done.stdout + done.stderr
+    assert done.returncode != 0, report
+    assert "gamehall server package" in report and "pip install" in report and "Docker" in report, report
+    assert "Traceback" not in report, "one message, not a stack"

@@ -141,3 +141,21 @@ async def test_operator_only_registration(gateway: Gateway) -> None:
         op = await auth.Login(auth_pb2.LoginRequest(username="operator", password=OPERATOR))
         made = await auth.Register(_register("walkin"), metadata=(("authorization", f"Bearer {op.token}"),))
         assert made.account.username == "walkin" and made.account.role == auth_pb2.ROLE_PLAYER
+
+
+async def test_register_retried_with_its_request_id_returns_the_account(gateway: Gateway) -> None:
+    """Issue 39 (AIP-155): a Register whose answer was lost is retried with the same request id and password and
+    gets the account it made (a new token for it); the same username with another password stays taken, and
+    without a request id a second Register is ALREADY_EXISTS as before (a retry counts as a registration attempt
+    for the per-address limit)."""
+    async with gateway(auth_register_per_ip="100/minute") as auth:
+        ask = auth_pb2.RegisterRequest(username="retrier", password=PASSWORD, request_id="reg-1")
+        first = await auth.Register(ask)
+        again = await auth.Register(ask)
+        assert again.account.id == first.account.id and again.token
+        other = auth_pb2.RegisterRequest(username="retrier", password="another passphrase 43", request_id="reg-1")
+        assert await _code(auth.Register(other)) == grpc.StatusCode.ALREADY_EXISTS
+        assert await _code(auth.Register(_register("retrier"))) == grpc.StatusCode.ALREADY_EXISTS
+        async with Gamehall.connect(auth.address) as hall:
+            account = await hall.register("sdk-retrier", PASSWORD, request_id="sdk-1")
+            assert (await hall.register("sdk-retrier", PASSWORD, request_id="sdk-1")).id == account.id

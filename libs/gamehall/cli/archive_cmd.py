@@ -15,10 +15,20 @@ from rich.console import Console
 from rich.table import Table
 
 from gamehall.cli.ui import DatabaseUrl, JsonFlag
-from gamehall.store import NotFound, open_store
+from gamehall.store import NotFound, Store, open_store
 from gamehall.store.audit import default_dsn
+from gamehall.store.errors import InvalidArgument
 
 app = typer.Typer(help="Matches archived by the retention policy: list, show, restore.", no_args_is_help=True)
+
+
+async def _open(database_url: str) -> Store:
+    """The store to read (refused, never created, when it does not exist: a typo'd --database-url)."""
+    try:
+        return await open_store(database_url or default_dsn(), must_exist=True)
+    except InvalidArgument as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from exc
 
 
 @app.command("list")
@@ -30,7 +40,7 @@ def list_archived(
     """Archived matches with their stored and uncompressed sizes."""
 
     async def run() -> list[dict[str, object]]:
-        store = await open_store(database_url or default_dsn())
+        store = await _open(database_url)
         try:
             return [
                 {
@@ -75,7 +85,7 @@ def show(
     async def run() -> bytes:
         import msgspec
 
-        store = await open_store(database_url or default_dsn())
+        store = await _open(database_url)
         try:
             return msgspec.json.encode(await store.get_archived_match(match_id))
         finally:
@@ -99,7 +109,7 @@ def restore(
         import getpass
         import uuid
 
-        store = await open_store(database_url or default_dsn())
+        store = await _open(database_url)
         try:
             match = await store.restore_archived_match(match_id)
             user = getpass.getuser()

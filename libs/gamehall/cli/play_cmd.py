@@ -2,8 +2,9 @@
 
 Connects to a gateway (or, with `--local`, starts a temporary embedded platform hosting only the
 game), signs in, creates a match with bot seats for the other seats (or joins an existing one)
-and plays the seat: it shows the seat's view and the numbered legal actions, reads the choice
-from stdin, submits it with `expected_version`, and waits on the watch stream while others move.
+and plays the seat on its play stream (MatchService.PlaySeat): each update brings the seat's view and,
+on its turn, the numbered legal actions; the choice read from stdin goes back on the stream with
+`expected_version`, and the stream carries the others' moves meanwhile.
 
 What it shows is in `play_render` (pure functions), and line reading is injectable
 (`ReadLine`), so both are tested without a terminal.
@@ -19,11 +20,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Literal
 
-import grpc
 import typer
 from rich.console import Console
 
 from gamehall.ai.levels import LEVELS
+from gamehall.cli import gateway_options
 from gamehall.cli.local_platform import temporary_platform
 from gamehall.cli.play_render import (
     ENDED,
@@ -53,12 +54,14 @@ from gamehall_sdk import (
     open_seat,
 )
 from gamehall_sdk.client import Gamehall
+from gamehall_sdk.models import SeatTurn, View
+from gamehall_sdk.seat_stream import SeatStream
 from gamehall_sdk.v1 import match_pb2
 
 ReadLine = Callable[[str], str | None]
 """Reads one answer after showing a prompt; None when the input is exhausted (EOF)."""
 
-DEFAULT_GATEWAY = "127.0.0.1:50051"
+DEFAULT_GATEWAY = gateway_options.DEFAULT_GATEWAY
 MAX_RECONNECTS = 5
 
 
@@ -90,17 +93,18 @@ class Seating:
     seat: int | None = None
 
 
-async def connect(target: str, connect_timeout: float, ca_file: Path | None = None) -> Gamehall:
-    """A session on the gateway at `target`, once its channel is ready (PlayError if it never is); over TLS
-    trusting `ca_file` (the gateway's certificate or its CA) when given."""
-    credentials = grpc.ssl_channel_credentials(ca_file.read_bytes()) if ca_file is not None else None
-    hall = Gamehall.connect(target, credentials=credentials)
+async def connect(
+    target: str, connect_timeout: float, ca_file: Path | None = None, system_trust: bool = False
+) -> Gamehall:
+    """A session on the gateway at `target`, once its channel is ready (PlayError if it never is, saying the
+    likely TLS mismatch); over TLS trusting `ca_file` (the gateway's certificate or its CA), or the system's
+    store with `system_trust`."""
     try:
-        await asyncio.wait_for(hall.channel.channel_ready(), connect_timeout)
-    except TimeoutError as exc:
-        await hall.close()
-        raise PlayError(f"cannot reach the gateway at {target} (waited {connect_timeout:g} s)") from exc
-    return hall
+        return await gateway_options.connect(
+            target, ca_file=ca_file, system_trust=system_trust, wait=connect_timeout
+        )
+    except gateway_options.GatewayUnreachable as exc:
+        raise PlayError(str(exc)) from exc
 
 
 async def sign_in(hall: Gamehall, username: str | None, password: str | None, register: bool) -> str:
@@ -161,15 +165,30 @@ async def take_seat(hall: Gamehall, seating: Seating) -> tuple[match_pb2.Match, 
 
 
 async def take_turn(
-    hall: Gamehall, match_id: str, seat: int, out: Console, read: ReadLine, *, compact: bool
+    hall: Gamehall,
+    match_id: str,
+    seat: int,
+    out: Console,
+    read: ReadLine,
+    *,
+    compact: bool,
+    turn: SeatTurn | None = None,
+    stream: SeatStream | None = None,
 ) -> Literal["played", "moved", "left"]:
-    """Show the view and legal actions, ask for a choice and submit it (re-reading when the match moved)."""
-    legal = await hall.matches.legal(match_id, seat)
-    if not legal.actions:
-        return "moved"
-    view = await hall.matches.view(match_id, seat)
-    if view.finished or view.version != legal.version:
-        return "moved"
+    """Show the view and legal actions, ask for a choice and submit it (re-reading when the match moved).
+
+    On the seat's play stream (`turn` and `stream` given) the view and legal actions came with the update and
+    the choice goes back on the stream: one round trip per move; else they are read with the unary calls."""
+    if turn is not None and turn.legal is not None:
+        view: View = turn
+        legal = turn.legal
+    else:
+        legal = await hall.matches.legal(match_id, seat)
+        if not legal.actions:
+            return "moved"
+        view = await hall.matches.view(match_id, seat)
+        if view.finished or view.version != legal.version:
+            return "moved"
     out.print(render_view(view, compact=compact))
     out.print(render_legal(legal))
     while True:
@@ -181,7 +200,7 @@ async def take_turn(
         if choice == "quit":
             return await leave(hall, match_id, out)
         if choice == "view":
-            out.print(render_view(await hall.matches.view(match_id, seat), compact=compact))
+            out.print(render_view(view, compact=compact))
             out.print(render_legal(legal))
             continue
         if choice is None:
@@ -189,7 +208,10 @@ async def take_turn(
             continue
         break
     try:
-        played = await hall.matches.submit(match_id, seat, choice, expected_version=legal.version)
+        if stream is not None:
+            played = await stream.act(choice, expected_version=legal.version)
+        else:
+            played = await hall.matches.submit(match_id, seat, choice, expected_version=legal.version)
     except (VersionConflict, NotYourTurn):
         out.print("[yellow]the match moved on meanwhile: reading it again[/yellow]")
         return "moved"
@@ -215,24 +237,28 @@ async def play_match(
 ) -> match_pb2.Match:
     """Play `seat` of `match` to its end (or until the player leaves); the final match record."""
     out.print(render_status(match, seat))
-    reconnects = 0
+    reconnects, seen = 0, 0
     left = False
     while not left:
         try:
-            async with contextlib.aclosing(hall.matches.watch(match.id, seat)) as updates:
-                first = True
+            async with hall.matches.play_stream(match.id, seat, from_version=seen) as updates:
+                first = seen == 0
                 async for update in updates:
+                    seen = max(seen, update.version)
                     if not first:
                         for line in render_events(update):
                             out.print(f"[dim]{line}[/dim]", highlight=False)
                     first = False
                     if update.finished:
                         break
-                    if seat in update.to_act:
-                        if await take_turn(hall, match.id, seat, out, read, compact=compact) == "left":
+                    if update.legal is not None and update.legal.actions:
+                        done = await take_turn(
+                            hall, match.id, seat, out, read, compact=compact, turn=update, stream=updates
+                        )
+                        if done == "left":
                             left = True
                             break
-                    elif update.to_act:
+                    elif update.to_act and seat not in update.to_act:
                         out.print(f"[dim]waiting for seat {', '.join(str(s) for s in update.to_act)}...[/dim]")
         except MatchOver:
             pass
@@ -246,7 +272,7 @@ async def play_match(
             return current
         reconnects += 1
         if reconnects > MAX_RECONNECTS:
-            raise PlayError(f"the watch of match {match.id} kept ending before the match did")
+            raise PlayError(f"the play stream of match {match.id} kept ending before the match did")
     return await hall.matches.get(match.id)
 
 
@@ -262,9 +288,10 @@ async def session(
     connect_timeout: float,
     compact: bool,
     ca_file: Path | None = None,
+    system_trust: bool = False,
 ) -> match_pb2.Match:
     """Connect, sign in, take a seat and play it; the final match record."""
-    hall = await connect(target, connect_timeout, ca_file)
+    hall = await connect(target, connect_timeout, ca_file, system_trust)
     try:
         name = await sign_in(hall, username, password, register)
         match, seat = await take_seat(hall, seating)
@@ -293,7 +320,7 @@ def parse_levels(against: str) -> tuple[str, ...]:
 def play(
     game: Annotated[str, typer.Option(help="Game id (see `gamehall games`).")] = "",
     mode: Annotated[str, typer.Option(help="Game mode (default: the game's first).")] = "",
-    gateway: Annotated[str, typer.Option(help="The public gateway, host:port.")] = DEFAULT_GATEWAY,
+    gateway: gateway_options.Gateway = DEFAULT_GATEWAY,
     username: Annotated[str | None, typer.Option(help="Account to log in as.")] = None,
     password: Annotated[str | None, typer.Option(help="Its password.", envvar="GAMEHALL_PASSWORD")] = None,
     register: Annotated[
@@ -310,10 +337,8 @@ def play(
     compact: Annotated[bool, typer.Option("--compact", help="Show views as key=value lines.")] = False,
     connect_timeout: Annotated[float, typer.Option(help="Seconds to wait for the gateway.")] = 5.0,
     keep: Annotated[Path | None, typer.Option(help="With --local, keep the platform's data in this folder.")] = None,
-    ca_file: Annotated[
-        Path | None,
-        typer.Option(help="TLS: trust this certificate for the gateway (`make run`: var/tls/gateway-public.crt)."),
-    ] = None,
+    ca_file: gateway_options.CaFile = None,
+    system_trust: gateway_options.SystemTrust = False,
 ) -> None:
     """Play a match from the terminal against bots or other people, through the public gateway."""
     out = Console(highlight=False)
@@ -337,6 +362,7 @@ def play(
                     connect_timeout=connect_timeout,
                     compact=compact,
                     ca_file=ca_file,
+                    system_trust=system_trust,
                 )
             )
     except PlayError as exc:

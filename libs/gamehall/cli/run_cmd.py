@@ -48,6 +48,8 @@ def run(
     signal.signal(signal.SIGTERM, _raise_stop)
     signal.signal(signal.SIGINT, _raise_stop)
     code = 0
+    # before the services start, so that this process makes the password (and knows it did: shown once)
+    login = operator_login(data_dir, terminal=console.is_terminal)
     try:
         with console.status("starting nats-server and services..."):
             platform.start()
@@ -60,7 +62,7 @@ def run(
         Console(width=None if Console().is_terminal else 160).print(table)
         if platform.web_url:
             console.print(f"web pages: {platform.web_url}")
-        console.print(operator_login(data_dir))
+        console.print(login, highlight=False, soft_wrap=True)
         if platform.security is not None:
             console.print(
                 trust_instructions(platform.security, platform.service("gateway").address),
@@ -85,8 +87,10 @@ def run(
     sys.exit(code)
 
 
-def operator_login(data_dir: Path) -> str:
-    """How to log in as the operator on this platform (the embedded start generates the password)."""
+def operator_login(data_dir: Path, *, terminal: bool = True) -> str:
+    """How to log in as the operator on this platform. An embedded start generates the password: it is shown
+    once, when it is made, and only on a terminal (never into a log a supervisor keeps); later starts and
+    non-terminal output name the file that holds it."""
     try:
         secret = embedded_secrets.operator_password(Settings(data_dir=data_dir.resolve()))
     except embedded_secrets.MissingSecret as exc:
@@ -95,4 +99,9 @@ def operator_login(data_dir: Path) -> str:
         return "operator: no bootstrap account (set GAMEHALL_OPERATOR_PASSWORD to create one)"
     if secret.source == "environment":
         return "operator: log in as 'operator' with the password in GAMEHALL_OPERATOR_PASSWORD"
-    return f"operator: log in as 'operator' with password {secret.value}  (kept in {secret.source})"
+    if secret.created and terminal:
+        return (
+            f"operator: log in as 'operator' with password {secret.value}  (generated now, shown only this once; "
+            f"kept in {secret.source})"
+        )
+    return f"operator: log in as 'operator' with the password kept in {secret.source} (`cat` it; it is never logged)"

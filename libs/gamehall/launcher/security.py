@@ -118,7 +118,9 @@ def trust_instructions(security: PlatformSecurity, gateway: str) -> str:
         f"  grpcurl:  grpcurl -cacert {public.cert} {gateway} list\n"
         "  Python:   grpc.secure_channel("
         f"'{gateway}', grpc.ssl_channel_credentials(open('{public.cert}', 'rb').read()))\n"
-        f"  gamehall play / the SDK: pass --ca-file {public.cert} (or trust it system-wide: "
+        f"  gamehall play / gamehall audit:  --ca-file {public.cert}\n"
+        f"  Python SDK:  Gamehall.connect('{gateway}', ca_file='{public.cert}')\n"
+        f"  (or trust it system-wide, then `--system-trust` / `Gamehall.connect(..., tls=True)`: "
         f"sudo cp {public.cert} /usr/local/share/ca-certificates/gamehall.crt && sudo update-ca-certificates)\n"
         f"  Internal services use mTLS with the CA in {security.ca.pair.cert}; NATS is TLS with one user per service."
     )

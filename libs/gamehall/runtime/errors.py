@@ -87,6 +87,19 @@ class ClientError(Exception):
         self.retry_after = retry_after
 
 
+def too_large(what: str, size: int, limit: int, unit: str = "bytes", field: str = "") -> ClientError:
+    """INVALID_ARGUMENT, reason TOO_LARGE: `what` is `size` `unit` where `limit` are accepted. Never RetryInfo
+    (sending the same value again can never succeed); the BadRequest names the field and the message the limit,
+    and the ErrorInfo metadata carries both numbers for programs."""
+    return ClientError(
+        grpc.StatusCode.INVALID_ARGUMENT,
+        f"{what} is {size} {unit}; the limit is {limit} {unit} (make it smaller: retrying cannot help)",
+        common_pb2.ERROR_REASON_TOO_LARGE,
+        metadata={"limit": str(limit), "size": str(size), "unit": unit},
+        field=field or what,
+    )
+
+
 _TABLE: dict[type[BaseException], Mapping] = {}
 
 

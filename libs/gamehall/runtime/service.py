@@ -23,7 +23,7 @@ import grpc
 import structlog
 import uvloop
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
-from grpc_reflection.v1alpha import reflection, reflection_pb2_grpc
+from grpc_reflection.v1alpha import reflection, reflection_pb2, reflection_pb2_grpc
 
 from gamehall.internal.v1 import diagnostics_pb2_grpc
 from gamehall.runtime import collector, patience
@@ -116,14 +116,20 @@ class ServiceApp:
                 ("grpc.http2.min_ping_interval_without_data_ms", MIN_PING_INTERVAL_MS),
             ],
         )
-        names = [health_pb2.DESCRIPTOR.services_by_name["Health"].full_name, reflection.SERVICE_NAME]
+        names = [
+            health_pb2.DESCRIPTOR.services_by_name["Health"].full_name,
+            REFLECTION_V1,
+            reflection.SERVICE_NAME,
+        ]
         registrar = _GenericHandlersOnly(self.server)
         for add, servicer, full_name in self._servicers:
             add(servicer, registrar)
             names.append(full_name)
         health_pb2_grpc.add_HealthServicer_to_server(self.health, registrar)
         # what reflection.enable_server_reflection does for an aio server (it tests the type, not the registrar)
-        reflection_pb2_grpc.add_ServerReflectionServicer_to_server(reflection.aio.ReflectionServicer(names), registrar)
+        reflector = reflection.aio.ReflectionServicer(names)
+        reflection_pb2_grpc.add_ServerReflectionServicer_to_server(reflector, registrar)
+        add_reflection_v1(reflector, registrar)
         address = f"{s.host}:{s.grpc_port}"
         if credentials is None:
             self.port = self.server.add_insecure_port(address)
@@ -220,6 +226,24 @@ def event_loop_factory(name: str) -> Callable[[], asyncio.AbstractEventLoop]:
     if name == "asyncio":
         return asyncio.new_event_loop
     raise ValueError(f"unknown event loop {name!r} (uvloop or asyncio)")
+
+
+REFLECTION_V1 = "grpc.reflection.v1.ServerReflection"
+"""The stable reflection service (grpcurl, Postman, Kreya and gRPC UI ask for it first)."""
+
+
+def add_reflection_v1(servicer: Any, server: Any) -> None:
+    """Serve `grpc.reflection.v1.ServerReflection` with the v1alpha servicer: grpcio-reflection ships only
+    v1alpha, and v1's `reflection.proto` declares the same messages with the same field numbers (v1 is
+    v1alpha made stable), so v1alpha's classes read and write v1's bytes unchanged."""
+    handler = grpc.stream_stream_rpc_method_handler(
+        servicer.ServerReflectionInfo,
+        request_deserializer=reflection_pb2.ServerReflectionRequest.FromString,
+        response_serializer=reflection_pb2.ServerReflectionResponse.SerializeToString,
+    )
+    server.add_generic_rpc_handlers(
+        (grpc.method_handlers_generic_handler(REFLECTION_V1, {"ServerReflectionInfo": handler}),)
+    )
 
 
 class _GenericHandlersOnly:

@@ -55,7 +55,13 @@ def default_dsn() -> str:
 
 
 async def audit(dsn: str, match_id: str) -> Audit:
-    store = await open_store(dsn)
+    """Re-run a stored match (a reader: a store that is not there is an AuditError, never created empty)."""
+    from gamehall.store.errors import InvalidArgument
+
+    try:
+        store = await open_store(dsn, must_exist=True)
+    except InvalidArgument as exc:
+        raise AuditError(str(exc)) from exc
     try:
         return await audit_in(store, match_id)
     finally:

@@ -1,7 +1,11 @@
 """`open_store(dsn)`: the one entry point that turns a DSN from settings into a migrated store.
 
-- ``sqlite:///var/lib/gamehall/gamehall.db`` — an absolute path (``sqlite:relative/x.db`` for a relative one);
-  query options ``synchronous`` (off/normal/full/extra, default full) and ``busy_timeout`` (ms, default 5000).
+- ``sqlite:///var/lib/gamehall/gamehall.db`` — an absolute path; a relative one is ``sqlite:///./var/x.db``
+  (or ``sqlite:var/x.db``); query options ``synchronous`` (off/normal/full/extra, default full) and
+  ``busy_timeout`` (ms, default 5000). An absolute path directly under the filesystem root, or in a folder
+  that does not exist, is refused (`sqlite:///var/gamehall.db` meant as relative would otherwise make an
+  empty store elsewhere); `open_store(..., must_exist=True)`, as the command-line tools call it, also
+  refuses a file that does not exist yet.
 - ``postgresql://user:password@host:5432/db`` (or ``postgres://``) — any libpq URL asyncpg accepts.
 """
 
@@ -38,16 +42,34 @@ def sqlite_options(dsn: str) -> tuple[Path, dict[str, Any]]:
             options["busy_timeout_ms"] = int(value)
         else:
             raise InvalidArgument(f"unknown sqlite DSN option {key!r}; known: synchronous, busy_timeout")
+    if rest.startswith(("/./", "/../")):  # sqlite:///./var/x.db: relative to the working directory
+        rest = rest[1:]
     return Path(rest), options
 
 
-async def open_store(dsn: str, **kwargs: Any) -> Store:
-    """A connected, migrated store for `dsn`; keyword arguments go to the backend (e.g. `clock`, pool sizes)."""
+def check_sqlite_path(dsn: str, path: Path, *, must_exist: bool = False) -> None:
+    """Refuse a SQLite path that is most likely a typo, before anything creates a file there: an absolute
+    path directly under `/` or in a folder that does not exist, or (with `must_exist`) a file that is not there.
+    The message shows the relative spelling."""
+    relative = f"sqlite:///./{path.relative_to(path.anchor)}" if path.is_absolute() else ""
+    hint = f"; for a path relative to the working directory write {relative}" if relative else ""
+    if path.is_absolute() and len(path.parent.parts) <= 1:
+        raise InvalidArgument(f"{dsn!r} names {path}, at the filesystem root: refused{hint}")
+    if path.is_absolute() and not path.parent.is_dir():
+        raise InvalidArgument(f"{dsn!r} names {path}, but the folder {path.parent} does not exist{hint}")
+    if must_exist and not path.is_file():
+        raise InvalidArgument(f"{dsn!r} names {path}, which does not exist (no store there){hint}")
+
+
+async def open_store(dsn: str, *, must_exist: bool = False, **kwargs: Any) -> Store:
+    """A connected, migrated store for `dsn`; keyword arguments go to the backend (e.g. `clock`, pool sizes).
+    `must_exist`: refuse a SQLite file that is not there yet (tools that read a store, never create one)."""
     scheme = dsn.partition(":")[0].lower()
     if scheme == "sqlite":
         from gamehall.store.sqlite import SqliteStore
 
         path, options = sqlite_options(dsn)
+        check_sqlite_path(dsn, path, must_exist=must_exist)
         return await SqliteStore.open(path, **options, **kwargs)
     if scheme in ("postgresql", "postgres"):
         from gamehall.store.postgres import PostgresStore

@@ -3,7 +3,8 @@
 `public_rpcs` walks the service descriptors of the public API package, so an RPC added to the protos is
 fuzzed without anyone listing it. `Fuzzer.exercise` sends one request as each role (anonymous, a player,
 the operator) with a deadline: unary calls wait for their answer, server streams are read for a short
-window and cancelled. An answer is a finding when its status is INTERNAL, UNKNOWN or DATA_LOSS, when a
+window and cancelled; a bidirectional stream (PlaySeat) gets the drawn message as its only message, then is
+read like a server stream. An answer is a finding when its status is INTERNAL, UNKNOWN or DATA_LOSS, when a
 unary call runs into its deadline (a hang), or when its error metadata echoes a large part of the input.
 With a `StoreWatch`, every refused call (any status but OK) must leave the store as it was: see there.
 """
@@ -55,6 +56,11 @@ class Rpc:
     def streaming(self) -> bool:
         return bool(self.method.server_streaming)
 
+    @property
+    def client_streaming(self) -> bool:
+        """A client stream (PlaySeat): the drawn message is sent as the stream's only message."""
+        return bool(self.method.client_streaming)
+
     def request_class(self) -> type[Message]:
         return message_factory.GetMessageClass(self.method.input_type)  # type: ignore[no-any-return]
 
@@ -71,8 +77,8 @@ def public_rpcs(package: ModuleType) -> list[Rpc]:
         module = importlib.import_module(f"{package.__name__}.{info.name}")
         for service in module.DESCRIPTOR.services_by_name.values():
             for method in service.methods:
-                if method.client_streaming:
-                    raise NotImplementedError(f"{service.full_name}.{method.name}: client streams are not fuzzed yet")
+                if method.client_streaming and not method.server_streaming:
+                    raise NotImplementedError(f"{service.full_name}.{method.name}: client-only streams are not fuzzed")
                 rpcs.append(Rpc(service, method))
     return rpcs
 
@@ -106,8 +112,12 @@ def invoke(
             unary(request, metadata=tuple(metadata), timeout=deadline)
             received = 1
         else:
-            stream = channel.unary_stream(rpc.path, request_serializer=serialize, response_deserializer=deserialize)
-            call = stream(request, metadata=tuple(metadata), timeout=deadline)
+            if rpc.client_streaming:  # the drawn message as the whole client side of the stream
+                both = channel.stream_stream(rpc.path, request_serializer=serialize, response_deserializer=deserialize)
+                call = both(iter([request]), metadata=tuple(metadata), timeout=deadline)
+            else:
+                stream = channel.unary_stream(rpc.path, request_serializer=serialize, response_deserializer=deserialize)
+                call = stream(request, metadata=tuple(metadata), timeout=deadline)
             timer = threading.Timer(stream_window, call.cancel)
             timer.start()
             try:

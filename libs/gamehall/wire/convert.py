@@ -19,7 +19,7 @@ def dumps(value: Any) -> str:
 
 def parse_json_object(text: str, what: str, *, empty_ok: bool = True) -> dict[str, Any]:
     """A JSON object from a request field; INVALID_ARGUMENT naming the field when it is not one (or nests
-    too deep: checked on the text first, so no parser recursion), RESOURCE_EXHAUSTED when it is too large."""
+    too deep: checked on the text first, so no parser recursion), INVALID_ARGUMENT (TOO_LARGE) when it is too large."""
     if not text:
         if empty_ok:
             return {}

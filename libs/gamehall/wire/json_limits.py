@@ -2,7 +2,8 @@
 
 A 5,000-level array makes Python's json parser recurse until RecursionError (issue 20, finding 4);
 the gateway's edge and the rules host both refuse such text with a clear status instead: too deep
-is INVALID_ARGUMENT, too large RESOURCE_EXHAUSTED. The depth scan is linear and never recurses.
+is INVALID_ARGUMENT (MALFORMED), too large INVALID_ARGUMENT (TOO_LARGE, naming the limit; never a rate limit,
+since sending it again cannot help). The depth scan is linear and never recurses.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from itertools import accumulate
 
 import grpc
 
-from gamehall.runtime.errors import ClientError
+from gamehall.runtime.errors import ClientError, too_large
 from gamehall_sdk.v1 import common_pb2
 
 MAX_JSON_DEPTH = 32
@@ -39,7 +40,7 @@ def preview(value: str, chars: int = 24) -> str:
 
 
 def check_json_text(text: str, what: str, *, max_bytes: int = MAX_JSON_BYTES, max_depth: int = MAX_JSON_DEPTH) -> None:
-    """Refuse JSON text nested deeper than `max_depth` (INVALID_ARGUMENT) or over `max_bytes` (RESOURCE_EXHAUSTED).
+    """Refuse JSON text nested deeper than `max_depth` or over `max_bytes` (both INVALID_ARGUMENT; TOO_LARGE).
 
     Depth is judged first, on at most `max_bytes` characters (so the scan is bounded), which is
     enough to see that a 5,000-level array is too deep whatever its size.
@@ -54,8 +55,4 @@ def check_json_text(text: str, what: str, *, max_bytes: int = MAX_JSON_BYTES, ma
         )
     size = len(text.encode())
     if size > max_bytes:
-        raise ClientError(
-            grpc.StatusCode.RESOURCE_EXHAUSTED,
-            f"{what} is {size} bytes; at most {max_bytes} are accepted",
-            common_pb2.ERROR_REASON_RATE_LIMITED,
-        )
+        raise too_large(what, size, max_bytes)

@@ -12,7 +12,7 @@ from gamehall.matches import clocks
 from gamehall.matches.clocks import ClockSpec
 from gamehall.matches.live import LoggedAction, MatchFacts, SeatFacts
 from gamehall.wire.convert import dumps
-from gamehall.wire.public import clock_to_proto, duration_ms, enum_value, timestamp
+from gamehall.wire.public import bot_level_value, clock_to_proto, duration_ms, enum_value, timestamp
 from gamehall_sdk.v1 import common_pb2, match_pb2
 
 
@@ -118,6 +118,7 @@ def public_match(match: ppb.MatchRecord, usernames: dict[str, str] | None = None
                 account_id=s.account_id,
                 username=(usernames or {}).get(s.account_id, ""),
                 bot_difficulty=s.bot_difficulty,
+                bot_level=bot_level_value(s.bot_difficulty),
             )
             for s in match.seats
         ],

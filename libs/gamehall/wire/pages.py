@@ -1,11 +1,13 @@
 """AIP-158 pagination: page sizes with a default and a maximum, and opaque page tokens bound to their list.
 
-A token is URL-safe base64 of JSON {"c": cursor, "f": digest}: `cursor` is where the next page starts
-(an offset, or a store's own cursor) and `digest` a hash of the list's name and its filters. A token
-given back with other filters (or to another list) is refused with INVALID_ARGUMENT, reason
-INVALID_PAGE_TOKEN, naming the `page_token` field: a client never silently gets pages of another
-query. Tokens carry no secret (the cursor only says where to resume; visibility is checked again on
-every page), so they are encoded, not signed.
+A token is `<body>.<mac>`: the body URL-safe base64 of JSON {"c": cursor, "f": digest}, where `cursor` is
+where the next page starts (an offset, or a store's own cursor) and `digest` a hash of the list's name and
+its filters (the caller's account among them where a list depends on the caller); the mac an HMAC-SHA256 of
+the body under a server secret (`use_key`: derived from the platform's token signing key, so every replica
+of every service that pages shares it). An edited, forged or truncated token fails the mac, and a token given
+back with other filters, to another list or by another caller fails the digest: each is refused with
+INVALID_ARGUMENT, reason INVALID_PAGE_TOKEN, naming the `page_token` field. A client never pages from an
+offset of its own choosing, nor silently gets pages of another query.
 """
 
 from __future__ import annotations
@@ -13,7 +15,9 @@ from __future__ import annotations
 import base64
 import binascii
 import hashlib
+import hmac
 import json
+import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -58,6 +62,24 @@ def page_size(requested: int, spec: PageSpec) -> int:
     return min(requested or spec.default, spec.maximum)
 
 
+_MAC_BYTES = 16
+_key = secrets.token_bytes(32)
+"""The tokens' HMAC key: random per process until `use_key` gives the platform's (tests and tools only)."""
+
+
+def use_key(secret: str | bytes) -> None:
+    """Sign and check page tokens with a key derived from `secret` (the services pass the token signing key,
+    shared by every replica): a token made by one replica is accepted by another, and by no one else."""
+    global _key
+    raw = secret.encode() if isinstance(secret, str) else secret
+    _key = hmac.new(raw, b"gamehall.v1 page tokens", hashlib.sha256).digest()
+
+
+def _mac(body: str) -> str:
+    tag = hmac.new(_key, body.encode(), hashlib.sha256).digest()[:_MAC_BYTES]
+    return base64.urlsafe_b64encode(tag).decode().rstrip("=")
+
+
 def _digest(list_name: str, filters: Mapping[str, Any]) -> str:
     text = json.dumps([list_name, dict(filters)], sort_keys=True, separators=(",", ":"), default=str)
     return hashlib.sha256(text.encode()).hexdigest()[:16]
@@ -65,8 +87,9 @@ def _digest(list_name: str, filters: Mapping[str, Any]) -> str:
 
 def encode_token(cursor: str | int, list_name: str, filters: Mapping[str, Any]) -> str:
     """The opaque token of the page starting at `cursor` of `list_name` under `filters`."""
-    body = json.dumps({"c": cursor, "f": _digest(list_name, filters)}, separators=(",", ":"))
-    return base64.urlsafe_b64encode(body.encode()).decode().rstrip("=")
+    text = json.dumps({"c": cursor, "f": _digest(list_name, filters)}, separators=(",", ":"))
+    body = base64.urlsafe_b64encode(text.encode()).decode().rstrip("=")
+    return f"{body}.{_mac(body)}"
 
 
 def invalid_token(message: str) -> ClientError:
@@ -79,8 +102,11 @@ def decode_token(token: str, list_name: str, filters: Mapping[str, Any]) -> str 
     """The cursor of `token` (None for the first page), refused unless made for this list and these filters."""
     if not token:
         return None
+    body, _, mac = token.partition(".")
+    if not mac or not hmac.compare_digest(mac.encode(), _mac(body).encode()):
+        raise invalid_token("page_token is not a token this list made (edited, truncated or forged)")
     try:
-        data = json.loads(base64.urlsafe_b64decode(token + "=" * (-len(token) % 4)))
+        data = json.loads(base64.urlsafe_b64decode(body + "=" * (-len(body) % 4)))
         cursor, digest = data["c"], data["f"]
     except (ValueError, binascii.Error, KeyError, TypeError) as exc:
         raise invalid_token("page_token is not a token this list made") from exc

@@ -73,3 +73,14 @@ def clock_to_proto(spec: ClockSpec) -> common_pb2.ClockSpec:
 def clock_from_proto(msg: common_pb2.ClockSpec) -> tuple[int, int, int]:
     """(per move, bank, increment) in milliseconds of a public ClockSpec."""
     return ms_of(msg.per_move), ms_of(msg.bank), ms_of(msg.increment)
+
+
+def bot_level_name(level: int) -> str:
+    """The bot difficulty name ("easy", ...) of a `gamehall.v1.BotDifficulty` value ("" for unspecified)."""
+    return enum_name(common_pb2.BotDifficulty, "BOT_DIFFICULTY", level)
+
+
+def bot_level_value(name: str) -> common_pb2.BotDifficulty:
+    """The `gamehall.v1.BotDifficulty` value of a bot difficulty name (0, unspecified, for "" or unknown)."""
+    value: common_pb2.BotDifficulty = enum_value(common_pb2.BotDifficulty, "BOT_DIFFICULTY", name)
+    return value

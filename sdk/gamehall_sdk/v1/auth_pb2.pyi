@@ -31,14 +31,16 @@ class Account(_message.Message):
     def __init__(self, id: _Optional[str] = ..., username: _Optional[str] = ..., role: _Optional[_Union[Role, str]] = ...) -> None: ...
 
 class RegisterRequest(_message.Message):
-    __slots__ = ("username", "password", "invite_code")
+    __slots__ = ("username", "password", "invite_code", "request_id")
     USERNAME_FIELD_NUMBER: _ClassVar[int]
     PASSWORD_FIELD_NUMBER: _ClassVar[int]
     INVITE_CODE_FIELD_NUMBER: _ClassVar[int]
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     username: str
     password: str
     invite_code: str
-    def __init__(self, username: _Optional[str] = ..., password: _Optional[str] = ..., invite_code: _Optional[str] = ...) -> None: ...
+    request_id: str
+    def __init__(self, username: _Optional[str] = ..., password: _Optional[str] = ..., invite_code: _Optional[str] = ..., request_id: _Optional[str] = ...) -> None: ...
 
 class RegisterResponse(_message.Message):
     __slots__ = ("account", "token", "expire_time")

@@ -67,7 +67,7 @@ class AuthServiceServicer:
     """
 
     def Register(self, request, context):
-        """Create a player account and return a token for it.
+        """Create a player account and return a token for it. Idempotent per username and request_id (see RegisterRequest).
         Errors: INVALID_ARGUMENT (MALFORMED: username or password refused, named in BadRequest),
         ALREADY_EXISTS (ALREADY_EXISTS: the username is taken), PERMISSION_DENIED (PERMISSION_DENIED:
         a wrong or missing invite code when registration is invite-only), RESOURCE_EXHAUSTED

@@ -10,6 +10,15 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 
 DESCRIPTOR: _descriptor.FileDescriptor
 
+class BotDifficulty(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    BOT_DIFFICULTY_UNSPECIFIED: _ClassVar[BotDifficulty]
+    BOT_DIFFICULTY_RANDOM: _ClassVar[BotDifficulty]
+    BOT_DIFFICULTY_EASY: _ClassVar[BotDifficulty]
+    BOT_DIFFICULTY_NORMAL: _ClassVar[BotDifficulty]
+    BOT_DIFFICULTY_HARD: _ClassVar[BotDifficulty]
+    BOT_DIFFICULTY_EXPERT: _ClassVar[BotDifficulty]
+
 class ErrorReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
     ERROR_REASON_UNSPECIFIED: _ClassVar[ErrorReason]
@@ -36,6 +45,13 @@ class ErrorReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     ERROR_REASON_SEAT_TAKEN: _ClassVar[ErrorReason]
     ERROR_REASON_ALREADY_SEATED: _ClassVar[ErrorReason]
     ERROR_REASON_TICKET_NOT_OPEN: _ClassVar[ErrorReason]
+    ERROR_REASON_TOO_LARGE: _ClassVar[ErrorReason]
+BOT_DIFFICULTY_UNSPECIFIED: BotDifficulty
+BOT_DIFFICULTY_RANDOM: BotDifficulty
+BOT_DIFFICULTY_EASY: BotDifficulty
+BOT_DIFFICULTY_NORMAL: BotDifficulty
+BOT_DIFFICULTY_HARD: BotDifficulty
+BOT_DIFFICULTY_EXPERT: BotDifficulty
 ERROR_REASON_UNSPECIFIED: ErrorReason
 ERROR_REASON_ILLEGAL_ACTION: ErrorReason
 ERROR_REASON_NOT_YOUR_TURN: ErrorReason
@@ -60,6 +76,7 @@ ERROR_REASON_INVALID_PAGE_TOKEN: ErrorReason
 ERROR_REASON_SEAT_TAKEN: ErrorReason
 ERROR_REASON_ALREADY_SEATED: ErrorReason
 ERROR_REASON_TICKET_NOT_OPEN: ErrorReason
+ERROR_REASON_TOO_LARGE: ErrorReason
 
 class OptionDescriptor(_message.Message):
     __slots__ = ("name", "default_json", "description", "choices_json", "modes")

@@ -39,30 +39,34 @@ SEAT_KIND_HUMAN: SeatKind
 SEAT_KIND_BOT: SeatKind
 
 class SeatSpec(_message.Message):
-    __slots__ = ("open", "reserved_for", "bot")
+    __slots__ = ("open", "reserved_for", "bot", "bot_level")
     OPEN_FIELD_NUMBER: _ClassVar[int]
     RESERVED_FOR_FIELD_NUMBER: _ClassVar[int]
     BOT_FIELD_NUMBER: _ClassVar[int]
+    BOT_LEVEL_FIELD_NUMBER: _ClassVar[int]
     open: bool
     reserved_for: str
     bot: str
-    def __init__(self, open: _Optional[bool] = ..., reserved_for: _Optional[str] = ..., bot: _Optional[str] = ...) -> None: ...
+    bot_level: _common_pb2.BotDifficulty
+    def __init__(self, open: _Optional[bool] = ..., reserved_for: _Optional[str] = ..., bot: _Optional[str] = ..., bot_level: _Optional[_Union[_common_pb2.BotDifficulty, str]] = ...) -> None: ...
 
 class Seat(_message.Message):
-    __slots__ = ("seat", "kind", "account_id", "username", "bot_difficulty", "clock_remaining")
+    __slots__ = ("seat", "kind", "account_id", "username", "bot_difficulty", "clock_remaining", "bot_level")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     KIND_FIELD_NUMBER: _ClassVar[int]
     ACCOUNT_ID_FIELD_NUMBER: _ClassVar[int]
     USERNAME_FIELD_NUMBER: _ClassVar[int]
     BOT_DIFFICULTY_FIELD_NUMBER: _ClassVar[int]
     CLOCK_REMAINING_FIELD_NUMBER: _ClassVar[int]
+    BOT_LEVEL_FIELD_NUMBER: _ClassVar[int]
     seat: int
     kind: SeatKind
     account_id: str
     username: str
     bot_difficulty: str
     clock_remaining: _duration_pb2.Duration
-    def __init__(self, seat: _Optional[int] = ..., kind: _Optional[_Union[SeatKind, str]] = ..., account_id: _Optional[str] = ..., username: _Optional[str] = ..., bot_difficulty: _Optional[str] = ..., clock_remaining: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ...) -> None: ...
+    bot_level: _common_pb2.BotDifficulty
+    def __init__(self, seat: _Optional[int] = ..., kind: _Optional[_Union[SeatKind, str]] = ..., account_id: _Optional[str] = ..., username: _Optional[str] = ..., bot_difficulty: _Optional[str] = ..., clock_remaining: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., bot_level: _Optional[_Union[_common_pb2.BotDifficulty, str]] = ...) -> None: ...
 
 class Match(_message.Message):
     __slots__ = ("id", "game", "config", "status", "seats", "version", "to_act", "outcome", "seed_commitment", "seed", "public", "clock", "created_by", "create_time")
@@ -265,20 +269,22 @@ class WatchMatchRequest(_message.Message):
     def __init__(self, match_id: _Optional[str] = ..., from_version: _Optional[int] = ..., delay_actions: _Optional[int] = ..., seat: _Optional[int] = ...) -> None: ...
 
 class WatchMatchResponse(_message.Message):
-    __slots__ = ("version", "seat", "view_json", "to_act", "outcome", "events")
+    __slots__ = ("version", "seat", "view_json", "to_act", "outcome", "events", "legal_actions")
     VERSION_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
     VIEW_JSON_FIELD_NUMBER: _ClassVar[int]
     TO_ACT_FIELD_NUMBER: _ClassVar[int]
     OUTCOME_FIELD_NUMBER: _ClassVar[int]
     EVENTS_FIELD_NUMBER: _ClassVar[int]
+    LEGAL_ACTIONS_FIELD_NUMBER: _ClassVar[int]
     version: int
     seat: int
     view_json: str
     to_act: _containers.RepeatedScalarFieldContainer[int]
     outcome: _common_pb2.Outcome
     events: _containers.RepeatedCompositeFieldContainer[_common_pb2.GameEvent]
-    def __init__(self, version: _Optional[int] = ..., seat: _Optional[int] = ..., view_json: _Optional[str] = ..., to_act: _Optional[_Iterable[int]] = ..., outcome: _Optional[_Union[_common_pb2.Outcome, _Mapping]] = ..., events: _Optional[_Iterable[_Union[_common_pb2.GameEvent, _Mapping]]] = ...) -> None: ...
+    legal_actions: _containers.RepeatedCompositeFieldContainer[_common_pb2.LegalAction]
+    def __init__(self, version: _Optional[int] = ..., seat: _Optional[int] = ..., view_json: _Optional[str] = ..., to_act: _Optional[_Iterable[int]] = ..., outcome: _Optional[_Union[_common_pb2.Outcome, _Mapping]] = ..., events: _Optional[_Iterable[_Union[_common_pb2.GameEvent, _Mapping]]] = ..., legal_actions: _Optional[_Iterable[_Union[_common_pb2.LegalAction, _Mapping]]] = ...) -> None: ...
 
 class GetReplayRequest(_message.Message):
     __slots__ = ("match_id", "page_size", "page_token")
@@ -315,3 +321,59 @@ class GetReplayResponse(_message.Message):
     initial_view_json: str
     next_page_token: str
     def __init__(self, match: _Optional[_Union[Match, _Mapping]] = ..., complete: _Optional[bool] = ..., steps: _Optional[_Iterable[_Union[ReplayStep, _Mapping]]] = ..., initial_view_json: _Optional[str] = ..., next_page_token: _Optional[str] = ...) -> None: ...
+
+class PlaySeatRequest(_message.Message):
+    __slots__ = ("open", "action")
+    OPEN_FIELD_NUMBER: _ClassVar[int]
+    ACTION_FIELD_NUMBER: _ClassVar[int]
+    open: OpenSeatStream
+    action: SeatAction
+    def __init__(self, open: _Optional[_Union[OpenSeatStream, _Mapping]] = ..., action: _Optional[_Union[SeatAction, _Mapping]] = ...) -> None: ...
+
+class OpenSeatStream(_message.Message):
+    __slots__ = ("match_id", "seat", "from_version")
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    FROM_VERSION_FIELD_NUMBER: _ClassVar[int]
+    match_id: str
+    seat: int
+    from_version: int
+    def __init__(self, match_id: _Optional[str] = ..., seat: _Optional[int] = ..., from_version: _Optional[int] = ...) -> None: ...
+
+class SeatAction(_message.Message):
+    __slots__ = ("request_id", "action_id", "action_json", "expected_version")
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    ACTION_ID_FIELD_NUMBER: _ClassVar[int]
+    ACTION_JSON_FIELD_NUMBER: _ClassVar[int]
+    EXPECTED_VERSION_FIELD_NUMBER: _ClassVar[int]
+    request_id: str
+    action_id: str
+    action_json: str
+    expected_version: int
+    def __init__(self, request_id: _Optional[str] = ..., action_id: _Optional[str] = ..., action_json: _Optional[str] = ..., expected_version: _Optional[int] = ...) -> None: ...
+
+class PlaySeatResponse(_message.Message):
+    __slots__ = ("update", "result")
+    UPDATE_FIELD_NUMBER: _ClassVar[int]
+    RESULT_FIELD_NUMBER: _ClassVar[int]
+    update: SeatUpdate
+    result: SeatActionResult
+    def __init__(self, update: _Optional[_Union[SeatUpdate, _Mapping]] = ..., result: _Optional[_Union[SeatActionResult, _Mapping]] = ...) -> None: ...
+
+class SeatUpdate(_message.Message):
+    __slots__ = ("step", "legal")
+    STEP_FIELD_NUMBER: _ClassVar[int]
+    LEGAL_FIELD_NUMBER: _ClassVar[int]
+    step: WatchMatchResponse
+    legal: ListLegalActionsResponse
+    def __init__(self, step: _Optional[_Union[WatchMatchResponse, _Mapping]] = ..., legal: _Optional[_Union[ListLegalActionsResponse, _Mapping]] = ...) -> None: ...
+
+class SeatActionResult(_message.Message):
+    __slots__ = ("request_id", "played", "error")
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    PLAYED_FIELD_NUMBER: _ClassVar[int]
+    ERROR_FIELD_NUMBER: _ClassVar[int]
+    request_id: str
+    played: SubmitActionResponse
+    error: bytes
+    def __init__(self, request_id: _Optional[str] = ..., played: _Optional[_Union[SubmitActionResponse, _Mapping]] = ..., error: _Optional[bytes] = ...) -> None: ...

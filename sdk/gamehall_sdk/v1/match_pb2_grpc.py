@@ -90,6 +90,11 @@ class MatchServiceStub:
                 request_serializer=gamehall_dot_v1_dot_match__pb2.GetReplayRequest.SerializeToString,
                 response_deserializer=gamehall_dot_v1_dot_match__pb2.GetReplayResponse.FromString,
                 _registered_method=True)
+        self.PlaySeat = channel.stream_stream(
+                '/gamehall.v1.MatchService/PlaySeat',
+                request_serializer=gamehall_dot_v1_dot_match__pb2.PlaySeatRequest.SerializeToString,
+                response_deserializer=gamehall_dot_v1_dot_match__pb2.PlaySeatResponse.FromString,
+                _registered_method=True)
 
 
 class MatchServiceServicer:
@@ -172,7 +177,7 @@ class MatchServiceServicer:
         MATCH_OVER; MATCH_NOT_STARTED), INVALID_ARGUMENT (MALFORMED: no action, bad action JSON, named
         in BadRequest), ABORTED (VERSION_CONFLICT: the match is not at expected_version; ErrorInfo
         metadata may name it), PERMISSION_DENIED (PERMISSION_DENIED: the caller holds no seat), NOT_FOUND
-        (NOT_FOUND), RESOURCE_EXHAUSTED (RATE_LIMITED: action_json or request_id too large).
+        (NOT_FOUND), INVALID_ARGUMENT (TOO_LARGE: action_json over 16 KiB, BadRequest names the limit).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -194,6 +199,19 @@ class MatchServiceServicer:
         Errors: NOT_FOUND (NOT_FOUND), PERMISSION_DENIED (PERMISSION_DENIED: a private match, or a
         running match the caller holds no seat of), INVALID_ARGUMENT (INVALID_PAGE_TOKEN: a page token not
         made for this match's replay; MALFORMED: a negative page_size).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def PlaySeat(self, request_iterator, context):
+        """One stream per seated client: a move is one round trip. The first message opens it (`open`: the match,
+        the seat, and from_version to resume); then the server pushes an update after every step of the match
+        (the seat's view, and its legal actions whenever the seat must act), and the client sends `action`s, each
+        answered by a `result` with the same request_id (the SubmitActionResponse, or the refusal as a
+        google.rpc.Status with the standard details: the stream goes on). Reopened with from_version, it resumes
+        without losing or repeating a step. The stream ends with the match. The unary calls stay.
+        Errors (ending the stream): as WatchMatch; INVALID_ARGUMENT (MALFORMED: a first message that is not `open`).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -251,6 +269,11 @@ def add_MatchServiceServicer_to_server(servicer, server):
                     servicer.GetReplay,
                     request_deserializer=gamehall_dot_v1_dot_match__pb2.GetReplayRequest.FromString,
                     response_serializer=gamehall_dot_v1_dot_match__pb2.GetReplayResponse.SerializeToString,
+            ),
+            'PlaySeat': grpc.stream_stream_rpc_method_handler(
+                    servicer.PlaySeat,
+                    request_deserializer=gamehall_dot_v1_dot_match__pb2.PlaySeatRequest.FromString,
+                    response_serializer=gamehall_dot_v1_dot_match__pb2.PlaySeatResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -529,6 +552,33 @@ class MatchService:
             '/gamehall.v1.MatchService/GetReplay',
             gamehall_dot_v1_dot_match__pb2.GetReplayRequest.SerializeToString,
             gamehall_dot_v1_dot_match__pb2.GetReplayResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def PlaySeat(request_iterator,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.stream_stream(
+            request_iterator,
+            target,
+            '/gamehall.v1.MatchService/PlaySeat',
+            gamehall_dot_v1_dot_match__pb2.PlaySeatRequest.SerializeToString,
+            gamehall_dot_v1_dot_match__pb2.PlaySeatResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -48,18 +48,20 @@ class Ticket(_message.Message):
     def __init__(self, id: _Optional[str] = ..., game: _Optional[str] = ..., mode: _Optional[str] = ..., players: _Optional[_Iterable[str]] = ..., status: _Optional[_Union[TicketStatus, str]] = ..., enqueue_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., match_id: _Optional[str] = ..., seats: _Optional[_Iterable[int]] = ..., allow_bots: _Optional[bool] = ..., pool: _Optional[str] = ..., submitted_by: _Optional[str] = ...) -> None: ...
 
 class EnqueueTicketRequest(_message.Message):
-    __slots__ = ("game", "mode", "players", "no_bots", "pool")
+    __slots__ = ("game", "mode", "players", "no_bots", "pool", "request_id")
     GAME_FIELD_NUMBER: _ClassVar[int]
     MODE_FIELD_NUMBER: _ClassVar[int]
     PLAYERS_FIELD_NUMBER: _ClassVar[int]
     NO_BOTS_FIELD_NUMBER: _ClassVar[int]
     POOL_FIELD_NUMBER: _ClassVar[int]
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     game: str
     mode: str
     players: _containers.RepeatedScalarFieldContainer[str]
     no_bots: bool
     pool: str
-    def __init__(self, game: _Optional[str] = ..., mode: _Optional[str] = ..., players: _Optional[_Iterable[str]] = ..., no_bots: _Optional[bool] = ..., pool: _Optional[str] = ...) -> None: ...
+    request_id: str
+    def __init__(self, game: _Optional[str] = ..., mode: _Optional[str] = ..., players: _Optional[_Iterable[str]] = ..., no_bots: _Optional[bool] = ..., pool: _Optional[str] = ..., request_id: _Optional[str] = ...) -> None: ...
 
 class EnqueueTicketResponse(_message.Message):
     __slots__ = ("ticket",)

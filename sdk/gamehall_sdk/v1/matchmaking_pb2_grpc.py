@@ -83,6 +83,8 @@ class MatchmakingServiceServicer:
 
     def EnqueueTicket(self, request, context):
         """Queue the caller (or, for an operator, any player or a party) for a game; one queue per game per player.
+        Idempotent per request_id: a retry returns the ticket (as it is now); the same id for another request is
+        ALREADY_EXISTS.
         Errors: NOT_FOUND (UNKNOWN_GAME, NOT_FOUND: an unknown player), INVALID_ARGUMENT (MALFORMED:
         an unknown mode or a party that does not fit it), ALREADY_EXISTS (ALREADY_EXISTS: a player is
         already queued for the game), PERMISSION_DENIED (PERMISSION_DENIED: `players` given by a non-operator).

@@ -128,7 +128,7 @@ class Tournament(_message.Message):
     def __init__(self, id: _Optional[str] = ..., name: _Optional[str] = ..., game: _Optional[str] = ..., mode: _Optional[str] = ..., format: _Optional[_Union[TournamentFormat, str]] = ..., status: _Optional[_Union[TournamentStatus, str]] = ..., round: _Optional[int] = ..., rounds_planned: _Optional[int] = ..., entrants: _Optional[_Iterable[_Union[TournamentEntrant, _Mapping]]] = ..., revision: _Optional[int] = ..., registration_open_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., registration_close_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., created_by: _Optional[str] = ..., seats: _Optional[int] = ..., pairing_count: _Optional[int] = ..., clock: _Optional[_Union[_common_pb2.ClockSpec, _Mapping]] = ..., no_show_timeout: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ...) -> None: ...
 
 class CreateTournamentRequest(_message.Message):
-    __slots__ = ("name", "game", "mode", "format", "rounds", "seats", "registration_open_time", "registration_close_time", "max_players", "require_check_in", "no_show_timeout", "clock")
+    __slots__ = ("name", "game", "mode", "format", "rounds", "seats", "registration_open_time", "registration_close_time", "max_players", "require_check_in", "no_show_timeout", "clock", "request_id")
     NAME_FIELD_NUMBER: _ClassVar[int]
     GAME_FIELD_NUMBER: _ClassVar[int]
     MODE_FIELD_NUMBER: _ClassVar[int]
@@ -141,6 +141,7 @@ class CreateTournamentRequest(_message.Message):
     REQUIRE_CHECK_IN_FIELD_NUMBER: _ClassVar[int]
     NO_SHOW_TIMEOUT_FIELD_NUMBER: _ClassVar[int]
     CLOCK_FIELD_NUMBER: _ClassVar[int]
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     name: str
     game: str
     mode: str
@@ -153,7 +154,8 @@ class CreateTournamentRequest(_message.Message):
     require_check_in: bool
     no_show_timeout: _duration_pb2.Duration
     clock: _common_pb2.ClockSpec
-    def __init__(self, name: _Optional[str] = ..., game: _Optional[str] = ..., mode: _Optional[str] = ..., format: _Optional[_Union[TournamentFormat, str]] = ..., rounds: _Optional[int] = ..., seats: _Optional[int] = ..., registration_open_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., registration_close_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., max_players: _Optional[int] = ..., require_check_in: _Optional[bool] = ..., no_show_timeout: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., clock: _Optional[_Union[_common_pb2.ClockSpec, _Mapping]] = ...) -> None: ...
+    request_id: str
+    def __init__(self, name: _Optional[str] = ..., game: _Optional[str] = ..., mode: _Optional[str] = ..., format: _Optional[_Union[TournamentFormat, str]] = ..., rounds: _Optional[int] = ..., seats: _Optional[int] = ..., registration_open_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., registration_close_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., max_players: _Optional[int] = ..., require_check_in: _Optional[bool] = ..., no_show_timeout: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., clock: _Optional[_Union[_common_pb2.ClockSpec, _Mapping]] = ..., request_id: _Optional[str] = ...) -> None: ...
 
 class CreateTournamentResponse(_message.Message):
     __slots__ = ("tournament",)
@@ -212,14 +214,18 @@ class ListPairingsResponse(_message.Message):
     def __init__(self, pairings: _Optional[_Iterable[_Union[TournamentPairing, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
 
 class RegisterPlayerRequest(_message.Message):
-    __slots__ = ("tournament_id", "account_id", "bot")
+    __slots__ = ("tournament_id", "account_id", "bot", "request_id", "bot_level")
     TOURNAMENT_ID_FIELD_NUMBER: _ClassVar[int]
     ACCOUNT_ID_FIELD_NUMBER: _ClassVar[int]
     BOT_FIELD_NUMBER: _ClassVar[int]
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    BOT_LEVEL_FIELD_NUMBER: _ClassVar[int]
     tournament_id: str
     account_id: str
     bot: str
-    def __init__(self, tournament_id: _Optional[str] = ..., account_id: _Optional[str] = ..., bot: _Optional[str] = ...) -> None: ...
+    request_id: str
+    bot_level: _common_pb2.BotDifficulty
+    def __init__(self, tournament_id: _Optional[str] = ..., account_id: _Optional[str] = ..., bot: _Optional[str] = ..., request_id: _Optional[str] = ..., bot_level: _Optional[_Union[_common_pb2.BotDifficulty, str]] = ...) -> None: ...
 
 class RegisterPlayerResponse(_message.Message):
     __slots__ = ("tournament", "player")
@@ -389,14 +395,16 @@ class RepairRoundResponse(_message.Message):
     def __init__(self, tournament: _Optional[_Union[Tournament, _Mapping]] = ...) -> None: ...
 
 class AdjudicatePairingRequest(_message.Message):
-    __slots__ = ("tournament_id", "pairing_id", "ranks")
+    __slots__ = ("tournament_id", "pairing_id", "ranks", "request_id")
     TOURNAMENT_ID_FIELD_NUMBER: _ClassVar[int]
     PAIRING_ID_FIELD_NUMBER: _ClassVar[int]
     RANKS_FIELD_NUMBER: _ClassVar[int]
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     tournament_id: str
     pairing_id: str
     ranks: _containers.RepeatedScalarFieldContainer[int]
-    def __init__(self, tournament_id: _Optional[str] = ..., pairing_id: _Optional[str] = ..., ranks: _Optional[_Iterable[int]] = ...) -> None: ...
+    request_id: str
+    def __init__(self, tournament_id: _Optional[str] = ..., pairing_id: _Optional[str] = ..., ranks: _Optional[_Iterable[int]] = ..., request_id: _Optional[str] = ...) -> None: ...
 
 class AdjudicatePairingResponse(_message.Message):
     __slots__ = ("tournament",)

@@ -131,9 +131,10 @@ class TournamentServiceServicer:
     """
 
     def CreateTournament(self, request, context):
-        """[operator] Open a tournament for registration.
+        """[operator] Open a tournament for registration. Idempotent per request_id.
         Errors: PERMISSION_DENIED (PERMISSION_DENIED), NOT_FOUND (UNKNOWN_GAME), INVALID_ARGUMENT
-        (MALFORMED: a bad name, format, mode, seat count, round count, window or clock).
+        (MALFORMED: a bad name, format, mode, seat count, round count, window or clock), ALREADY_EXISTS
+        (ALREADY_EXISTS: the request id was used for another request).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -165,8 +166,9 @@ class TournamentServiceServicer:
         raise NotImplementedError('Method not implemented!')
 
     def RegisterPlayer(self, request, context):
-        """Register the caller (an operator may register any account, or a bot entrant).
-        Errors: NOT_FOUND (NOT_FOUND), ALREADY_EXISTS (ALREADY_EXISTS: already registered),
+        """Register the caller (an operator may register any account, or a bot entrant). Idempotent per request_id.
+        Errors: NOT_FOUND (NOT_FOUND), ALREADY_EXISTS (ALREADY_EXISTS: already registered, or the request id
+        was used for another request),
         FAILED_PRECONDITION (FAILED_PRECONDITION: registration closed or full), PERMISSION_DENIED
         (PERMISSION_DENIED: registering someone else, or a bot, as a non-operator), INVALID_ARGUMENT
         (MALFORMED: a bot identity registering itself, an unknown bot difficulty).
@@ -255,7 +257,8 @@ class TournamentServiceServicer:
         raise NotImplementedError('Method not implemented!')
 
     def AdjudicatePairing(self, request, context):
-        """[operator] Set or override a pairing's result.
+        """[operator] Set or override a pairing's result. Idempotent per request_id (ALREADY_EXISTS: the request id was
+        used for another request).
         Errors: PERMISSION_DENIED (PERMISSION_DENIED), NOT_FOUND (NOT_FOUND: no such tournament or
         pairing), INVALID_ARGUMENT (MALFORMED: ranks that do not fit the pairing), FAILED_PRECONDITION
         (FAILED_PRECONDITION: a finished tournament).

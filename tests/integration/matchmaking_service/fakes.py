@@ -36,7 +36,7 @@ class FakeCreator:
     refuse: grpc.StatusCode | None = None
     calls: int = 0
 
-    async def create(self, game, mode, seats, request_id, *, public=True, clock=None):  # type: ignore[no-untyped-def]
+    async def create(self, game, mode, seats, request_id, *, public=True, clock=None, hold_reserved=False):  # type: ignore[no-untyped-def]
         self.calls += 1
         await asyncio.sleep(0)  # a round trip: other replicas run in between
         if self.refuse is not None:
@@ -46,6 +46,8 @@ class FakeCreator:
             for n, spec in enumerate(seats):
                 kind = spec.WhichOneof("kind")
                 seat_kind = match_pb2.SEAT_KIND_BOT if kind == "bot" else match_pb2.SEAT_KIND_RESERVED
+                if kind == "reserved_for" and hold_reserved:
+                    seat_kind = match_pb2.SEAT_KIND_HUMAN
                 match.seats.add(seat=n, kind=seat_kind, account_id=spec.reserved_for)
             self.created[request_id] = match
             self.created_at[match.id] = self.clock()

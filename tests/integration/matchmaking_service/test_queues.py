@@ -193,7 +193,7 @@ async def test_a_lone_ticket_gets_a_bot_seat_after_the_wait(store: MatchmakingSt
     queues.clock = lambda: NOW + 6
     assert await queues.pass_once(GAME) == 1
     (match,) = creator.created.values()
-    assert sorted(s.kind for s in match.seats) == [match_pb2.SEAT_KIND_RESERVED, match_pb2.SEAT_KIND_BOT]
+    assert sorted(s.kind for s in match.seats) == [match_pb2.SEAT_KIND_HUMAN, match_pb2.SEAT_KIND_BOT]  # held
     entry = await queues.get(ticket)
     assert entry.state == "matched" and entry.match_id == match.id
     assert [match.seats[s].account_id for s in entry.seats] == ["solo"]

@@ -13,7 +13,7 @@ from google.protobuf.duration_pb2 import Duration
 from google.protobuf.timestamp_pb2 import Timestamp
 
 import gamehall_sdk.v1
-from gamehall.runtime.errors import ClientError
+from gamehall.runtime.errors import ClientError, Failure
 from gamehall_sdk.v1 import audit_pb2, common_pb2, match_pb2, matchmaking_pb2, tournament_pb2
 from gamehall_services.gateway.edge import BOUNDS, Instant, Many, Nested, Span, check_request
 
@@ -87,9 +87,19 @@ def test_deep_json_is_invalid_argument_before_any_parser() -> None:
         assert error.code == grpc.StatusCode.INVALID_ARGUMENT and "levels deep" in error.message
 
 
-def test_oversized_json_is_resource_exhausted() -> None:
+def test_oversized_json_is_invalid_argument_naming_the_limit() -> None:
+    """Issue 39: a 20 KiB action was RATE_LIMITED with "retry in 1 s", though no retry can help."""
     error = _refused(match_pb2.SubmitActionRequest(match_id="m", action_json='"' + "x" * 20_000 + '"'))
-    assert error.code == grpc.StatusCode.RESOURCE_EXHAUSTED
+    assert (error.code, error.reason, error.field) == (
+        grpc.StatusCode.INVALID_ARGUMENT,
+        common_pb2.ERROR_REASON_TOO_LARGE,
+        "action_json",
+    )
+    assert error.retry_after is None and error.metadata["limit"] == "16384"
+    assert "the limit is 16384 bytes" in error.message
+    status = Failure(error.code, error.message, error.reason, error.metadata, field=error.field).status()
+    kinds = {detail.TypeName() for detail in status.details}
+    assert "google.rpc.RetryInfo" not in kinds and "google.rpc.BadRequest" in kinds
 
 
 def test_out_of_range_nanos_are_named_not_the_seconds() -> None:

@@ -43,7 +43,8 @@ def test_check_refuses_deep_then_large_text_with_short_messages() -> None:
     assert deep.value.code == grpc.StatusCode.INVALID_ARGUMENT
     with pytest.raises(ClientError) as large:
         check_json_text('"' + "a" * 100_000 + '"', "x")
-    assert large.value.code == grpc.StatusCode.RESOURCE_EXHAUSTED and len(large.value.message) < 100
+    assert large.value.code == grpc.StatusCode.INVALID_ARGUMENT and len(large.value.message) < 120
+    assert large.value.reason == common_pb2.ERROR_REASON_TOO_LARGE and large.value.retry_after is None
     assert preview("z" * 10_000) == f"{'z' * 24!r}… (10000 characters)"
 
 

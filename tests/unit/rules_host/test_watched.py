@@ -72,3 +72,14 @@ async def test_the_owner_builds_and_pushes_views_only_for_watched_audiences() ->
     await owner._push(live, step)
     assert [(m, a) for m, a, _ in pushed] == [("m1", 1)]
     assert msgspec.json.decode(pushed[0][2].view_json) == msgspec.json.decode(msgspec.json.encode(live.view(1)))
+    message = pushed[0][2]
+    if 1 in live.to_act:  # the seat must act: its choice comes with its view (issue 39: no ListLegalActions)
+        assert [a.id for a in message.legal_actions] == [live.describe(a)[0] for a in live.legal(1)]
+    else:
+        assert not message.legal_actions
+    watched.note(_lease(("m1", 0)))
+    pushed.clear()
+    await owner._push(live, step)
+    seat_zero = next(m for _, a, m in pushed if a == 0)
+    assert bool(seat_zero.legal_actions) == (0 in live.to_act)
+    assert live.to_act and any(s in live.to_act for s in (0, 1)), "one of the two pushes carried legal actions"

@@ -150,6 +150,25 @@ async def test_health_and_reflection(served: tuple[ServiceApp, grpc.aio.Channel]
     responses = refl.ServerReflectionInfo(iter([reflection_pb2.ServerReflectionRequest(list_services="")]))
     names = [s.name async for r in responses for s in r.list_services_response.service]
     assert SERVICE_NAME in names and "grpc.health.v1.Health" in names
+    assert {"grpc.reflection.v1.ServerReflection", "grpc.reflection.v1alpha.ServerReflection"} <= set(names)
+
+
+async def test_reflection_is_offered_as_v1_too(served: tuple[ServiceApp, grpc.aio.Channel]) -> None:
+    """Issue 39: tools ask `grpc.reflection.v1` first (grpcurl, Postman, gRPC UI); v1alpha stays for old ones.
+    v1's messages are v1alpha's, field for field, so the v1alpha classes speak v1 here."""
+    _, channel = served
+    v1 = channel.stream_stream(
+        "/grpc.reflection.v1.ServerReflection/ServerReflectionInfo",
+        request_serializer=reflection_pb2.ServerReflectionRequest.SerializeToString,
+        response_deserializer=reflection_pb2.ServerReflectionResponse.FromString,
+    )
+    asked = [
+        reflection_pb2.ServerReflectionRequest(list_services=""),
+        reflection_pb2.ServerReflectionRequest(file_containing_symbol=SERVICE_NAME),
+    ]
+    replies = [r async for r in v1(iter(asked))]
+    assert SERVICE_NAME in {s.name for s in replies[0].list_services_response.service}
+    assert replies[1].file_descriptor_response.file_descriptor_proto, "the service's file descriptors"
 
 
 async def test_graceful_stop_finishes_in_flight_calls() -> None:

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import grpc
 import pytest
+from grpc.aio import AioRpcError, Metadata
 
+from gamehall.runtime.errors import Failure
 from gamehall_sdk import errors as sdk
 from gamehall_sdk.matches import Matches
 from gamehall_sdk.transport import Transport
@@ -30,6 +32,7 @@ S = grpc.StatusCode
         (S.RESOURCE_EXHAUSTED, c.ERROR_REASON_RATE_LIMITED, sdk.RateLimited),
         (S.INVALID_ARGUMENT, c.ERROR_REASON_MALFORMED, sdk.InvalidRequest),
         (S.INVALID_ARGUMENT, c.ERROR_REASON_BAD_CONFIG, sdk.InvalidRequest),
+        (S.INVALID_ARGUMENT, c.ERROR_REASON_TOO_LARGE, sdk.TooLarge),
         (S.INTERNAL, c.ERROR_REASON_INTERNAL, sdk.InternalError),
     ],
 )
@@ -51,7 +54,7 @@ def test_reason_in_the_trailer_names_the_error(code: grpc.StatusCode, reason: in
         (S.PERMISSION_DENIED, sdk.PermissionDenied),
         (S.NOT_FOUND, sdk.NotFound),
         (S.DEADLINE_EXCEEDED, sdk.DeadlineExceeded),
-        (S.RESOURCE_EXHAUSTED, sdk.RateLimited),
+        (S.RESOURCE_EXHAUSTED, sdk.TooLarge),  # no RetryInfo: gRPC's own "message larger than max"
         (S.INVALID_ARGUMENT, sdk.InvalidRequest),
     ],
 )
@@ -95,3 +98,23 @@ def test_retry_info_and_metadata_reach_the_named_error() -> None:
     """A rate limit carries the server's RetryInfo; ErrorInfo metadata is kept as given."""
     error = sdk.from_rpc_error(rpc_error(S.RESOURCE_EXHAUSTED, c.ERROR_REASON_RATE_LIMITED, "slow down"))
     assert type(error) is sdk.RateLimited and error.retry_after == 1.0 and error.metadata == {}
+
+
+async def test_too_large_is_not_retried_and_not_a_rate_limit() -> None:
+    """Issue 39: a 20 KiB action came back as RateLimited ("retry in 1 s"); it is TooLarge, an InvalidRequest,
+    with the limit, and the SDK sends it once."""
+    from gamehall.runtime.errors import too_large
+
+    refused = too_large("action_json", 20_480, 16_384)
+    status = Failure(refused.code, refused.message, refused.reason, refused.metadata, field=refused.field)
+    raw = AioRpcError(refused.code, Metadata(), Metadata(*status.grpc_status().trailing_metadata), refused.message)
+    method = FakeMethod(match_pb2.SubmitActionResponse(), errors=[raw])
+    matches = Matches(Transport(), FakeStub(SubmitAction=method))
+    with pytest.raises(sdk.TooLarge) as caught:
+        await matches.submit("m1", 0, {"kind": "x"}, request_id="r1")
+    error = caught.value
+    assert isinstance(error, sdk.InvalidRequest) and not isinstance(error, sdk.RateLimited)
+    assert error.code == S.INVALID_ARGUMENT and error.reason == "TOO_LARGE" and error.retry_after is None
+    assert error.metadata == {"limit": "16384", "size": "20480", "unit": "bytes"}
+    assert "the limit is 16384 bytes" in error.message
+    assert len(method.calls) == 1

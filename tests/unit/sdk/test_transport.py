@@ -95,3 +95,16 @@ async def test_no_token_means_no_authorization_header() -> None:
     method = FakeMethod(match_pb2.GetMatchResponse(match=match_pb2.Match(id="m1")))
     match = await _matches(Transport(), GetMatch=method).get("m1")
     assert match.id == "m1" and method.calls[0].metadata == () and method.calls[0].timeout == 20.0
+
+
+async def test_a_lost_compare_and_swap_is_retried_where_nothing_was_written() -> None:
+    """ABORTED without an expected version of the client's (a leave, a tournament change that kept losing to
+    concurrent changes) is tried again; a stale expected_version is not (test_other_failures_are_not_retried)."""
+    aborted = rpc_error(grpc.StatusCode.ABORTED, common_pb2.ERROR_REASON_VERSION_CONFLICT, "kept changing")
+    method = FakeMethod(match_pb2.LeaveMatchResponse(), errors=[aborted, aborted])
+    await _matches(Transport(retry=FAST), LeaveMatch=method).leave("m1")
+    assert len(method.calls) == 3
+    gone = FakeMethod(match_pb2.LeaveMatchResponse(), errors=[rpc_error(UNAVAILABLE)])
+    with pytest.raises(Unavailable):
+        await _matches(Transport(retry=FAST), LeaveMatch=gone).leave("m1")
+    assert len(gone.calls) == 1, "a leave is not retried when the server may have done it"

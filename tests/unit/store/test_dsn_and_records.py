@@ -30,6 +30,45 @@ def test_sqlite_dsns() -> None:
             sqlite_options(bad)
 
 
+def test_a_relative_sqlite_path_has_a_spelling_with_three_slashes() -> None:
+    assert sqlite_options("sqlite:///./var/x.db") == (Path("var/x.db"), {})
+    assert sqlite_options("sqlite:///../x.db") == (Path("../x.db"), {})
+
+
+async def test_typos_that_would_make_an_empty_store_elsewhere_are_refused(tmp_path: Path) -> None:
+    """Issue 39: `--database-url sqlite:///var/gamehall.db` (meant relative) made an empty store outside the
+    checkout. Paths at the root, in a missing folder, or (for readers) missing files are refused, before any
+    file is made, with the relative spelling."""
+    with pytest.raises(InvalidArgument, match=r"filesystem root.*sqlite:///\./gamehall\.db"):
+        await open_store("sqlite:///gamehall.db")
+    assert not Path("/gamehall.db").exists()
+    missing = tmp_path / "no-such-folder" / "gamehall.db"
+    with pytest.raises(InvalidArgument, match="does not exist"):
+        await open_store(f"sqlite://{missing}")
+    assert not missing.parent.exists()
+    absent = tmp_path / "gamehall.db"
+    with pytest.raises(InvalidArgument, match=r"which does not exist.*sqlite:///\./"):
+        await open_store(f"sqlite://{absent}", must_exist=True)
+    assert not absent.exists()
+    store = await open_store(f"sqlite://{absent}")  # a writer (persistence) may create it in an existing folder
+    await store.close()
+    reopened = await open_store(f"sqlite://{absent}", must_exist=True)
+    await reopened.close()
+
+
+def test_reading_tools_refuse_a_store_that_is_not_there(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from gamehall.cli.main import app
+
+    absent = tmp_path / "gamehall.db"
+    for command in (["verify", "m1"], ["replay", "m1"], ["archive", "list"], ["audit"]):
+        done = CliRunner().invoke(app, [*command, "--database-url", f"sqlite://{absent}"])
+        assert done.exit_code == 2, (command, done.output)
+        assert "does not exist" in done.output and "sqlite:///./" in done.output, (command, done.output)
+    assert not absent.exists()
+
+
 async def test_unknown_scheme() -> None:
     with pytest.raises(InvalidArgument, match="unsupported"):
         await open_store("mysql://localhost/db")

@@ -64,7 +64,8 @@ def _refused(message: Message) -> bool:
 def test_public_rpcs_are_found_from_the_descriptors() -> None:
     names = {r.name for r in RPCS}
     assert {"CreateMatch", "WatchMatch", "AdjudicatePairing", "WhoAmI", "ListGames"} <= names
-    assert {r.name for r in RPCS if r.streaming} == {"WatchMatch", "WatchTickets", "WatchStandings"}
+    assert {r.name for r in RPCS if r.streaming} == {"WatchMatch", "WatchTickets", "WatchStandings", "PlaySeat"}
+    assert {r.name for r in RPCS if r.client_streaming} == {"PlaySeat"}
     assert all(r.path.startswith("/gamehall.v1.") for r in RPCS)
 
 

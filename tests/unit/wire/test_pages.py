@@ -72,3 +72,39 @@ def test_page_sizes_default_cap_and_refuse_negatives() -> None:
 def test_tokens_are_opaque_url_safe_text() -> None:
     token = pages.encode_token(120, "matches", FILTERS)
     assert token.isascii() and "=" not in token and " " not in token and len(token) < 200
+
+
+def _refused_reason(token: str, filters: dict[str, object] = FILTERS) -> int:
+    with pytest.raises(ClientError) as caught:
+        pages.offset_page(list(range(300)), 10, token, "things", filters)
+    assert (caught.value.code, caught.value.field) == (grpc.StatusCode.INVALID_ARGUMENT, "page_token")
+    return caught.value.reason
+
+
+def test_an_edited_token_is_refused() -> None:
+    """Issue 39: tokens were unsigned base64 JSON, so an edited offset was accepted. Now the offset is under an
+    HMAC: re-encoding another offset with the right digest, or changing any character, is INVALID_ARGUMENT."""
+    _, token = pages.offset_page(list(range(300)), 10, "", "things", FILTERS)
+    body, _, mac = token.partition(".")
+    data = json.loads(base64.urlsafe_b64decode(body + "=" * (-len(body) % 4)))
+    assert data["c"] == 10 and mac
+    data["c"] = 250
+    edited = base64.urlsafe_b64encode(json.dumps(data, separators=(",", ":")).encode()).decode().rstrip("=")
+    for forged in (f"{edited}.{mac}", edited, f"{body}.{mac[:-1]}{'A' if mac[-1] != 'A' else 'B'}", body):
+        assert _refused_reason(forged) == common_pb2.ERROR_REASON_INVALID_PAGE_TOKEN
+
+
+def test_a_token_is_bound_to_the_caller_and_to_the_platform_key() -> None:
+    mine = {**FILTERS, "caller": "acc-1"}
+    _, token = pages.offset_page(list(range(300)), 10, "", "things", mine)
+    assert _refused_reason(token, {**FILTERS, "caller": "acc-2"}) == common_pb2.ERROR_REASON_INVALID_PAGE_TOKEN
+    saved = pages._key
+    try:
+        pages.use_key("the platform's token signing key, shared by every replica")
+        _, shared = pages.offset_page(list(range(300)), 10, "", "things", mine)
+        pages.use_key("the platform's token signing key, shared by every replica")  # another replica, same key
+        assert pages.offset_page(list(range(300)), 10, shared, "things", mine)[0] == list(range(10, 20))
+        pages.use_key("another platform's key")
+        assert _refused_reason(shared, mine) == common_pb2.ERROR_REASON_INVALID_PAGE_TOKEN
+    finally:
+        pages._key = saved
