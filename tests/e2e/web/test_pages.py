@@ -1,0 +1,169 @@
+"""The web pages as served by the web service (its Content-Security-Policy in force), in a real headless Chromium
+against the running platform: every seed game's table live and finished (replay), at a laptop's 1366x768 and a
+phone's 390x844. Any console error, page error or CSP violation fails a test, and what is drawn is measured: each
+bar's fill is its value's share, Tiny Epic Quest's map cards sit on their rows and columns, Grimm World's
+battlefield is a grid, no page overflows sideways on the phone. Screenshots go to var/screenshots/web/."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, expect
+
+from gamehall_sdk.v1 import auth_pb2, catalog_pb2, common_pb2, match_pb2
+from tests.e2e.client import Client
+from tests.e2e.conftest import Running
+from tests.e2e.web_helpers import PHONE, launch, screenshot, signed_in
+
+LAPTOP = {"width": 1366, "height": 768}
+SEED_GAMES = ("grimslingers", "grimmoir", "tiny-epic-quest", "grimm-world")
+FINISH_SECONDS = 240
+
+CSP_PROBE = """
+document.addEventListener("securitypolicyviolation", (e) => {
+  console.error(`CSP violation: ${e.violatedDirective} blocked ${e.blockedURI || "inline"}`);
+});
+"""
+
+MEASURE = """
+(root) => {
+  const box = (el) => { const r = el.getBoundingClientRect(); return {x: r.left, y: r.top, w: r.width, h: r.height}; };
+  const meters = [...root.querySelectorAll('.gh-meter')].map((m) => {
+    const bar = m.querySelector('.gh-meter-bar').getBoundingClientRect();
+    const fill = m.querySelector('.gh-meter-fill').getBoundingClientRect();
+    return {label: m.getAttribute('aria-label'), value: Number(m.getAttribute('aria-valuenow')),
+            max: Number(m.getAttribute('aria-valuemax')), drawn: bar.width ? fill.width / bar.width : -1};
+  });
+  const cards = [...root.querySelectorAll('.teq-card')].map((c) =>
+    ({row: Number(c.dataset.row), col: Number(c.dataset.col), ...box(c)}));
+  const grid = root.querySelector('.gw-grid');
+  const m = grid && /(\\d+) by (\\d+)/.exec(grid.getAttribute('aria-label'));
+  return {
+    meters, cards,
+    grid: grid ? {cols: Number(m[1]), rows: Number(m[2]), ...box(grid),
+                  cells: [...grid.querySelectorAll('.gw-cell')].map(box)} : null,
+    pageWidth: document.documentElement.scrollWidth,
+    pageHeight: document.documentElement.scrollHeight,
+  };
+}
+"""
+
+
+class Console:
+    """Every console error, page error and CSP violation of a browser context's pages."""
+
+    def __init__(self, context: BrowserContext) -> None:
+        self.errors: list[str] = []
+        context.add_init_script(CSP_PROBE)
+        context.on("page", self.attach)
+
+    def attach(self, page: Page) -> None:
+        page.on("console", lambda m: self.note(page, m.text) if m.type == "error" else None)
+        page.on("pageerror", lambda e: self.note(page, f"page error {e}"))
+
+    def note(self, page: Page, text: str) -> None:
+        if page.url != "about:blank":  # the test's own init script (sessionStorage) on the blank first page
+            self.errors.append(f"{page.url}: {text}")
+
+    def assert_clean(self) -> None:
+        assert not self.errors, f"{len(self.errors)} console errors: {self.errors[:5]}"
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    yield from launch()
+
+
+@pytest.fixture(scope="module")
+def web(platform: Running) -> str:
+    url = platform.platform.web_url
+    assert url, "the launcher started no web service"
+    return url
+
+
+def _account(client: Client) -> dict[str, str]:
+    assert client.account is not None
+    role = {auth_pb2.ROLE_OPERATOR: "operator", auth_pb2.ROLE_PLAYER: "player"}.get(client.account.role, "")
+    return {"id": client.account.id, "username": client.account.username, "role": role}
+
+
+def check_drawing(page: Page, what: str, width: int) -> dict[str, Any]:
+    """The table as drawn matches the view's numbers and layout; nothing overflows the viewport sideways."""
+    got: dict[str, Any] = page.locator("#table").evaluate(MEASURE)
+    assert got["pageWidth"] <= width, f"{what}: the page is {got['pageWidth']} px wide in a {width} px viewport"
+    for m in got["meters"]:
+        want = m["value"] / m["max"] if m["max"] else 0
+        assert abs(m["drawn"] - want) < 0.02, f"{what}: bar {m['label']!r} drawn {m['drawn']:.2f} of its width"
+    for a in got["cards"]:
+        for b in got["cards"]:
+            if a["row"] < b["row"]:
+                assert a["y"] + a["h"] <= b["y"] + 1, f"{what}: map card row {a['row']} not above row {b['row']}"
+            if a["col"] < b["col"]:
+                assert a["x"] + a["w"] <= b["x"] + 1, f"{what}: map card column {a['col']} not left of {b['col']}"
+    grid = got["grid"]
+    if grid is not None:
+        cols, cells = grid["cols"], grid["cells"]
+        assert len(cells) == cols * grid["rows"]
+        for i, c in enumerate(cells):
+            assert abs(c["y"] - cells[(i // cols) * cols]["y"]) <= 1, f"{what}: cell {i} off its row"
+            assert abs(c["x"] - cells[i % cols]["x"]) <= 1, f"{what}: cell {i} off its column"
+        assert grid["h"] <= grid["w"] * grid["rows"] / cols + 8, f"{what}: battlefield {grid['h']} px tall"
+    assert got["pageHeight"] < 8000, f"{what}: the page is {got['pageHeight']} px tall"
+    return got
+
+
+def _bots_match(platform: Running, host: Client, game: str) -> str:
+    catalog = {g.id: g for g in host.catalog.ListGames(catalog_pb2.ListGamesRequest(), metadata=host.metadata).games}
+    mode = catalog[game].modes[0]
+    request = match_pb2.CreateMatchRequest(
+        game=game,
+        config=common_pb2.MatchConfig(mode=mode.id, seats=mode.seats[0]),
+        seats=[match_pb2.SeatSpec(bot="easy") for _ in range(mode.seats[0])],
+        public=True,
+    )
+    return str(host.call("CreateMatch", request).match.id)
+
+
+@pytest.mark.parametrize("game", SEED_GAMES)
+def test_a_game_live_and_finished_is_drawn_right_without_console_errors(
+    platform: Running, web: str, browser: Browser, game: str
+) -> None:
+    """A bots-only public match, watched live then replayed once over, at laptop and phone sizes."""
+    host = platform.player()
+    match_id = _bots_match(platform, host, game)
+    viewer = platform.player()
+    context = signed_in(browser, viewer.token, _account(viewer))
+    console = Console(context)
+    page = context.new_page()
+    page.set_viewport_size(LAPTOP)
+    page.goto(f"{web}#/m/{match_id}?delay=0")
+    table = page.locator("#table")
+    expect(table).not_to_have_attribute("data-version", "", timeout=15_000)
+    expect(table.locator(f'[data-renderer="{game}"]')).to_have_count(1)
+    check_drawing(page, f"{game} live", LAPTOP["width"])
+    screenshot(page, f"live-{game}", full_page=False)
+    page.set_viewport_size(PHONE)
+    check_drawing(page, f"{game} live on a phone", PHONE["width"])
+    screenshot(page, f"live-{game}-phone", full_page=False)
+    console.assert_clean()
+
+    deadline = time.monotonic() + FINISH_SECONDS
+    while host.match(match_id).status != match_pb2.MATCH_STATUS_FINISHED:
+        if time.monotonic() > deadline:
+            pytest.fail(f"{game}: the bots' match did not finish in {FINISH_SECONDS} s")
+        time.sleep(1)
+    expect(page.locator("#outcome-title")).to_be_visible(timeout=30_000)
+    page.set_viewport_size(LAPTOP)
+    page.goto(f"{web}#/r/{match_id}")
+    expect(page.locator("#step-label")).to_be_visible(timeout=15_000)
+    expect(table.locator(f'[data-renderer="{game}"]')).to_have_count(1)
+    check_drawing(page, f"{game} replay", LAPTOP["width"])
+    screenshot(page, f"replay-{game}", full_page=False)
+    page.set_viewport_size(PHONE)
+    check_drawing(page, f"{game} replay on a phone", PHONE["width"])
+    screenshot(page, f"replay-{game}-phone", full_page=False)
+    console.assert_clean()
+    context.close()
