@@ -29,13 +29,12 @@ export const matchPage: Page = (main, args, query) => {
   const turn = h("p", { id: "to-act" });
   const result = h("div", { id: "outcome" });
   const events = h("ol", { class: "events", id: "events", "aria-label": "Latest events" });
+  // One compact strip above the table (what, who, the delay, where play stands) so the table itself is in view
+  // on a laptop's first screen; the result sits in the strip's place once the match is over.
   main.append(
-    meta,
-    delayPicker(id, delay),
-    live,
+    h("div", { class: "match-strip" }, meta, h("div", { class: "match-live" }, live, delayPicker(id, delay)), turn),
     problems,
     result,
-    turn,
     tableBox,
     h("section", { "aria-labelledby": "events-title" }, h("h2", { id: "events-title" }, "Events"), events),
   );
@@ -96,7 +95,7 @@ async function renderMeta(box: HTMLElement, m: MatchInfo): Promise<void> {
   fill(
     box,
     h("p", { class: "meta" }, `${name} · ${humanize(m.mode)} · ${m.seatCount} seats · match ${m.id.slice(0, 8)}`),
-    h("ul", { class: "seats" }, m.seats.map((s) => h("li", {}, h("strong", {}, `Seat ${s.seat + 1}`), ` ${s.name}`))),
+    h("ul", { class: "seats", "aria-label": "Players" }, m.seats.map((s) => h("li", {}, h("strong", {}, `Seat ${s.seat + 1}`), ` ${s.name}`))),
   );
 }
 
