@@ -142,19 +142,20 @@ class AuthServicer(auth_pb2_grpc.AuthServiceServicer):
         )
         if not request.username or not request.password:
             raise refused
-        self.limits.check_login(request.username, self.limits.address(context))
+        address = self.limits.address(context)
+        self.limits.check_login(request.username, address)
         try:
             found = await call(self.upstream.persistence.GetAccount(ppb.GetAccountRequest(username=request.username)))
         except ClientError as exc:
             if exc.code == grpc.StatusCode.NOT_FOUND:
-                self.limits.login_failed(request.username)
+                self.limits.login_failed(request.username, address)
                 raise refused from None
             raise
         ok = await asyncio.to_thread(self.passwords.verify, found.account.password_hash, request.password)
         if not ok:
-            self.limits.login_failed(request.username)
+            self.limits.login_failed(request.username, address)
             raise refused
-        self.limits.login_succeeded(request.username)
+        self.limits.login_succeeded(request.username, address)
         if self.passwords.needs_rehash(found.account.password_hash):
             await self._rehash(found.account.id, request.password)
         token, expires = self._issue(found.account)

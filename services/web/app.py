@@ -15,6 +15,7 @@ from aiohttp import web
 
 from gamehall.runtime.service import ServiceApp
 from gamehall.runtime.settings import Settings
+from gamehall.web import client_address as web_client
 from gamehall_services.web.bridge import Bridge
 from gamehall_services.web.cors import Origins, parse_origins
 from gamehall_services.web.pages import Pages
@@ -55,7 +56,7 @@ def http_app(bridge: Bridge, pages: Pages, origins: Origins) -> web.Application:
 
 def build_app(settings: Settings) -> ServiceApp:
     app = ServiceApp(settings, diagnostics=False)
-    bridge = Bridge(settings.gateway_addr, settings.gateway_ca_file)
+    bridge = Bridge(settings.gateway_addr, settings.gateway_ca_file, web_client.client_key(settings))
     pages = Pages()
     origins = Origins(parse_origins(settings.web_allowed_origins))
     runner = web.AppRunner(http_app(bridge, pages, origins), handler_cancellation=True, access_log=None)

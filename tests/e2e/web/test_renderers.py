@@ -337,8 +337,8 @@ SHOWN = {
 
 def test_screenshots(page: Any) -> None:
     """Every text of the pictures photographed meets WCAG AA contrast. PNGs under var/screenshots/renderers/: the
-    spectator on a 1366x768 laptop and a seat view on a 390x844 phone, at the most telling position (cards in play, hands, dice or a
-    fight when the match had one, else mid-game)."""
+    spectator on a 1366x768 laptop and a seat view on a 390x844 phone, at the most telling position (cards in play,
+    hands, dice or a fight when the match had one, else mid-game)."""
     SHOTS.mkdir(parents=True, exist_ok=True)
     picks: dict[tuple[str, str, str], dict[str, Any]] = {}
     for doc in _fixtures():
