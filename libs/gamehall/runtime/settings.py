@@ -171,6 +171,12 @@ class Settings(BaseSettings):
     )
     public_tls_cert_file: Path | None = Field(None, description="gateway: the public port's certificate chain (PEM).")
     public_tls_key_file: Path | None = Field(None, description="gateway: the public certificate's private key.")
+    web_tls_cert_file: Path | None = Field(
+        None,
+        description="web: the HTTPS certificate chain of the pages' port (PEM; `gamehall run` gives it the gateway's "
+        "public pair, renewed the same way). None: plain HTTP (loopback, or TLS ended by an Ingress).",
+    )
+    web_tls_key_file: Path | None = Field(None, description="web: the private key of web_tls_cert_file.")
     tls_reload_seconds: float = Field(
         5.0,
         gt=0,
