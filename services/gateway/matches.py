@@ -4,6 +4,7 @@ caller as this gateway authenticated it. Watch streams are in watch.py."""
 
 from __future__ import annotations
 
+import asyncio
 import uuid
 from collections.abc import AsyncIterator
 from typing import Any
@@ -122,13 +123,31 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
             query.public = True
         page = await call(self.upstream.persistence.ListMatches(query))
         token = pages.encode_token(page.next_cursor, "matches", filters) if page.next_cursor else ""
-        return match_pb2.ListMatchesResponse(matches=[public_match(m) for m in page.matches], next_page_token=token)
+        names = await self._usernames(*page.matches)
+        return match_pb2.ListMatchesResponse(
+            matches=[public_match(m, names) for m in page.matches], next_page_token=token
+        )
+
+    async def _usernames(self, *records: ppb.MatchRecord) -> dict[str, str]:
+        """The usernames of the people seated in these matches (cached per replica), so pages and clients show
+        players by name, not by seat number (issue 38); an account that cannot be read is left out."""
+        people = ("human", "reserved")
+        ids = sorted({s.account_id for r in records for s in r.seats if s.account_id and s.kind in people})
+
+        async def name(account_id: str) -> tuple[str, str]:
+            try:
+                facts = await self.auth.principals.account(account_id)
+            except Exception:  # a name is a nicety: the record is still answered without it
+                return account_id, ""
+            return account_id, facts.username if facts is not None else ""
+
+        return {k: v for k, v in await asyncio.gather(*(name(i) for i in ids)) if v}
 
     async def GetMatch(self, request: match_pb2.GetMatchRequest, context: Any) -> match_pb2.GetMatchResponse:
         claims = await self._caller(context)
         match = await self._fresh_record(request.match_id)
         require_watch(match, claims)
-        return match_pb2.GetMatchResponse(match=public_match(match))
+        return match_pb2.GetMatchResponse(match=public_match(match, await self._usernames(match)))
 
     async def JoinMatch(self, request: match_pb2.JoinMatchRequest, context: Any) -> match_pb2.JoinMatchResponse:
         """Taken (and the match started when full) by the rules replica that owns the match."""

@@ -243,6 +243,15 @@ export interface SeatInfo {
   seat: number;
   kind: string;
   name: string;
+  /** The person's username ("" for a bot, an open seat or an account the server did not name). */
+  username: string;
+}
+
+/** The people's names by seat number for the table pictures ("" for bots and open seats). */
+export function seatUsernames(m: { seatCount: number; seats: SeatInfo[] }): string[] {
+  const names = Array.from({ length: m.seatCount }, () => "");
+  for (const s of m.seats) if (s.seat < names.length) names[s.seat] = s.username;
+  return names;
 }
 
 export interface MatchInfo {
@@ -290,6 +299,7 @@ function toMatch(m: PbMatch | undefined): MatchInfo {
       seat: s.seat,
       kind: SeatKind[s.kind]?.toLowerCase() ?? "unspecified",
       name: s.username || (s.botDifficulty ? `Bot (${s.botDifficulty})` : s.kind === SeatKind.OPEN ? "open seat" : `Seat ${s.seat + 1}`),
+      username: s.username,
     })),
     version: Number(m.version),
     toAct: [...m.toAct],

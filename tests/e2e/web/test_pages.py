@@ -6,6 +6,7 @@ battlefield is a grid, no page overflows sideways on the phone. Screenshots go t
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -165,5 +166,37 @@ def test_a_game_live_and_finished_is_drawn_right_without_console_errors(
     page.set_viewport_size(PHONE)
     check_drawing(page, f"{game} replay on a phone", PHONE["width"])
     screenshot(page, f"replay-{game}-phone", full_page=False)
+    console.assert_clean()
+    context.close()
+
+
+def test_people_are_shown_by_name_and_seats_count_from_one(platform: Running, web: str, browser: Browser) -> None:
+    """A person's seat shows their username in the page's header and in the table picture (not "Seat 1" or
+    "Player 1"); the event list numbers seats from 1 with the player's name, as the header does."""
+    host = platform.player()
+    assert host.account is not None
+    request = match_pb2.CreateMatchRequest(
+        game="grimmoir",
+        config=common_pb2.MatchConfig(mode="duel", seats=2),
+        seats=[match_pb2.SeatSpec(open=True), match_pb2.SeatSpec(bot="easy")],
+        public=True,
+        join_seat=0,
+    )
+    match_id = host.call("CreateMatch", request).match.id
+    got = host.match(match_id)
+    assert got.seats[0].username == host.account.username, "the gateway does not name the seated person"
+    viewer = platform.player()
+    context = signed_in(browser, viewer.token, _account(viewer))
+    console = Console(context)
+    page = context.new_page()
+    page.set_viewport_size(LAPTOP)
+    page.goto(f"{web}#/m/{match_id}?delay=0")
+    table = page.locator("#table")
+    expect(table).not_to_have_attribute("data-version", "", timeout=15_000)
+    expect(page.locator("ul.seats")).to_contain_text(f"Seat 1 {host.account.username}")
+    expect(table).to_contain_text(host.account.username)
+    for text in page.locator("#events li").all_text_contents():
+        assert not re.search(r"\bSeat: \d", text), f"a raw 0-based seat in the event list: {text}"
+    screenshot(page, "names-grimmoir", full_page=False)
     console.assert_clean()
     context.close()

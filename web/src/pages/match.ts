@@ -4,7 +4,7 @@
  * the stream carried is shown; a broken stream resumes after the last version shown.
  */
 
-import { gameName, getMatch, watchMatch, type GameEventInfo, type MatchInfo, type Outcome, type ViewUpdate } from "../api";
+import { gameName, getMatch, seatUsernames, watchMatch, type GameEventInfo, type MatchInfo, type Outcome, type ViewUpdate } from "../api";
 import { rendererFor, renderGeneric, type RenderInfo } from "../renderers/index";
 import { errorNotice, errorText, follow, heading, signInPrompt, signedIn, type Page } from "../ui/common";
 import { fill, formatNumber, h, humanize, notice } from "../ui/dom";
@@ -49,7 +49,7 @@ export const matchPage: Page = (main, args, query) => {
       fill(problems, errorNotice(err));
       return;
     }
-    const info: RenderInfo = { game: match.game, mode: match.mode, seats: match.seatCount };
+    const info: RenderInfo = { game: match.game, mode: match.mode, seats: match.seatCount, names: seatUsernames(match) };
     await follow(
       () => watchMatch(id, delay, lastVersion, abort.signal),
       (update) => {
@@ -57,7 +57,7 @@ export const matchPage: Page = (main, args, query) => {
         lastVersion = update.version;
         drawTable(tableBox, update, info);
         fill(turn, update.outcome ? "" : toActText(update, match as MatchInfo));
-        addEvents(events, update.events, update.version);
+        addEvents(events, update.events, update.version, match);
         if (update.outcome) {
           fill(result, outcomeBox(update.outcome, match as MatchInfo));
           fill(live, `Finished at move ${update.version}.`);
@@ -146,18 +146,32 @@ export function outcomeBox(outcome: Outcome, m: MatchInfo, replayLink = true): H
   );
 }
 
-function describe(data: unknown): string {
+/** Event fields that hold a seat number (0-based on the wire): shown 1-based with the player's name, as the
+ * header, the result and the replay number seats. */
+const SEAT_FIELDS = /^(seat|seats|winner|winners|loser|losers|player|players|by|proposer|target|actor|to_act|first)$/;
+
+function seatText(m: MatchInfo | null, seat: number): string {
+  return m ? `${seatName(m, seat)} (seat ${seat + 1})` : `seat ${seat + 1}`;
+}
+
+function describe(data: unknown, m: MatchInfo | null): string {
   if (data === null || data === undefined) return "";
   if (typeof data !== "object") return String(data);
   return Object.entries(data as Record<string, unknown>)
-    .map(([k, v]) => `${humanize(k)}: ${typeof v === "object" ? JSON.stringify(v) : String(v)}`)
+    .map(([k, v]) => {
+      if (SEAT_FIELDS.test(k) && typeof v === "number" && Number.isInteger(v) && v >= 0) return `${humanize(k)}: ${seatText(m, v)}`;
+      if (SEAT_FIELDS.test(k) && Array.isArray(v) && v.every((x) => typeof x === "number")) {
+        return `${humanize(k)}: ${v.map((x) => seatText(m, x as number)).join(", ")}`;
+      }
+      return `${humanize(k)}: ${typeof v === "object" ? JSON.stringify(v) : String(v)}`;
+    })
     .join(", ");
 }
 
-function addEvents(list: HTMLElement, events: GameEventInfo[], version: number): void {
+function addEvents(list: HTMLElement, events: GameEventInfo[], version: number, m: MatchInfo | null): void {
   for (const e of events) {
-    const text = describe(e.data);
-    list.prepend(h("li", {}, h("span", { class: "muted" }, `#${version} `), h("strong", {}, humanize(e.kind)), text ? ` — ${text}` : ""));
+    const text = describe(e.data, m);
+    list.prepend(h("li", {}, h("span", { class: "muted" }, `Move ${version}: `), h("strong", {}, humanize(e.kind)), text ? ` — ${text}` : ""));
   }
   while (list.children.length > EVENTS_SHOWN) list.lastElementChild?.remove();
 }

@@ -4,7 +4,7 @@
  * spectators' table; for a running match it gives only the caller's own seat history, and says so.
  */
 
-import { gameName, getReplay, type ReplayInfo } from "../api";
+import { gameName, getReplay, seatUsernames, type ReplayInfo } from "../api";
 import { rendererFor, renderGeneric, type RenderInfo } from "../renderers/index";
 import { errorNotice, heading, signInPrompt, signedIn, type Page } from "../ui/common";
 import { fill, h, humanize, notice } from "../ui/dom";
@@ -45,7 +45,7 @@ async function show(body: HTMLElement, replay: ReplayInfo): Promise<void> {
   const title = body.ownerDocument.querySelector(".page-title");
   if (title) title.textContent = `Replay: ${name}, ${m.seats.map((s) => s.name).join(" vs ")}`;
   document.title = `${name} replay · gamehall`;
-  const info: RenderInfo = { game: m.game, mode: m.mode, seats: m.seatCount };
+  const info: RenderInfo = { game: m.game, mode: m.mode, seats: m.seatCount, names: seatUsernames(m) };
   const last = replay.steps.length;
 
   const slider = h("input", { type: "range", id: "step", min: 0, max: last, value: last, step: 1 });

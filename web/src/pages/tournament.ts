@@ -120,14 +120,16 @@ function tiebreakLabel(name: string): string {
 
 function renderStandings(box: HTMLElement, s: Standings): void {
   const caption = s.round ? `Standings after round ${s.round}${s.roundsPlanned ? ` of ${s.roundsPlanned}` : ""}` : "Standings";
-  const head = ["Rank", "Player", "Points", ...s.tiebreakOrder.map(tiebreakLabel), "Games", "Wins"];
+  // A tie-break that is the win count (`wins`) already is the Wins column: shown once, where it breaks ties.
+  const winsBreaksTies = s.tiebreakOrder.includes("wins");
+  const head = ["Rank", "Player", "Points", ...s.tiebreakOrder.map(tiebreakLabel), "Games", ...(winsBreaksTies ? [] : ["Wins"])];
   const rows = s.rows.map((r) => [
     String(r.rank),
     r.dropped ? `${playerName(r.player, r.name)} (dropped)` : playerName(r.player, r.name),
     formatNumber(r.points),
-    ...s.tiebreakOrder.map((name) => formatNumber(r.tiebreaks[name] ?? 0)),
+    ...s.tiebreakOrder.map((name) => formatNumber(name === "wins" ? (r.tiebreaks[name] ?? r.wins) : (r.tiebreaks[name] ?? 0))),
     String(r.games),
-    String(r.wins),
+    ...(winsBreaksTies ? [] : [String(r.wins)]),
   ]);
   fill(
     box,

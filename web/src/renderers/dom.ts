@@ -172,6 +172,18 @@ export function seatName(seat: number): string {
   return `Seat ${seat + 1}`;
 }
 
+let names: readonly string[] = [];
+
+/** The players' names (by seat, "" where unknown) the next pictures use; the registry sets it per drawing. */
+export function useNames(seatNames: readonly string[] | undefined): void {
+  names = seatNames ?? [];
+}
+
+/** A seat's player by name when the page knows it (a person's username), else the game's own `fallback`. */
+export function personName(seat: number, fallback: string): string {
+  return names[seat] || fallback;
+}
+
 /** A note for a view this renderer cannot read (not a game view at all): never an exception on the page. */
 export function unreadable(game: string, why: string): HTMLElement {
   const root = tableRoot(game, `${game} table`);

@@ -7,7 +7,7 @@
 import { CONTENT } from "./content.generated";
 import type { RenderInfo } from "./index";
 import {
-  arr, banner, card, cardRow, chip, h, header, humanize, isObj, line, meter, num, nums, seatPanel, setVars, stat, str,
+  arr, banner, card, cardRow, chip, h, header, humanize, isObj, line, meter, num, nums, personName, seatPanel, setVars, stat, str,
   tableRoot, unreadable, zone, type Obj,
 } from "./dom";
 
@@ -26,7 +26,7 @@ function colourOf(v: Obj, seat: number): string {
 }
 
 function player(v: Obj, seat: number): string {
-  return `${humanize(colourOf(v, seat))} (player ${seat + 1})`;
+  return `${humanize(colourOf(v, seat))} (${personName(seat, `player ${seat + 1}`)})`;
 }
 
 function quest(q: number): HTMLElement {
