@@ -15,8 +15,10 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from gamehall_sdk.v1 import auth_pb2, catalog_pb2, common_pb2, match_pb2
+from gamehall_sdk.v1 import tournament_pb2 as tpb
 from tests.e2e.client import Client
 from tests.e2e.conftest import Running
+from tests.e2e.mm_helpers import operator, tournaments
 from tests.e2e.web_helpers import PHONE, launch, screenshot, signed_in
 
 LAPTOP = {"width": 1366, "height": 768}
@@ -198,5 +200,39 @@ def test_people_are_shown_by_name_and_seats_count_from_one(platform: Running, we
     for text in page.locator("#events li").all_text_contents():
         assert not re.search(r"\bSeat: \d", text), f"a raw 0-based seat in the event list: {text}"
     screenshot(page, "names-grimmoir", full_page=False)
+    console.assert_clean()
+    context.close()
+
+
+def test_round_robin_standings_name_each_column_once(platform: Running, web: str, browser: Browser) -> None:
+    """A round robin of four bots (its tie-breaks end with the win count): every standings column has its own
+    name, the page has no console error, and it fits a phone."""
+    boss = operator(platform)
+
+    def call(method: str, request: Any) -> Any:
+        return getattr(tournaments(boss), method)(request, metadata=boss.metadata, timeout=20)
+
+    request = tpb.CreateTournamentRequest(
+        name="Web round robin", game="high-card", format=tpb.TOURNAMENT_FORMAT_ROUND_ROBIN
+    )
+    tid = call("CreateTournament", request).tournament.id
+    for _ in range(4):
+        call("RegisterPlayer", tpb.RegisterPlayerRequest(tournament_id=tid, bot="random"))
+    call("StartTournament", tpb.StartTournamentRequest(tournament_id=tid))
+    viewer = platform.player()
+    context = signed_in(browser, viewer.token, _account(viewer))
+    console = Console(context)
+    page = context.new_page()
+    page.set_viewport_size(LAPTOP)
+    page.goto(f"{web}#/t/{tid}")
+    expect(page.locator("#live-status")).to_contain_text("Final standings", timeout=90_000)
+    headers = page.eval_on_selector_all("table.standings thead th", "ths => ths.map(t => t.textContent.trim())")
+    assert len(headers) == len(set(headers)), f"a standings column named twice: {headers}"
+    assert "Wins without byes" in headers and "Wins" in headers
+    screenshot(page, "tournament-round-robin")
+    page.set_viewport_size(PHONE)
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= PHONE["width"], f"the tournament page is {width} px wide on a phone"
+    screenshot(page, "tournament-round-robin-phone")
     console.assert_clean()
     context.close()

@@ -25,7 +25,8 @@ const TIEBREAK_NAMES: Record<string, string> = {
   buchholz: "Buchholz",
   "sonneborn-berger": "Sonneborn-Berger",
   "head-to-head": "Head to head",
-  wins: "Wins",
+  // the tie-break counts wins over opponents (a bye is not one), unlike the Wins column: named apart
+  wins: "Wins without byes",
 };
 
 export const tournamentPage: Page = (main, args) => {
@@ -120,16 +121,14 @@ function tiebreakLabel(name: string): string {
 
 function renderStandings(box: HTMLElement, s: Standings): void {
   const caption = s.round ? `Standings after round ${s.round}${s.roundsPlanned ? ` of ${s.roundsPlanned}` : ""}` : "Standings";
-  // A tie-break that is the win count (`wins`) already is the Wins column: shown once, where it breaks ties.
-  const winsBreaksTies = s.tiebreakOrder.includes("wins");
-  const head = ["Rank", "Player", "Points", ...s.tiebreakOrder.map(tiebreakLabel), "Games", ...(winsBreaksTies ? [] : ["Wins"])];
+  const head = ["Rank", "Player", "Points", ...s.tiebreakOrder.map(tiebreakLabel), "Games", "Wins"];
   const rows = s.rows.map((r) => [
     String(r.rank),
     r.dropped ? `${playerName(r.player, r.name)} (dropped)` : playerName(r.player, r.name),
     formatNumber(r.points),
-    ...s.tiebreakOrder.map((name) => formatNumber(name === "wins" ? (r.tiebreaks[name] ?? r.wins) : (r.tiebreaks[name] ?? 0))),
+    ...s.tiebreakOrder.map((name) => formatNumber(r.tiebreaks[name] ?? 0)),
     String(r.games),
-    ...(winsBreaksTies ? [] : [String(r.wins)]),
+    String(r.wins),
   ]);
   fill(
     box,
