@@ -27,6 +27,7 @@ ACCESS: dict[str, tuple[str, ...]] = {
     "Register": (OK, OK, OK, OK, OK, OK),
     "Login": (_UN, _UN, _UN, _UN, _UN, _UN),
     "WhoAmI": _SIGNED_IN,
+    "Logout": _SIGNED_IN,  # the probe signs out a second token of the caller's, not the one the matrix uses
     # CatalogService
     "ListGames": _SIGNED_IN,
     # MatchService, on a running public match: seat 0 the player's, seat 1 the other's

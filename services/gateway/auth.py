@@ -27,6 +27,7 @@ from gamehall.runtime.settings import Settings
 from gamehall.wire.public import timestamp
 from gamehall_sdk.v1 import auth_pb2, auth_pb2_grpc, common_pb2
 from gamehall_services.gateway.auth_limits import AuthLimits
+from gamehall_services.gateway.revocations import Revocations
 from gamehall_services.gateway.upstream import Upstream, call
 
 log = structlog.get_logger("gamehall.gateway.auth")
@@ -46,9 +47,11 @@ both ask, and each RPC runs in its own task (so its own copy of this variable)."
 class Authenticator:
     """The per-handler check: the caller's verified claims, with role and name from the account record."""
 
-    def __init__(self, principals: Principals) -> None:
+    def __init__(self, principals: Principals, revocations: Revocations | None = None) -> None:
         self.principals = principals
         self.tokens = principals.tokens
+        self.revocations = revocations
+        """Signed-out tokens (Logout), refused on every call; None: no revocation (unit tests)."""
 
     async def claims(self, context: grpc.aio.ServicerContext) -> Claims:
         """Resolved once per call: a second ask within the same RPC (audit trail, then handler) reuses it."""
@@ -56,6 +59,8 @@ class Authenticator:
         if resolved is not None and resolved[0] is context:
             return resolved[1]
         claims = await authenticate(context, self.principals)
+        if self.revocations is not None:
+            self.revocations.check(claims)
         _RESOLVED.set((context, claims))
         return claims
 
@@ -176,6 +181,17 @@ class AuthServicer(auth_pb2_grpc.AuthServiceServicer):
             log.info("password rehashed with current parameters", account_id=account_id)
         except ClientError as exc:
             log.warning("password rehash not stored", account_id=account_id, error=str(exc))
+
+    async def Logout(self, request: Any, context: grpc.aio.ServicerContext) -> auth_pb2.LogoutResponse:
+        """Revoke the presented token everywhere (gateway.revocations); the account's other tokens stay valid."""
+        claims = await self.auth.claims(context)
+        if self.auth.revocations is None:
+            raise ClientError(
+                grpc.StatusCode.UNIMPLEMENTED, "sign-out is not available here", common_pb2.ERROR_REASON_UNSPECIFIED
+            )
+        await self.auth.revocations.revoke(claims)
+        log.info("token signed out", account_id=claims.account_id)
+        return auth_pb2.LogoutResponse()
 
     async def WhoAmI(self, request: Any, context: grpc.aio.ServicerContext) -> auth_pb2.WhoAmIResponse:
         claims = await self.auth.claims(context)

@@ -123,6 +123,7 @@ BOUNDS: dict[str, dict[str, Bound]] = {
     "RegisterRequest": {"username": USERNAME, "password": PASSWORD, "invite_code": Text(128)},
     "LoginRequest": {"username": USERNAME, "password": PASSWORD},
     "WhoAmIRequest": {},
+    "LogoutRequest": {},
     # CatalogService
     "ListGamesRequest": {"page_size": PAGE_SIZE, "page_token": PAGE_TOKEN},
     # MatchService

@@ -44,9 +44,25 @@ export function currentAccount(): Account | null {
   return raw && sessionStorage.getItem(TOKEN_KEY) ? (JSON.parse(raw) as Account) : null;
 }
 
+/** Forget the tab's token (used when the gateway refused it already). */
 export function signOut(): void {
   sessionStorage.removeItem(TOKEN_KEY);
   sessionStorage.removeItem(ACCOUNT_KEY);
+}
+
+/** Sign out for real: the gateway revokes the token (every replica refuses it from then on), then the tab
+ * forgets it. The token is forgotten even when the gateway cannot be reached; the error is returned. */
+export async function logOut(): Promise<unknown> {
+  let failure: unknown = null;
+  if (sessionStorage.getItem(TOKEN_KEY)) {
+    try {
+      await auth.logout({});
+    } catch (err) {
+      failure = err;
+    }
+  }
+  signOut();
+  return failure;
 }
 
 function remember(token: string, account: Account): void {

@@ -9,7 +9,7 @@
  */
 
 import "./style.css";
-import { currentAccount, signOut } from "./api";
+import { currentAccount, logOut } from "./api";
 import { consolePage } from "./pages/console";
 import { homePage } from "./pages/home";
 import { loginPage } from "./pages/login";
@@ -65,8 +65,9 @@ function renderAccount(): void {
     return;
   }
   const out = h("button", { type: "button", class: "link-button" }, "Sign out");
-  out.addEventListener("click", () => {
-    signOut();
+  out.addEventListener("click", async () => {
+    out.disabled = true;
+    await logOut(); // revoked on the server, forgotten here (forgotten here even if the server is unreachable)
     window.dispatchEvent(new Event("gamehall:session"));
     location.hash = "#/";
   });

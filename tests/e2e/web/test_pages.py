@@ -11,12 +11,13 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
+import grpc
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from gamehall_sdk.v1 import auth_pb2, catalog_pb2, common_pb2, match_pb2
 from gamehall_sdk.v1 import tournament_pb2 as tpb
-from tests.e2e.client import Client
+from tests.e2e.client import PASSWORD, Client
 from tests.e2e.conftest import Running
 from tests.e2e.mm_helpers import operator, tournaments
 from tests.e2e.web_helpers import PHONE, launch, screenshot, signed_in
@@ -234,5 +235,44 @@ def test_round_robin_standings_name_each_column_once(platform: Running, web: str
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= PHONE["width"], f"the tournament page is {width} px wide on a phone"
     screenshot(page, "tournament-round-robin-phone")
+    console.assert_clean()
+    context.close()
+
+
+def test_a_signed_out_token_is_refused_everywhere(platform: Running, web: str, browser: Browser) -> None:
+    """Sign in through the login page, press Sign out: the token the tab held is refused afterwards by the gateway
+    (gRPC) and by the web bridge, and the sign-out is in the audit log; a second session of the account is not."""
+    person = platform.player()
+    assert person.account is not None
+    other_session = platform.client()
+    other_session.token = person.auth.Login(
+        auth_pb2.LoginRequest(username=person.account.username, password=PASSWORD), timeout=20
+    ).token
+    context = signed_in(browser)
+    console = Console(context)
+    page = context.new_page()
+    page.goto(f"{web}#/login?next=%23%2F")
+    page.locator("#login-username").fill(person.account.username)
+    page.locator("#login-password").fill(PASSWORD)
+    page.get_by_role("button", name="Sign in").click()
+    sign_out = page.get_by_role("button", name="Sign out")
+    expect(sign_out).to_be_visible(timeout=15_000)
+    token = page.evaluate("sessionStorage.getItem('gamehall.token')")
+    assert token
+    sign_out.click()
+    expect(page.get_by_role("link", name="Sign in")).to_be_visible(timeout=15_000)
+    assert page.evaluate("sessionStorage.getItem('gamehall.token')") is None
+    with pytest.raises(grpc.RpcError) as refused:
+        person.auth.WhoAmI(auth_pb2.WhoAmIRequest(), metadata=(("authorization", f"Bearer {token}"),), timeout=20)
+    assert refused.value.code() == grpc.StatusCode.UNAUTHENTICATED
+    assert "signed out" in (refused.value.details() or "")
+    bridged = page.request.post(
+        f"{web}gamehall.v1.AuthService/WhoAmI",
+        data="{}",
+        headers={"content-type": "application/json", "authorization": f"Bearer {token}"},
+    )
+    assert bridged.status == 401, bridged.text()
+    still = other_session.auth.WhoAmI(auth_pb2.WhoAmIRequest(), metadata=other_session.metadata, timeout=20)
+    assert still.account.username == person.account.username
     console.assert_clean()
     context.close()
