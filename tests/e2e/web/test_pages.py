@@ -205,9 +205,12 @@ def test_people_are_shown_by_name_and_seats_count_from_one(platform: Running, we
     context.close()
 
 
-def test_round_robin_standings_name_each_column_once(platform: Running, web: str, browser: Browser) -> None:
+def test_round_robin_standings_and_the_console_of_a_finished_tournament(
+    platform: Running, web: str, browser: Browser
+) -> None:
     """A round robin of four bots (its tie-breaks end with the win count): every standings column has its own
-    name, the page has no console error, and it fits a phone."""
+    name, the page and the home page have no console error, and it fits a phone; once it is finished, the
+    operator console's buttons are all disabled."""
     boss = operator(platform)
 
     def call(method: str, request: Any) -> Any:
@@ -235,8 +238,26 @@ def test_round_robin_standings_name_each_column_once(platform: Running, web: str
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= PHONE["width"], f"the tournament page is {width} px wide on a phone"
     screenshot(page, "tournament-round-robin-phone")
+    page.set_viewport_size(LAPTOP)
+    page.goto(f"{web}#/")
+    expect(page.get_by_role("link", name="Web round robin").first).to_be_visible(timeout=15_000)
     console.assert_clean()
     context.close()
+
+    # the operator's console follows the tournament's state: nothing to press on a finished tournament
+    desk = signed_in(browser, boss.token, _account(boss))
+    desk_console = Console(desk)
+    page = desk.new_page()
+    page.set_viewport_size(LAPTOP)
+    page.goto(f"{web}#/console/{tid}")
+    expect(page.locator("#manage-status")).to_have_attribute("data-status", "finished", timeout=15_000)
+    buttons = page.locator("#manage-panel button")
+    assert buttons.count() >= 4
+    for i in range(buttons.count()):
+        expect(buttons.nth(i)).to_be_disabled()
+    screenshot(page, "console-finished")
+    desk_console.assert_clean()
+    desk.close()
 
 
 def test_a_signed_out_token_is_refused_everywhere(platform: Running, web: str, browser: Browser) -> None:
