@@ -60,7 +60,8 @@ def build_app(settings: Settings) -> ServiceApp:
     tokens = Tokens(embedded_secrets.token_key(settings).value)
     # signed-out tokens are audit events: read through the trail's stub once it is connected (on start)
     revocations = Revocations(lambda: trail.stub, token_ttl=TOKEN_TTL_SECONDS)
-    auth = Authenticator(Principals(tokens, account_lookup(lambda: upstream.persistence)), revocations)
+    limits = AuthLimits.from_settings(settings)
+    auth = Authenticator(Principals(tokens, account_lookup(lambda: upstream.persistence)), revocations, limits.address)
     operator = embedded_secrets.operator_password(settings)
     passwords = Passwords()
     watcher = Watcher(upstream)
@@ -74,7 +75,7 @@ def build_app(settings: Settings) -> ServiceApp:
     audited.add_servicer(
         auth_pb2_grpc.add_AuthServiceServicer_to_server,
         AuthServicer(
-            upstream, auth, passwords, AuthLimits.from_settings(settings), Registration.from_settings(settings)
+            upstream, auth, passwords, limits, Registration.from_settings(settings)
         ),
         SERVICES["AuthService"].full_name,
     )

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import hmac
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,11 +23,11 @@ import structlog
 from gamehall.auth import Claims, Passwords, Principals, validate_password, validate_username
 from gamehall.internal.v1 import persistence_pb2 as ppb
 from gamehall.runtime.errors import ClientError
-from gamehall.runtime.identity import authenticate
+from gamehall.runtime.identity import authenticate, bearer_token
 from gamehall.runtime.settings import Settings
 from gamehall.wire.public import timestamp
 from gamehall_sdk.v1 import auth_pb2, auth_pb2_grpc, common_pb2
-from gamehall_services.gateway.auth_limits import AuthLimits
+from gamehall_services.gateway.auth_limits import AuthLimits, client_address
 from gamehall_services.gateway.revocations import Revocations
 from gamehall_services.gateway.upstream import Upstream, call
 
@@ -44,14 +45,35 @@ _RESOLVED: contextvars.ContextVar[tuple[object, Claims] | None] = contextvars.Co
 both ask, and each RPC runs in its own task (so its own copy of this variable)."""
 
 
+ANONYMOUS = Claims(sub="anonymous", name="anonymous", role="player", iat=0, exp=2**31, iss="gamehall", jti="")
+"""The caller of a public read made without a token (issue 38): an account id no account has (ids are UUIDs), so
+it holds no seat and created nothing, and may see public matches only, as a spectator."""
+
+
 class Authenticator:
     """The per-handler check: the caller's verified claims, with role and name from the account record."""
 
-    def __init__(self, principals: Principals, revocations: Revocations | None = None) -> None:
+    def __init__(
+        self,
+        principals: Principals,
+        revocations: Revocations | None = None,
+        address_of: Callable[[grpc.aio.ServicerContext], str] = client_address,
+    ) -> None:
         self.principals = principals
         self.tokens = principals.tokens
         self.revocations = revocations
         """Signed-out tokens (Logout), refused on every call; None: no revocation (unit tests)."""
+        self.address_of = address_of
+        """The client's address (the browser's, as the web service vouches for it): anonymous readers' limit key."""
+
+    async def reader(self, context: grpc.aio.ServicerContext) -> tuple[Claims, str]:
+        """The caller of a read anonymous visitors may make, and the key its rate and watch limits count: a signed-in
+        caller as `claims` checks it (a bad token is still UNAUTHENTICATED), or without any token the anonymous
+        spectator, counted per client address."""
+        if bearer_token(context):
+            claims = await self.claims(context)
+            return claims, claims.account_id
+        return ANONYMOUS, f"anonymous@{self.address_of(context)}"
 
     async def claims(self, context: grpc.aio.ServicerContext) -> Claims:
         """Resolved once per call: a second ask within the same RPC (audit trail, then handler) reuses it."""

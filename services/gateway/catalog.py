@@ -29,8 +29,8 @@ class CatalogServicer(catalog_pb2_grpc.CatalogServiceServicer):
         return self._cache[key]
 
     async def ListGames(self, request: catalog_pb2.ListGamesRequest, context: Any) -> catalog_pb2.ListGamesResponse:
-        """A page of the hosted games by id (only the page's games are described)."""
-        await self.auth.claims(context)
+        """A page of the hosted games by id (only the page's games are described); anonymous visitors may list them."""
+        await self.auth.reader(context)
         size = pages.page_size(request.page_size, pages.GAMES)
         ids, token = pages.offset_page(sorted(self.upstream.games), size, request.page_token, "games", {})
         games = await asyncio.gather(*(self.describe(g) for g in ids))

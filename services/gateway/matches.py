@@ -100,8 +100,14 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
         self._games[match_id] = request.game
         return match_pb2.CreateMatchResponse(match=public_match(opened.match))
 
+    async def _reader(self, context: grpc.aio.ServicerContext) -> tuple[Claims, str]:
+        """A public read's caller (signed in, or the anonymous spectator of public matches) and its limit key."""
+        claims, key = await self.auth.reader(context)
+        self.limiter.take(key)
+        return claims, key
+
     async def ListMatches(self, request: match_pb2.ListMatchesRequest, context: Any) -> match_pb2.ListMatchesResponse:
-        claims = await self._caller(context)
+        claims, _ = await self._reader(context)
         size = pages.page_size(request.page_size, pages.MATCHES)
         filters = {"game": request.game, "status": int(request.status), "mine": request.mine}
         cursor = pages.decode_token(request.page_token, "matches", filters)
@@ -144,7 +150,7 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
         return {k: v for k, v in await asyncio.gather(*(name(i) for i in ids)) if v}
 
     async def GetMatch(self, request: match_pb2.GetMatchRequest, context: Any) -> match_pb2.GetMatchResponse:
-        claims = await self._caller(context)
+        claims, _ = await self._reader(context)
         match = await self._fresh_record(request.match_id)
         require_watch(match, claims)
         return match_pb2.GetMatchResponse(match=public_match(match, await self._usernames(match)))
@@ -254,14 +260,14 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
     async def WatchMatch(
         self, request: match_pb2.WatchMatchRequest, context: grpc.aio.ServicerContext
     ) -> AsyncIterator[match_pb2.WatchMatchResponse]:
-        claims = await self._caller(context)
-        with self.slots.hold(claims.account_id):
+        claims, key = await self._reader(context)
+        with self.slots.hold(key):
             async for update in self.watcher.watch(request, claims, context):
                 yield update
 
     async def GetReplay(self, request: match_pb2.GetReplayRequest, context: Any) -> match_pb2.GetReplayResponse:
         """A page of the replay (AIP-158; a client sending no page_size gets the default page and a token)."""
-        claims = await self._caller(context)
+        claims, _ = await self._reader(context)
         size = pages.page_size(request.page_size, pages.REPLAY_STEPS)
         filters = {"match": request.match_id}
         start = pages.offset_of(request.page_token, "replay", filters) or 1

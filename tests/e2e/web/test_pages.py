@@ -6,6 +6,7 @@ battlefield is a grid, no page overflows sideways on the phone. Screenshots go t
 
 from __future__ import annotations
 
+import json
 import re
 import time
 from collections.abc import Iterator
@@ -20,7 +21,8 @@ from gamehall_sdk.v1 import tournament_pb2 as tpb
 from tests.e2e.client import PASSWORD, Client
 from tests.e2e.conftest import Running
 from tests.e2e.mm_helpers import operator, tournaments
-from tests.e2e.web_helpers import PHONE, launch, screenshot, signed_in
+from tests.e2e.test_web import _duel, _engine_views, _play_one
+from tests.e2e.web_helpers import PHONE, launch, screenshot, signed_in, stream_messages, tap_streams
 
 LAPTOP = {"width": 1366, "height": 768}
 SEED_GAMES = ("grimslingers", "grimmoir", "tiny-epic-quest", "grimm-world")
@@ -296,4 +298,47 @@ def test_a_signed_out_token_is_refused_everywhere(platform: Running, web: str, b
     still = other_session.auth.WhoAmI(auth_pb2.WhoAmIRequest(), metadata=other_session.metadata, timeout=20)
     assert still.account.username == person.account.username
     console.assert_clean()
+    context.close()
+
+
+def test_an_anonymous_visitor_follows_a_public_match_to_its_end_and_sees_no_hidden_information(
+    platform: Running, web: str, browser: Browser
+) -> None:
+    """No sign-in: the home page lists the public match, the match page follows it live to its result, every view
+    the page received (its WatchMatch network payloads) is exactly the engine's spectator view at that version, and
+    the replay opens; a private match stays closed to the anonymous visitor. No console error anywhere."""
+    first, second, match_id = _duel(platform)
+    context = signed_in(browser)  # no token
+    console = Console(context)
+    page = context.new_page()
+    page.set_viewport_size(LAPTOP)
+    streams = tap_streams(page, "/gamehall.v1.MatchService/WatchMatch")
+    page.goto(f"{web}#/")
+    expect(page.get_by_role("link", name=f"Watch match {match_id[:8]}")).to_be_visible(timeout=15_000)
+    page.goto(f"{web}#/m/{match_id}?delay=0")
+    table = page.locator("#table")
+    expect(table).to_have_attribute("data-version", "0", timeout=15_000)
+    for turn in range(10):
+        _play_one(first if turn % 2 == 0 else second, match_id)
+    expect(page.locator("#outcome")).to_contain_text("Result", timeout=15_000)
+    expect(table).to_have_attribute("data-version", "10")
+    screenshot(page, "anonymous-spectator", full_page=False)
+    views = _engine_views(first.match(match_id), first.replay(match_id))
+    received = 0
+    for body in streams():
+        messages, _ = stream_messages(body, match_pb2.WatchMatchResponse)
+        for message in messages:
+            assert not message.HasField("seat")
+            assert json.loads(message.view_json) == views[message.version], f"version {message.version} differs"
+            assert all(not e.audience for e in message.events), "a seat's private event reached an anonymous visitor"
+            received += 1
+    assert received >= 10
+    page.goto(f"{web}#/r/{match_id}")
+    expect(page.locator("#step-label")).to_contain_text("Step 10 of 10", timeout=15_000)
+    console.assert_clean()
+
+    private = first.create("high-card", "duel", 2, public=False, join_seat=0).id
+    with pytest.raises(grpc.RpcError) as refused:
+        platform.client().matches.GetMatch(match_pb2.GetMatchRequest(match_id=private), timeout=20)
+    assert refused.value.code() == grpc.StatusCode.PERMISSION_DENIED
     context.close()

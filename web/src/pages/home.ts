@@ -10,26 +10,25 @@ const UPCOMING = ["registration"];
 
 export const homePage: Page = (main) => {
   fill(main, heading("gamehall"), h("p", { class: "lead" }, "Live tournaments, matches to watch and replays."));
-  if (!signedIn()) {
-    main.append(signInPrompt("follow tournaments and watch matches"));
-    return;
-  }
+  // Anonymous visitors see the public matches (the gateway lets anyone watch them); tournaments need a sign-in.
+  const anonymous = !signedIn();
+  if (anonymous) main.append(signInPrompt("follow tournaments"));
   const body = h("div", { "aria-busy": "true" });
   main.append(body);
   let timer = 0;
   const load = async () => {
     try {
-      const [all, matches] = await Promise.all([listTournaments(), liveMatches()]);
+      const [all, matches] = await Promise.all([anonymous ? Promise.resolve([]) : listTournaments(), liveMatches()]);
       const names = new Map<string, string>();
       for (const id of new Set([...all.map((t) => t.game), ...matches.map((m) => m.game)])) {
         names.set(id, await gameName(id));
       }
       fill(
         body,
-        section("Live tournaments", all.filter((t) => LIVE.includes(t.status)), names, "No tournament is being played now."),
-        section("Upcoming tournaments", all.filter((t) => UPCOMING.includes(t.status)), names, "No tournament is open for registration."),
+        anonymous ? null : section("Live tournaments", all.filter((t) => LIVE.includes(t.status)), names, "No tournament is being played now."),
+        anonymous ? null : section("Upcoming tournaments", all.filter((t) => UPCOMING.includes(t.status)), names, "No tournament is open for registration."),
         matchesSection(matches, names),
-        section("Finished tournaments", all.filter((t) => t.status === "finished").slice(0, 10), names, "None yet."),
+        anonymous ? null : section("Finished tournaments", all.filter((t) => t.status === "finished").slice(0, 10), names, "None yet."),
       );
     } catch (err) {
       fill(body, errorNotice(err));

@@ -6,7 +6,7 @@
 
 import { gameName, getMatch, seatUsernames, watchMatch, type GameEventInfo, type MatchInfo, type Outcome, type ViewUpdate } from "../api";
 import { rendererFor, renderGeneric, type RenderInfo } from "../renderers/index";
-import { errorNotice, errorText, follow, heading, signInPrompt, signedIn, type Page } from "../ui/common";
+import { errorNotice, errorText, follow, heading, type Page } from "../ui/common";
 import { fill, formatNumber, h, humanize, notice } from "../ui/dom";
 import { BROADCAST_DELAY } from "./tournament";
 
@@ -17,10 +17,7 @@ export const matchPage: Page = (main, args, query) => {
   const id = args[0] ?? "";
   const delay = Math.max(0, Math.min(1000, Number(query.get("delay") ?? BROADCAST_DELAY) || 0));
   fill(main, heading("Match"));
-  if (!signedIn()) {
-    main.append(signInPrompt("watch this match"));
-    return;
-  }
+  // no sign-in needed: anyone may watch a public match as a spectator (the gateway refuses a private one)
   const abort = new AbortController();
   const meta = h("div", { class: "match-meta" });
   const live = h("p", { class: "live", role: "status", id: "live-status" }, "Connecting…");
