@@ -342,3 +342,39 @@ def test_an_anonymous_visitor_follows_a_public_match_to_its_end_and_sees_no_hidd
         platform.client().matches.GetMatch(match_pb2.GetMatchRequest(match_id=private), timeout=20)
     assert refused.value.code() == grpc.StatusCode.PERMISSION_DENIED
     context.close()
+
+
+def test_an_elimination_tournament_is_drawn_as_a_bracket(platform: Running, web: str, browser: Browser) -> None:
+    """Four bots, single elimination: round 1's two tables on the left, the final to their right, level with the
+    middle between them (where the bracket's lines meet); no console error."""
+    boss = operator(platform)
+
+    def call(method: str, request: Any) -> Any:
+        return getattr(tournaments(boss), method)(request, metadata=boss.metadata, timeout=20)
+
+    request = tpb.CreateTournamentRequest(
+        name="Web knockout", game="high-card", format=tpb.TOURNAMENT_FORMAT_SINGLE_ELIMINATION
+    )
+    tid = call("CreateTournament", request).tournament.id
+    for _ in range(4):
+        call("RegisterPlayer", tpb.RegisterPlayerRequest(tournament_id=tid, bot="random"))
+    call("StartTournament", tpb.StartTournamentRequest(tournament_id=tid))
+    viewer = platform.player()
+    context = signed_in(browser, viewer.token, _account(viewer))
+    console = Console(context)
+    page = context.new_page()
+    page.set_viewport_size(LAPTOP)
+    page.goto(f"{web}#/t/{tid}")
+    expect(page.locator("#live-status")).to_contain_text("Final standings", timeout=90_000)
+    semis = page.locator('.bracket-match[data-round="1"]')
+    final = page.locator('.bracket-match[data-round="2"]')
+    expect(semis).to_have_count(2)
+    expect(final).to_have_count(1)
+    a, b, f = semis.nth(0).bounding_box(), semis.nth(1).bounding_box(), final.bounding_box()
+    assert a and b and f
+    middle = lambda box: box["y"] + box["height"] / 2  # noqa: E731
+    assert f["x"] > a["x"] + a["width"], "the final is not to the right of round 1"
+    assert abs(middle(f) - (middle(a) + middle(b)) / 2) < 12, f"the final is not level with its pair: {a} {b} {f}"
+    screenshot(page, "bracket-drawn")
+    console.assert_clean()
+    context.close()

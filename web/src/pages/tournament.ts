@@ -223,20 +223,37 @@ function renderTables(box: HTMLElement, t: Tournament): void {
 }
 
 function bracket(byRound: Map<number, Pairing[]>, names: Names): HTMLElement {
+  // Drawn as a bracket: one column per round, each round's tables in pairs joined by a line to the table of the
+  // next round their winners meet at, which sits level with the middle of its pair (CSS: .bracket-*).
   const columns = [...byRound.entries()].sort((a, b) => a[0] - b[0]);
+  const last = columns.length - 1;
   return h(
     "div",
     { class: "bracket", role: "list", "aria-label": "Bracket by round" },
-    columns.map(([round, list]) =>
-      h(
+    columns.map(([round, list], index) => {
+      const sorted = [...list].sort((a, b) => a.table - b.table);
+      const box = (p: Pairing) => {
+        const status = tableStatus(p);
+        return h(
+          "div",
+          { class: "bracket-match", "data-round": round, "data-table": p.table },
+          h("p", { class: "muted" }, `Table ${p.table}`),
+          players(p, names),
+          h("p", {}, status.text, " ", status.link),
+        );
+      };
+      const groups: HTMLElement[] = [];
+      for (let k = 0; k < sorted.length; k += 2) {
+        const pair = sorted.slice(k, k + 2);
+        const joined = index < last && pair.length === 2;
+        groups.push(h("div", { class: `bracket-pair${joined ? " bracket-joined" : ""}` }, pair.map(box)));
+      }
+      return h(
         "section",
-        { class: "bracket-round", role: "listitem", "aria-label": `Round ${round}` },
-        h("h3", {}, `Round ${round}`),
-        list.map((p) => {
-          const status = tableStatus(p);
-          return h("div", { class: "bracket-match" }, h("p", { class: "muted" }, `Table ${p.table}`), players(p, names), h("p", {}, status.text, " ", status.link));
-        }),
-      ),
-    ),
+        { class: `bracket-round${index > 0 ? " bracket-fed" : ""}`, role: "listitem", "aria-label": `Round ${round}` },
+        h("h3", {}, index === last && sorted.length === 1 ? `Round ${round} (final)` : `Round ${round}`),
+        h("div", { class: "bracket-slots" }, groups),
+      );
+    }),
   );
 }
