@@ -14,8 +14,8 @@ OK = "OK"
 _UN, _PD, _NF, _FP = "UNAUTHENTICATED", "PERMISSION_DENIED", "NOT_FOUND", "FAILED_PRECONDITION"
 _SIGNED_IN = (_UN, OK, OK, OK, OK, OK)
 _PUBLIC_READ = (OK, OK, OK, OK, OK, OK)
-"""Reads of public things anyone may make without a token (issue 38): the catalog and public matches, as a
-spectator (the probes read a public match; a private one stays PERMISSION_DENIED to the anonymous caller)."""
+"""Reads of public things anyone may make without a token (issue 38): the catalog, public matches as a spectator
+(the probes read a public match; a private one stays PERMISSION_DENIED to the anonymous caller), tournaments."""
 _OPERATOR_ONLY = (_UN, _PD, _PD, _PD, _PD, OK)
 
 
@@ -54,15 +54,15 @@ ACCESS: dict[str, tuple[str, ...]] = {
     "GetRating": _SIGNED_IN,  # ratings are public
     # TournamentService, on a tournament open for registration (too few players to start)
     "CreateTournament": _OPERATOR_ONLY,
-    "ListTournaments": _SIGNED_IN,
-    "GetTournament": _SIGNED_IN,
-    "ListPairings": _SIGNED_IN,
+    "ListTournaments": _PUBLIC_READ,
+    "GetTournament": _PUBLIC_READ,
+    "ListPairings": _PUBLIC_READ,
     "RegisterPlayer(D)": _OPERATOR_ONLY,  # registering someone else
     "CheckIn(D)": _OPERATOR_ONLY,
     "UnregisterPlayer(D)": _OPERATOR_ONLY,
     "StartTournament": _operator_only(_FP),
-    "GetStandings": _SIGNED_IN,
-    "WatchStandings": _SIGNED_IN,
+    "GetStandings": _PUBLIC_READ,
+    "WatchStandings": _PUBLIC_READ,
     "PauseTournament": _operator_only(_FP),
     "ResumeTournament": _operator_only(_FP),
     "DropPlayer(D)": _operator_only(_NF),  # D left already (UnregisterPlayer)

@@ -14,7 +14,14 @@ from gamehall.wire import pages
 from gamehall.wire.public import clock_from_proto, enum_name, ms_of, seconds_of
 from gamehall_sdk.v1 import tournament_pb2 as pb
 from gamehall_sdk.v1 import tournament_pb2_grpc
-from gamehall_services.matchmaking.caller import claims_of, denied, invalid, is_operator, require_operator
+from gamehall_services.matchmaking.caller import (
+    claims_of,
+    denied,
+    invalid,
+    is_operator,
+    reader_of,
+    require_operator,
+)
 from gamehall_services.matchmaking.convert import pairing_to_proto, standings_to_proto, tournament_to_proto
 from gamehall_services.matchmaking.documents import TournamentDoc
 from gamehall_services.matchmaking.ratings import Ratings
@@ -75,7 +82,7 @@ class TournamentServicer(tournament_pb2_grpc.TournamentServiceServicer):
         return pb.CreateTournamentResponse(tournament=await self._proto(doc, revision))
 
     async def ListTournaments(self, request: pb.ListTournamentsRequest, context: Any) -> pb.ListTournamentsResponse:
-        await claims_of(context, self.principals)
+        await reader_of(context, self.principals)
         status = enum_name(pb.TournamentStatus, "TOURNAMENT_STATUS", request.status)
         size = pages.page_size(request.page_size, pages.TOURNAMENTS)
         found = await self.book.all([status] if status else [])
@@ -85,12 +92,12 @@ class TournamentServicer(tournament_pb2_grpc.TournamentServiceServicer):
         )
 
     async def GetTournament(self, request: pb.GetTournamentRequest, context: Any) -> pb.GetTournamentResponse:
-        await claims_of(context, self.principals)
+        await reader_of(context, self.principals)
         doc, revision = await self.book.get(request.tournament_id)
         return pb.GetTournamentResponse(tournament=await self._proto(doc, revision))
 
     async def ListPairings(self, request: pb.ListPairingsRequest, context: Any) -> pb.ListPairingsResponse:
-        await claims_of(context, self.principals)
+        await reader_of(context, self.principals)
         doc, _ = await self.book.get(request.tournament_id)
         size = pages.page_size(request.page_size, pages.PAIRINGS)
         wanted = [p for p in doc.tournament.pairings if not request.round or p.round == request.round]
@@ -136,7 +143,7 @@ class TournamentServicer(tournament_pb2_grpc.TournamentServiceServicer):
         return pb.StartTournamentResponse(tournament=await self._proto(doc, revision))
 
     async def GetStandings(self, request: pb.GetStandingsRequest, context: Any) -> pb.GetStandingsResponse:
-        await claims_of(context, self.principals)
+        await reader_of(context, self.principals)
         doc, revision = await self.book.get(request.tournament_id)
         return pb.GetStandingsResponse(standings=standings_to_proto(doc, revision))
 
@@ -144,7 +151,7 @@ class TournamentServicer(tournament_pb2_grpc.TournamentServiceServicer):
         self, request: pb.WatchStandingsRequest, context: grpc.aio.ServicerContext
     ) -> AsyncIterator[pb.WatchStandingsResponse]:
         """The standings now, then after every stored change; ends when the tournament closes."""
-        await claims_of(context, self.principals)
+        await reader_of(context, self.principals)
         last = 0
         while True:
             found = await self.book.get_if_newer(request.tournament_id, last)

@@ -306,7 +306,8 @@ def test_an_anonymous_visitor_follows_a_public_match_to_its_end_and_sees_no_hidd
 ) -> None:
     """No sign-in: the home page lists the public match, the match page follows it live to its result, every view
     the page received (its WatchMatch network payloads) is exactly the engine's spectator view at that version, and
-    the replay opens; a private match stays closed to the anonymous visitor. No console error anywhere."""
+    the replay opens; a Swiss tournament's page follows it live to its final standings; a private match stays
+    closed to the anonymous visitor. No console error anywhere."""
     first, second, match_id = _duel(platform)
     context = signed_in(browser)  # no token
     console = Console(context)
@@ -335,6 +336,25 @@ def test_an_anonymous_visitor_follows_a_public_match_to_its_end_and_sees_no_hidd
     assert received >= 10
     page.goto(f"{web}#/r/{match_id}")
     expect(page.locator("#step-label")).to_contain_text("Step 10 of 10", timeout=15_000)
+
+    # a public tournament's page, live to its final standings, without signing in
+    boss = operator(platform)
+    request = tpb.CreateTournamentRequest(
+        name="Open to all", game="high-card", format=tpb.TOURNAMENT_FORMAT_SWISS, rounds=2
+    )
+    tid = tournaments(boss).CreateTournament(request, metadata=boss.metadata, timeout=20).tournament.id
+    for _ in range(4):
+        tournaments(boss).RegisterPlayer(
+            tpb.RegisterPlayerRequest(tournament_id=tid, bot="random"), metadata=boss.metadata, timeout=20
+        )
+    page.goto(f"{web}#/")
+    expect(page.get_by_role("link", name="Open to all")).to_be_visible(timeout=15_000)
+    page.goto(f"{web}#/t/{tid}")
+    expect(page.locator("table.standings")).to_be_visible(timeout=15_000)
+    tournaments(boss).StartTournament(tpb.StartTournamentRequest(tournament_id=tid), metadata=boss.metadata, timeout=20)
+    expect(page.locator("#live-status")).to_contain_text("Final standings", timeout=90_000)
+    expect(page.locator("table.standings tbody tr")).to_have_count(4)
+    screenshot(page, "anonymous-tournament", full_page=False)
     console.assert_clean()
 
     private = first.create("high-card", "duel", 2, public=False, join_seat=0).id

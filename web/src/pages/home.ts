@@ -1,7 +1,7 @@
 /** Home: tournaments that are live or open for registration, and public matches being played now. */
 
 import { gameName, liveMatches, listTournaments, type MatchInfo, type Tournament } from "../api";
-import { errorNotice, heading, signInPrompt, signedIn, type Page } from "../ui/common";
+import { errorNotice, heading, type Page } from "../ui/common";
 import { fill, h, humanize, table, when } from "../ui/dom";
 
 const REFRESH_MS = 10000;
@@ -10,25 +10,23 @@ const UPCOMING = ["registration"];
 
 export const homePage: Page = (main) => {
   fill(main, heading("gamehall"), h("p", { class: "lead" }, "Live tournaments, matches to watch and replays."));
-  // Anonymous visitors see the public matches (the gateway lets anyone watch them); tournaments need a sign-in.
-  const anonymous = !signedIn();
-  if (anonymous) main.append(signInPrompt("follow tournaments"));
+  // No sign-in needed: tournaments and public matches are open to anonymous visitors (read-only).
   const body = h("div", { "aria-busy": "true" });
   main.append(body);
   let timer = 0;
   const load = async () => {
     try {
-      const [all, matches] = await Promise.all([anonymous ? Promise.resolve([]) : listTournaments(), liveMatches()]);
+      const [all, matches] = await Promise.all([listTournaments(), liveMatches()]);
       const names = new Map<string, string>();
       for (const id of new Set([...all.map((t) => t.game), ...matches.map((m) => m.game)])) {
         names.set(id, await gameName(id));
       }
       fill(
         body,
-        anonymous ? null : section("Live tournaments", all.filter((t) => LIVE.includes(t.status)), names, "No tournament is being played now."),
-        anonymous ? null : section("Upcoming tournaments", all.filter((t) => UPCOMING.includes(t.status)), names, "No tournament is open for registration."),
+        section("Live tournaments", all.filter((t) => LIVE.includes(t.status)), names, "No tournament is being played now."),
+        section("Upcoming tournaments", all.filter((t) => UPCOMING.includes(t.status)), names, "No tournament is open for registration."),
         matchesSection(matches, names),
-        anonymous ? null : section("Finished tournaments", all.filter((t) => t.status === "finished").slice(0, 10), names, "None yet."),
+        section("Finished tournaments", all.filter((t) => t.status === "finished").slice(0, 10), names, "None yet."),
       );
     } catch (err) {
       fill(body, errorNotice(err));

@@ -13,7 +13,7 @@ import {
   type Standings,
   type Tournament,
 } from "../api";
-import { errorNotice, errorText, follow, heading, signInPrompt, signedIn, type Page } from "../ui/common";
+import { errorNotice, errorText, follow, heading, type Page } from "../ui/common";
 import { fill, formatNumber, h, humanize, notice, playerName, table, when } from "../ui/dom";
 import { statusBadge } from "./home";
 
@@ -32,10 +32,7 @@ const TIEBREAK_NAMES: Record<string, string> = {
 export const tournamentPage: Page = (main, args) => {
   const id = args[0] ?? "";
   fill(main, heading("Tournament"));
-  if (!signedIn()) {
-    main.append(signInPrompt("follow this tournament"));
-    return;
-  }
+  // no sign-in needed: a tournament's standings, pairings and tables are public (read-only)
   const abort = new AbortController();
   const head = h("div", { class: "tournament-head" });
   const live = h("p", { class: "live", role: "status", id: "live-status" }, "Connecting…");
