@@ -50,7 +50,7 @@ ACCESS: dict[str, tuple[str, ...]] = {
     "CancelTicket": (_UN, OK, _NF, _NF, _NF, OK),  # another's ticket does not exist for you
     "GetTicket": (_UN, OK, _NF, _NF, _NF, OK),
     "WatchTickets": _SIGNED_IN,  # the caller's own tickets
-    "GetLeaderboard": _SIGNED_IN,
+    "GetLeaderboard": _PUBLIC_READ,
     "GetRating": _SIGNED_IN,  # ratings are public
     # TournamentService, on a tournament open for registration (too few players to start)
     "CreateTournament": _OPERATOR_ONLY,

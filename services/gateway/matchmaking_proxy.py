@@ -69,8 +69,10 @@ class Forwarder:
         return key, ()
 
 
-PUBLIC_READS = frozenset({"ListTournaments", "GetTournament", "ListPairings", "GetStandings", "WatchStandings"})
-"""Tournament reads anyone may make without a token (issue 38: public tournament pages), counted per address."""
+PUBLIC_READS = frozenset(
+    {"ListTournaments", "GetTournament", "ListPairings", "GetStandings", "WatchStandings", "GetLeaderboard"}
+)
+"""Tournament and leaderboard reads anyone may make without a token (issue 38: public pages), counted per address."""
 
 
 def _unary(forwarder: Forwarder, service: str, method: str) -> Callable[..., Any]:

@@ -16,6 +16,7 @@ import { AuthService, Role } from "./gen/gamehall/v1/auth_pb";
 import { CatalogService } from "./gen/gamehall/v1/catalog_pb";
 import type { Outcome as PbOutcome } from "./gen/gamehall/v1/common_pb";
 import { MatchService, MatchStatus, SeatKind, type Match as PbMatch } from "./gen/gamehall/v1/match_pb";
+import { MatchmakingService } from "./gen/gamehall/v1/matchmaking_pb";
 import {
   ForfeitReason,
   TournamentFormat,
@@ -85,6 +86,35 @@ const auth = createClient(AuthService, transport);
 const catalog = createClient(CatalogService, transport);
 const matches = createClient(MatchService, transport);
 const tournaments = createClient(TournamentService, transport);
+const matchmaking = createClient(MatchmakingService, transport);
+
+export interface LeaderboardEntry {
+  rank: number;
+  accountId: string;
+  username: string;
+  /** mu - 3 sigma, what the board is ordered by. */
+  ordinal: number;
+  mu: number;
+  sigma: number;
+  matches: number;
+}
+
+/** One page of a game mode's leaderboard (no sign-in needed), and the token of the next page ("" at the end). */
+export async function leaderboard(game: string, mode: string, pageSize: number, pageToken = ""): Promise<{ entries: LeaderboardEntry[]; next: string }> {
+  const reply = await matchmaking.getLeaderboard({ game, mode, pageSize, pageToken });
+  return {
+    entries: reply.entries.map((e) => ({
+      rank: e.rank,
+      accountId: e.accountId,
+      username: e.username,
+      ordinal: e.ordinal,
+      mu: e.mu,
+      sigma: e.sigma,
+      matches: e.matches,
+    })),
+    next: reply.nextPageToken,
+  };
+}
 
 function roleName(role: Role): RoleName {
   switch (role) {

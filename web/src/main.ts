@@ -4,6 +4,7 @@
  *   #/t/<id>      a tournament: live standings, bracket or rounds, each table's status
  *   #/m/<id>      a match, live, with the broadcast delay (?delay=N actions)
  *   #/r/<id>      a finished match's replay
+ *   #/leaderboard the leaderboards, per game and mode
  *   #/console     the operator console
  *   #/login       sign in or create an account
  */
@@ -12,6 +13,7 @@ import "./style.css";
 import { currentAccount, logOut } from "./api";
 import { consolePage } from "./pages/console";
 import { homePage } from "./pages/home";
+import { leaderboardPage } from "./pages/leaderboard";
 import { loginPage } from "./pages/login";
 import { matchPage } from "./pages/match";
 import { replayPage } from "./pages/replay";
@@ -24,6 +26,7 @@ const routes: Record<string, Page> = {
   t: tournamentPage,
   m: matchPage,
   r: replayPage,
+  leaderboard: leaderboardPage,
   console: consolePage,
   login: loginPage,
 };

@@ -17,10 +17,12 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from gamehall_sdk.v1 import auth_pb2, catalog_pb2, common_pb2, match_pb2
+from gamehall_sdk.v1 import matchmaking_pb2 as mm_pb2
+from gamehall_sdk.v1 import matchmaking_pb2_grpc as mm_pb2_grpc
 from gamehall_sdk.v1 import tournament_pb2 as tpb
 from tests.e2e.client import PASSWORD, Client
 from tests.e2e.conftest import Running
-from tests.e2e.mm_helpers import operator, tournaments
+from tests.e2e.mm_helpers import operator, tournaments, wait_for
 from tests.e2e.test_web import _duel, _engine_views, _play_one
 from tests.e2e.web_helpers import PHONE, launch, screenshot, signed_in, stream_messages, tap_streams
 
@@ -396,5 +398,40 @@ def test_an_elimination_tournament_is_drawn_as_a_bracket(platform: Running, web:
     assert f["x"] > a["x"] + a["width"], "the final is not to the right of round 1"
     assert abs(middle(f) - (middle(a) + middle(b)) / 2) < 12, f"the final is not level with its pair: {a} {b} {f}"
     screenshot(page, "bracket-drawn")
+    console.assert_clean()
+    context.close()
+
+
+def test_a_leaderboard_by_name_a_page_at_a_time_without_signing_in(
+    platform: Running, web: str, browser: Browser
+) -> None:
+    """Two people finish a rated duel: the leaderboard of that game and mode lists players by username (as the
+    API's entries, read without a token, say), one page at a time (Next, Previous); no console error."""
+    first, second, match_id = _duel(platform)
+    for turn in range(10):
+        _play_one(first if turn % 2 == 0 else second, match_id)
+    anonymous = mm_pb2_grpc.MatchmakingServiceStub(platform.client().channel)
+
+    def board() -> Any:
+        reply = anonymous.GetLeaderboard(mm_pb2.GetLeaderboardRequest(game="high-card", mode="duel"), timeout=20)
+        ids = {e.account_id for e in reply.entries}
+        return reply if {first.account.id, second.account.id} <= ids else None  # type: ignore[union-attr]
+
+    entries = wait_for(board, timeout=60, what="both players on the leaderboard").entries
+    assert all(e.username for e in entries), "a leaderboard entry without its player's name"
+    context = signed_in(browser)
+    console = Console(context)
+    page = context.new_page()
+    page.set_viewport_size(LAPTOP)
+    page.goto(f"{web}#/leaderboard/high-card/duel?size=1")
+    rows = page.locator("table.leaderboard tbody tr")
+    expect(rows).to_have_count(1, timeout=15_000)
+    expect(rows.first).to_contain_text(entries[0].username)
+    page.get_by_role("button", name="Next page").click()
+    expect(rows.first).to_contain_text(entries[1].username)
+    expect(rows.first.locator("td").first).to_have_text("2")
+    page.get_by_role("button", name="Previous page").click()
+    expect(rows.first.locator("td").first).to_have_text("1")
+    screenshot(page, "leaderboard", full_page=False)
     console.assert_clean()
     context.close()
