@@ -353,6 +353,10 @@ def test_an_anonymous_visitor_follows_a_public_match_to_its_end_and_sees_no_hidd
     expect(page.get_by_role("link", name="Open to all")).to_be_visible(timeout=15_000)
     page.goto(f"{web}#/t/{tid}")
     expect(page.locator("table.standings")).to_be_visible(timeout=15_000)
+    countdown = page.locator("#countdown")
+    expect(countdown).to_contain_text("Registration closes in 6 d", timeout=15_000)  # a week after it opened
+    before = countdown.inner_text()
+    expect(countdown).not_to_have_text(before, timeout=3_000)  # it ticks
     tournaments(boss).StartTournament(tpb.StartTournamentRequest(tournament_id=tid), metadata=boss.metadata, timeout=20)
     expect(page.locator("#live-status")).to_contain_text("Final standings", timeout=90_000)
     expect(page.locator("table.standings tbody tr")).to_have_count(4)

@@ -109,6 +109,42 @@ function renderHead(box: HTMLElement, t: Tournament): void {
     t.status === "registration"
       ? h("p", {}, `Registration open until ${when(t.registrationCloses)}.`)
       : null,
+    countdown(t),
+  );
+}
+
+/** Until when the next stage: registration's close (a clock that ticks), or, while a round is played, how many
+ * of its tables are still playing (the next round is paired as soon as they all finish). */
+function countdown(t: Tournament): HTMLElement | null {
+  if (t.status === "registration" && t.registrationCloses) {
+    const closes = t.registrationCloses.getTime();
+    const clock = h("p", { id: "countdown", class: "countdown", role: "timer", "aria-live": "off" });
+    let shown = false; // the clock stops once its page redraws it (a new one replaces it) or is left
+    const tick = () => {
+      if (shown && !clock.isConnected) return;
+      shown ||= clock.isConnected;
+      const left = Math.max(0, Math.round((closes - Date.now()) / 1000));
+      const d = Math.floor(left / 86400);
+      const hms = [Math.floor((left % 86400) / 3600), Math.floor((left % 3600) / 60), left % 60].map((n) => String(n).padStart(2, "0")).join(":");
+      clock.textContent = left > 0 ? `Registration closes in ${d ? `${d} d ` : ""}${hms}` : "Registration has closed: starting soon.";
+      if (left > 0) window.setTimeout(tick, 1000 - (Date.now() % 1000));
+    };
+    tick();
+    return clock;
+  }
+  if (t.status !== "running" && t.status !== "paused") return null;
+  const current = t.pairings.filter((p) => p.round === t.round && p.players.length > 1);
+  const playing = current.filter((p) => !p.ranks.length).length;
+  const last = t.roundsPlanned && t.round >= t.roundsPlanned;
+  const next = last ? "the final standings" : `round ${t.round + 1}`;
+  return h(
+    "p",
+    { id: "countdown", class: "countdown", role: "status" },
+    t.status === "paused"
+      ? `Paused in round ${t.round}.`
+      : playing
+        ? `Round ${t.round}${t.roundsPlanned ? ` of ${t.roundsPlanned}` : ""}: ${playing} of ${current.length} ${current.length === 1 ? "table" : "tables"} still playing; ${next} as soon as ${playing === 1 ? "it finishes" : "they finish"}.`
+        : `Round ${t.round} is over: ${next} is on its way.`,
   );
 }
 
