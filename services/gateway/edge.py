@@ -194,7 +194,7 @@ BOUNDS: dict[str, dict[str, Bound]] = {
         "page_size": PAGE_SIZE,
         "page_token": PAGE_TOKEN,
     },
-    "RegisterPlayerRequest": {**_TOURNAMENT_ID, "account_id": ID, "bot": NAME},
+    "RegisterPlayerRequest": {**_TOURNAMENT_ID, "account_id": ID, "bot": NAME, "username": USERNAME},
     "UnregisterPlayerRequest": {**_TOURNAMENT_ID, "player": ID},
     "CheckInRequest": {**_TOURNAMENT_ID, "player": ID},
     "StartTournamentRequest": _TOURNAMENT_ID,

@@ -114,8 +114,14 @@ class TournamentServicer(tournament_pb2_grpc.TournamentServiceServicer):
             doc, revision = await self.book.change(request.tournament_id, "registered", self.book.add_bot(request.bot))
             player = f"bot-{request.bot}-{doc.bot_count}"
         else:
-            player = self._player(claims, request.account_id)
-            name = claims.name if player == claims.account_id else await self.book.creator.require_account(player)
+            if request.username and request.account_id:
+                raise invalid("give account_id or username, not both")
+            if request.username:  # an operator adds a player by name (issue 38: the console)
+                require_operator(claims, "register another player")
+                player, name = await self.book.creator.account_named(request.username)
+            else:
+                player = self._player(claims, request.account_id)
+                name = claims.name if player == claims.account_id else await self.book.creator.require_account(player)
             if claims.role == "bot":
                 raise invalid("bot identities do not register")
             config = (await self.book.get(request.tournament_id))[0].tournament.config

@@ -663,8 +663,8 @@ export async function createTournament(t: NewTournament): Promise<Tournament> {
 }
 
 /** Register an entrant: the caller (no argument), an account (operator) or a bot of a difficulty (operator). */
-export async function registerEntrant(tournamentId: string, who: { accountId?: string; bot?: string }): Promise<string> {
-  const reply = await tournaments.registerPlayer({ tournamentId, accountId: who.accountId ?? "", bot: who.bot ?? "" });
+export async function registerEntrant(tournamentId: string, who: { accountId?: string; bot?: string; username?: string }): Promise<string> {
+  const reply = await tournaments.registerPlayer({ tournamentId, accountId: who.accountId ?? "", bot: who.bot ?? "", username: who.username ?? "" });
   return reply.player;
 }
 

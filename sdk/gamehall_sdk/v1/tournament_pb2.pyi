@@ -212,14 +212,16 @@ class ListPairingsResponse(_message.Message):
     def __init__(self, pairings: _Optional[_Iterable[_Union[TournamentPairing, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
 
 class RegisterPlayerRequest(_message.Message):
-    __slots__ = ("tournament_id", "account_id", "bot")
+    __slots__ = ("tournament_id", "account_id", "bot", "username")
     TOURNAMENT_ID_FIELD_NUMBER: _ClassVar[int]
     ACCOUNT_ID_FIELD_NUMBER: _ClassVar[int]
     BOT_FIELD_NUMBER: _ClassVar[int]
+    USERNAME_FIELD_NUMBER: _ClassVar[int]
     tournament_id: str
     account_id: str
     bot: str
-    def __init__(self, tournament_id: _Optional[str] = ..., account_id: _Optional[str] = ..., bot: _Optional[str] = ...) -> None: ...
+    username: str
+    def __init__(self, tournament_id: _Optional[str] = ..., account_id: _Optional[str] = ..., bot: _Optional[str] = ..., username: _Optional[str] = ...) -> None: ...
 
 class RegisterPlayerResponse(_message.Message):
     __slots__ = ("tournament", "player")

@@ -439,3 +439,28 @@ def test_a_leaderboard_by_name_a_page_at_a_time_without_signing_in(
     screenshot(page, "leaderboard", full_page=False)
     console.assert_clean()
     context.close()
+
+
+def test_the_operator_adds_a_player_by_username(platform: Running, web: str, browser: Browser) -> None:
+    """The console's Register player takes a username (in any case); the entrant appears by name; an unknown name is
+    refused on screen with NOT_FOUND; no console error but that refusal's failed request."""
+    boss = operator(platform)
+    person = platform.player()
+    assert person.account is not None
+    request = tpb.CreateTournamentRequest(name="By name", game="high-card", format=tpb.TOURNAMENT_FORMAT_SWISS)
+    tid = tournaments(boss).CreateTournament(request, metadata=boss.metadata, timeout=20).tournament.id
+    desk = signed_in(browser, boss.token, _account(boss))
+    console = Console(desk)
+    page = desk.new_page()
+    page.set_viewport_size(LAPTOP)
+    page.goto(f"{web}#/console/{tid}")
+    expect(page.locator("#manage-status")).to_have_attribute("data-status", "registration", timeout=15_000)
+    page.locator("#entrant-account").fill(person.account.username.upper())
+    page.get_by_role("button", name="Register player").click()
+    expect(page.locator("#console-result")).to_contain_text("Register player: done", timeout=15_000)
+    expect(page.get_by_role("table", name=re.compile("Entrants"))).to_contain_text(person.account.username)
+    page.locator("#entrant-account").fill("nobody-by-this-name")
+    page.get_by_role("button", name="Register player").click()
+    expect(page.locator("#console-result")).to_contain_text("NOT_FOUND", timeout=15_000)
+    assert all("404" in e or "status of" in e for e in console.errors), console.errors  # the refused call only
+    desk.close()

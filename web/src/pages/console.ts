@@ -201,9 +201,12 @@ function drawPanel(panel: HTMLElement, t: Tournament, say: (n: HTMLElement) => v
     for (let k = 0; k < Math.max(1, Number(botCount.value) || 1); k++) await registerEntrant(t.id, { bot: difficulty.value });
     return getTournament(t.id);
   }, "register");
-  const accountId = h("input", { id: "entrant-account", maxlength: 64 });
-  const addAccount = act("Register account", async () => {
-    await registerEntrant(t.id, { accountId: accountId.value.trim() });
+  // a player by username (what people know each other by); an account id still works (ids have no other form)
+  const accountId = h("input", { id: "entrant-account", maxlength: 64, autocomplete: "off", placeholder: "username" });
+  const addAccount = act("Register player", async () => {
+    const who = accountId.value.trim();
+    const isId = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(who);
+    await registerEntrant(t.id, isId ? { accountId: who } : { username: who });
     return getTournament(t.id);
   }, "register");
 
@@ -258,7 +261,7 @@ function drawPanel(panel: HTMLElement, t: Tournament, say: (n: HTMLElement) => v
     h(
       "div",
       { class: "columns" },
-      h("section", { class: "card", "aria-labelledby": "add-title" }, h("h3", { id: "add-title" }, "Register entrants"), field("Bot difficulty", difficulty), field("How many bots", botCount), addBots, field("Account id", accountId), addAccount),
+      h("section", { class: "card", "aria-labelledby": "add-title" }, h("h3", { id: "add-title" }, "Register entrants"), field("Bot difficulty", difficulty), field("How many bots", botCount), addBots, field("Player (username or account id)", accountId), addAccount),
       h(
         "section",
         { class: "card", "aria-labelledby": "adj-title" },
