@@ -13,6 +13,9 @@ OK = "OK"
 
 _UN, _PD, _NF, _FP = "UNAUTHENTICATED", "PERMISSION_DENIED", "NOT_FOUND", "FAILED_PRECONDITION"
 _SIGNED_IN = (_UN, OK, OK, OK, OK, OK)
+_PUBLIC_READ = (OK, OK, OK, OK, OK, OK)
+"""Reads of public things anyone may make without a token (issue 38): the catalog, public matches as a spectator
+(the probes read a public match; a private one stays PERMISSION_DENIED to the anonymous caller), tournaments."""
 _OPERATOR_ONLY = (_UN, _PD, _PD, _PD, _PD, OK)
 
 
@@ -27,39 +30,40 @@ ACCESS: dict[str, tuple[str, ...]] = {
     "Register": (OK, OK, OK, OK, OK, OK),
     "Login": (_UN, _UN, _UN, _UN, _UN, _UN),
     "WhoAmI": _SIGNED_IN,
+    "Logout": _SIGNED_IN,  # the probe signs out a second token of the caller's, not the one the matrix uses
     # CatalogService
-    "ListGames": _SIGNED_IN,
+    "ListGames": _PUBLIC_READ,
     # MatchService, on a running public match: seat 0 the player's, seat 1 the other's
     "CreateMatch": _SIGNED_IN,
-    "ListMatches": _SIGNED_IN,
-    "GetMatch": _SIGNED_IN,
+    "ListMatches": _PUBLIC_READ,
+    "GetMatch": _PUBLIC_READ,
     "JoinMatch": (_UN, OK, OK, _FP, _FP, _FP),  # a seat holder gets its seat back; the match is full
     "LeaveMatch": (_UN, _FP, _FP, _PD, _PD, _PD),  # on a finished match: over for its seats, not others'
     "GetView": _SIGNED_IN,  # the seat's view, or the spectators' for anyone else
     "GetView(seat 0)": (_UN, OK, _PD, _PD, _PD, _PD),
     "ListLegalActions": (_UN, OK, _PD, _PD, _PD, _PD),  # seat 0's
     "SubmitAction": (_UN, "ABORTED", _PD, _PD, _PD, _PD),  # for seat 0, at a stale expected_version
-    "WatchMatch": _SIGNED_IN,
+    "WatchMatch": _PUBLIC_READ,
     "PlaySeat": _SIGNED_IN,  # a seat's play stream; without a seat, the spectators' updates (no legal actions)
-    "GetReplay": _SIGNED_IN,  # a public match's replay is public (redacted while running)
+    "GetReplay": _PUBLIC_READ,  # a public match's replay is public (redacted while running)
     # MatchmakingService, on the player's queued ticket
     "EnqueueTicket(for D)": _OPERATOR_ONLY,  # queueing someone else
     "CancelTicket": (_UN, OK, _NF, _NF, _NF, OK),  # another's ticket does not exist for you
     "GetTicket": (_UN, OK, _NF, _NF, _NF, OK),
     "WatchTickets": _SIGNED_IN,  # the caller's own tickets
-    "GetLeaderboard": _SIGNED_IN,
+    "GetLeaderboard": _PUBLIC_READ,
     "GetRating": _SIGNED_IN,  # ratings are public
     # TournamentService, on a tournament open for registration (too few players to start)
     "CreateTournament": _OPERATOR_ONLY,
-    "ListTournaments": _SIGNED_IN,
-    "GetTournament": _SIGNED_IN,
-    "ListPairings": _SIGNED_IN,
+    "ListTournaments": _PUBLIC_READ,
+    "GetTournament": _PUBLIC_READ,
+    "ListPairings": _PUBLIC_READ,
     "RegisterPlayer(D)": _OPERATOR_ONLY,  # registering someone else
     "CheckIn(D)": _OPERATOR_ONLY,
     "UnregisterPlayer(D)": _OPERATOR_ONLY,
     "StartTournament": _operator_only(_FP),
-    "GetStandings": _SIGNED_IN,
-    "WatchStandings": _SIGNED_IN,
+    "GetStandings": _PUBLIC_READ,
+    "WatchStandings": _PUBLIC_READ,
     "PauseTournament": _operator_only(_FP),
     "ResumeTournament": _operator_only(_FP),
     "DropPlayer(D)": _operator_only(_NF),  # D left already (UnregisterPlayer)

@@ -27,13 +27,20 @@ from gamehall_sdk.v1 import (
 )
 from gamehall_services.gateway.audit_log import AuditLogServicer
 from gamehall_services.gateway.audit_trail import AuditedServices, AuditTrail
-from gamehall_services.gateway.auth import Authenticator, AuthServicer, Registration, bootstrap_operator
+from gamehall_services.gateway.auth import (
+    TOKEN_TTL_SECONDS,
+    Authenticator,
+    AuthServicer,
+    Registration,
+    bootstrap_operator,
+)
 from gamehall_services.gateway.auth_limits import AuthLimits
 from gamehall_services.gateway.catalog import CatalogServicer
 from gamehall_services.gateway.edge import check_request
 from gamehall_services.gateway.limits import RateLimiter, WatchSlots
 from gamehall_services.gateway.matches import MatchServicer
 from gamehall_services.gateway.matchmaking_proxy import Forwarder, add_matchmaking_services
+from gamehall_services.gateway.revocations import Revocations
 from gamehall_services.gateway.sweeper import ClockSweeper
 from gamehall_services.gateway.upstream import Upstream
 from gamehall_services.gateway.watch import Watcher
@@ -54,7 +61,10 @@ def build_app(settings: Settings) -> ServiceApp:
     signing_key = embedded_secrets.token_key(settings).value
     tokens = Tokens(signing_key)
     pages.use_key(signing_key)  # page tokens signed with a key every replica shares
-    auth = Authenticator(Principals(tokens, account_lookup(lambda: upstream.persistence)))
+    # signed-out tokens are audit events: read through the trail's stub once it is connected (on start)
+    revocations = Revocations(lambda: trail.stub, token_ttl=TOKEN_TTL_SECONDS)
+    limits = AuthLimits.from_settings(settings)
+    auth = Authenticator(Principals(tokens, account_lookup(lambda: upstream.persistence)), revocations, limits.address)
     operator = embedded_secrets.operator_password(settings)
     passwords = Passwords()
     watcher = Watcher(upstream)
@@ -68,7 +78,7 @@ def build_app(settings: Settings) -> ServiceApp:
     audited.add_servicer(
         auth_pb2_grpc.add_AuthServiceServicer_to_server,
         AuthServicer(
-            upstream, auth, passwords, AuthLimits.from_settings(settings), Registration.from_settings(settings)
+            upstream, auth, passwords, limits, Registration.from_settings(settings)
         ),
         SERVICES["AuthService"].full_name,
     )
@@ -91,6 +101,7 @@ def build_app(settings: Settings) -> ServiceApp:
         upstream.connect()
         forwarder.connect()
         trail.connect()
+        revocations.start()
         if operator is not None:
             await bootstrap_operator(upstream, operator.value, passwords)
         try:
@@ -106,6 +117,7 @@ def build_app(settings: Settings) -> ServiceApp:
         for task in renewing:
             task.cancel()
         await sweeper.stop()
+        await revocations.stop()
         if watcher.bus is not None:
             await watcher.bus.close()
         await upstream.close()

@@ -41,7 +41,7 @@ from gamehall_services.gateway.auth import Authenticator
 log = structlog.get_logger("gamehall.gateway.audit")
 
 READS = ("Get", "List", "Watch")
-NOT_ACTIONS = frozenset({"WhoAmI", "Login"})
+NOT_ACTIONS = frozenset({"WhoAmI", "Login", "Logout"})  # Logout records its own event (gateway.revocations)
 OPERATOR_ONLY = frozenset(
     name for name, row in ACCESS.items() if "(" not in name and row[1] == "PERMISSION_DENIED" == row[2]
 )

@@ -14,6 +14,7 @@ import asyncio
 import contextvars
 import hmac
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,11 +24,12 @@ import structlog
 from gamehall.auth import Claims, Passwords, Principals, validate_password, validate_username
 from gamehall.internal.v1 import persistence_pb2 as ppb
 from gamehall.runtime.errors import ClientError
-from gamehall.runtime.identity import authenticate
+from gamehall.runtime.identity import authenticate, bearer_token
 from gamehall.runtime.settings import Settings
 from gamehall.wire.public import timestamp
 from gamehall_sdk.v1 import auth_pb2, auth_pb2_grpc, common_pb2
-from gamehall_services.gateway.auth_limits import AuthLimits
+from gamehall_services.gateway.auth_limits import AuthLimits, client_address
+from gamehall_services.gateway.revocations import Revocations
 from gamehall_services.gateway.upstream import Upstream, call
 
 log = structlog.get_logger("gamehall.gateway.auth")
@@ -46,12 +48,35 @@ _RESOLVED: contextvars.ContextVar[tuple[object, Claims] | None] = contextvars.Co
 both ask, and each RPC runs in its own task (so its own copy of this variable)."""
 
 
+ANONYMOUS = Claims(sub="anonymous", name="anonymous", role="player", iat=0, exp=2**31, iss="gamehall", jti="")
+"""The caller of a public read made without a token (issue 38): an account id no account has (ids are UUIDs), so
+it holds no seat and created nothing, and may see public matches only, as a spectator."""
+
+
 class Authenticator:
     """The per-handler check: the caller's verified claims, with role and name from the account record."""
 
-    def __init__(self, principals: Principals) -> None:
+    def __init__(
+        self,
+        principals: Principals,
+        revocations: Revocations | None = None,
+        address_of: Callable[[grpc.aio.ServicerContext], str] = client_address,
+    ) -> None:
         self.principals = principals
         self.tokens = principals.tokens
+        self.revocations = revocations
+        """Signed-out tokens (Logout), refused on every call; None: no revocation (unit tests)."""
+        self.address_of = address_of
+        """The client's address (the browser's, as the web service vouches for it): anonymous readers' limit key."""
+
+    async def reader(self, context: grpc.aio.ServicerContext) -> tuple[Claims, str]:
+        """The caller of a read anonymous visitors may make, and the key its rate and watch limits count: a signed-in
+        caller as `claims` checks it (a bad token is still UNAUTHENTICATED), or without any token the anonymous
+        spectator, counted per client address."""
+        if bearer_token(context):
+            claims = await self.claims(context)
+            return claims, claims.account_id
+        return ANONYMOUS, f"anonymous@{self.address_of(context)}"
 
     async def claims(self, context: grpc.aio.ServicerContext) -> Claims:
         """Resolved once per call: a second ask within the same RPC (audit trail, then handler) reuses it."""
@@ -59,6 +84,8 @@ class Authenticator:
         if resolved is not None and resolved[0] is context:
             return resolved[1]
         claims = await authenticate(context, self.principals)
+        if self.revocations is not None:
+            self.revocations.check(claims)
         _RESOLVED.set((context, claims))
         return claims
 
@@ -153,9 +180,10 @@ class AuthServicer(auth_pb2_grpc.AuthServiceServicer):
         age_ms = time.time() * 1000 - found.account.created_unix_ms
         if found.account.role != "player" or age_ms > REGISTER_RETRY_WINDOW_S * 1000:
             raise taken
-        self.limits.check_login(request.username, self.limits.address(context))  # a password check: throttled as one
+        address = self.limits.address(context)
+        self.limits.check_login(request.username, address)  # a password check: throttled as one
         if not await asyncio.to_thread(self.passwords.verify, found.account.password_hash, request.password):
-            self.limits.login_failed(request.username)
+            self.limits.login_failed(request.username, address)
             raise taken
         return found
 
@@ -167,19 +195,20 @@ class AuthServicer(auth_pb2_grpc.AuthServiceServicer):
         )
         if not request.username or not request.password:
             raise refused
-        self.limits.check_login(request.username, self.limits.address(context))
+        address = self.limits.address(context)
+        self.limits.check_login(request.username, address)
         try:
             found = await call(self.upstream.persistence.GetAccount(ppb.GetAccountRequest(username=request.username)))
         except ClientError as exc:
             if exc.code == grpc.StatusCode.NOT_FOUND:
-                self.limits.login_failed(request.username)
+                self.limits.login_failed(request.username, address)
                 raise refused from None
             raise
         ok = await asyncio.to_thread(self.passwords.verify, found.account.password_hash, request.password)
         if not ok:
-            self.limits.login_failed(request.username)
+            self.limits.login_failed(request.username, address)
             raise refused
-        self.limits.login_succeeded(request.username)
+        self.limits.login_succeeded(request.username, address)
         if self.passwords.needs_rehash(found.account.password_hash):
             await self._rehash(found.account.id, request.password)
         token, expires = self._issue(found.account)
@@ -200,6 +229,17 @@ class AuthServicer(auth_pb2_grpc.AuthServiceServicer):
             log.info("password rehashed with current parameters", account_id=account_id)
         except ClientError as exc:
             log.warning("password rehash not stored", account_id=account_id, error=str(exc))
+
+    async def Logout(self, request: Any, context: grpc.aio.ServicerContext) -> auth_pb2.LogoutResponse:
+        """Revoke the presented token everywhere (gateway.revocations); the account's other tokens stay valid."""
+        claims = await self.auth.claims(context)
+        if self.auth.revocations is None:
+            raise ClientError(
+                grpc.StatusCode.UNIMPLEMENTED, "sign-out is not available here", common_pb2.ERROR_REASON_UNSPECIFIED
+            )
+        await self.auth.revocations.revoke(claims)
+        log.info("token signed out", account_id=claims.account_id)
+        return auth_pb2.LogoutResponse()
 
     async def WhoAmI(self, request: Any, context: grpc.aio.ServicerContext) -> auth_pb2.WhoAmIResponse:
         claims = await self.auth.claims(context)

@@ -29,10 +29,10 @@ class CatalogServicer(catalog_pb2_grpc.CatalogServiceServicer):
         return self._cache[key]
 
     async def ListGames(self, request: catalog_pb2.ListGamesRequest, context: Any) -> catalog_pb2.ListGamesResponse:
-        """A page of the hosted games by id (only the page's games are described)."""
-        claims = await self.auth.claims(context)
+        """A page of the hosted games by id (only the page's games are described); anonymous visitors may list them."""
+        _, caller = await self.auth.reader(context)
         size = pages.page_size(request.page_size, pages.GAMES)
-        mine = {"caller": claims.account_id}  # a token is its caller's
+        mine = {"caller": caller}  # a token is its caller's (an anonymous visitor's: its address's)
         ids, token = pages.offset_page(sorted(self.upstream.games), size, request.page_token, "games", mine)
         games = await asyncio.gather(*(self.describe(g) for g in ids))
         return catalog_pb2.ListGamesResponse(games=list(games), next_page_token=token)

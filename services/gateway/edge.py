@@ -129,6 +129,7 @@ BOUNDS: dict[str, dict[str, Bound]] = {
     },
     "LoginRequest": {"username": USERNAME, "password": PASSWORD},
     "WhoAmIRequest": {},
+    "LogoutRequest": {},
     # CatalogService
     "ListGamesRequest": {"page_size": PAGE_SIZE, "page_token": PAGE_TOKEN},
     # MatchService
@@ -215,6 +216,7 @@ BOUNDS: dict[str, dict[str, Bound]] = {
         "bot": NAME,
         "bot_level": Choice(),
         "request_id": REQUEST_ID,
+        "username": USERNAME,
     },
     "UnregisterPlayerRequest": {**_TOURNAMENT_ID, "player": ID},
     "CheckInRequest": {**_TOURNAMENT_ID, "player": ID},

@@ -108,8 +108,14 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
         self._games[match_id] = request.game
         return match_pb2.CreateMatchResponse(match=public_match(opened.match))
 
+    async def _reader(self, context: grpc.aio.ServicerContext) -> tuple[Claims, str]:
+        """A public read's caller (signed in, or the anonymous spectator of public matches) and its limit key."""
+        claims, key = await self.auth.reader(context)
+        self.limiter.take(key)
+        return claims, key
+
     async def ListMatches(self, request: match_pb2.ListMatchesRequest, context: Any) -> match_pb2.ListMatchesResponse:
-        claims = await self._caller(context)
+        claims, _ = await self._reader(context)
         size = pages.page_size(request.page_size, pages.MATCHES)
         filters = {
             "game": request.game,
@@ -136,13 +142,31 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
             query.public = True
         page = await call(self.upstream.persistence.ListMatches(query))
         token = pages.encode_token(page.next_cursor, "matches", filters) if page.next_cursor else ""
-        return match_pb2.ListMatchesResponse(matches=[public_match(m) for m in page.matches], next_page_token=token)
+        names = await self._usernames(*page.matches)
+        return match_pb2.ListMatchesResponse(
+            matches=[public_match(m, names) for m in page.matches], next_page_token=token
+        )
+
+    async def _usernames(self, *records: ppb.MatchRecord) -> dict[str, str]:
+        """The usernames of the people seated in these matches (cached per replica), so pages and clients show
+        players by name, not by seat number (issue 38); an account that cannot be read is left out."""
+        people = ("human", "reserved")
+        ids = sorted({s.account_id for r in records for s in r.seats if s.account_id and s.kind in people})
+
+        async def name(account_id: str) -> tuple[str, str]:
+            try:
+                facts = await self.auth.principals.account(account_id)
+            except Exception:  # a name is a nicety: the record is still answered without it
+                return account_id, ""
+            return account_id, facts.username if facts is not None else ""
+
+        return {k: v for k, v in await asyncio.gather(*(name(i) for i in ids)) if v}
 
     async def GetMatch(self, request: match_pb2.GetMatchRequest, context: Any) -> match_pb2.GetMatchResponse:
-        claims = await self._caller(context)
+        claims, _ = await self._reader(context)
         match = await self._fresh_record(request.match_id)
         require_watch(match, claims)
-        return match_pb2.GetMatchResponse(match=public_match(match))
+        return match_pb2.GetMatchResponse(match=public_match(match, await self._usernames(match)))
 
     async def JoinMatch(self, request: match_pb2.JoinMatchRequest, context: Any) -> match_pb2.JoinMatchResponse:
         """Taken (and the match started when full) by the rules replica that owns the match."""
@@ -249,8 +273,8 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
     async def WatchMatch(
         self, request: match_pb2.WatchMatchRequest, context: grpc.aio.ServicerContext
     ) -> AsyncIterator[match_pb2.WatchMatchResponse]:
-        claims = await self._caller(context)
-        with self.slots.hold(claims.account_id):
+        claims, key = await self._reader(context)
+        with self.slots.hold(key):
             async for update in self.watcher.watch(request, claims, context):
                 yield update
 
@@ -359,7 +383,7 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
 
     async def GetReplay(self, request: match_pb2.GetReplayRequest, context: Any) -> match_pb2.GetReplayResponse:
         """A page of the replay (AIP-158; a client sending no page_size gets the default page and a token)."""
-        claims = await self._caller(context)
+        claims, _ = await self._reader(context)
         size = pages.page_size(request.page_size, pages.REPLAY_STEPS)
         filters = {"match": request.match_id, "caller": claims.account_id}
         start = pages.offset_of(request.page_token, "replay", filters) or 1

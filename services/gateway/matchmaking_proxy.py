@@ -58,18 +58,38 @@ class Forwarder:
                 return claims.account_id, ((key, str(value)),)
         return claims.account_id, ()
 
+    async def read_checked(self, context: grpc.aio.ServicerContext) -> tuple[str, tuple[tuple[str, str], ...]]:
+        """As `checked`, for a public read: without a token, the anonymous visitor, limited per client address (the
+        call goes on without a token; matchmaking serves these reads to it)."""
+        _, key = await self.auth.reader(context)
+        self.limiter.take(key)
+        for name, value in context.invocation_metadata() or ():
+            if name == "authorization":
+                return key, ((name, str(value)),)
+        return key, ()
+
+
+PUBLIC_READS = frozenset(
+    {"ListTournaments", "GetTournament", "ListPairings", "GetStandings", "WatchStandings", "GetLeaderboard"}
+)
+"""Tournament and leaderboard reads anyone may make without a token (issue 38: public pages), counted per address."""
+
 
 def _unary(forwarder: Forwarder, service: str, method: str) -> Callable[..., Any]:
+    check = forwarder.read_checked if method in PUBLIC_READS else forwarder.checked
+
     async def handler(self: Any, request: Any, context: grpc.aio.ServicerContext) -> Any:
-        _, metadata = await forwarder.checked(context)
+        _, metadata = await check(context)
         return await call(getattr(forwarder.stubs[service], method)(request, metadata=metadata))
 
     return handler
 
 
 def _stream(forwarder: Forwarder, service: str, method: str) -> Callable[..., Any]:
+    check = forwarder.read_checked if method in PUBLIC_READS else forwarder.checked
+
     async def handler(self: Any, request: Any, context: grpc.aio.ServicerContext) -> AsyncIterator[Any]:
-        account, metadata = await forwarder.checked(context)
+        account, metadata = await check(context)
         with forwarder.slots.hold(account):
             upstream = getattr(forwarder.stubs[service], method)(request, metadata=metadata)
             try:

@@ -111,6 +111,19 @@ class MatchCreator:
             raise translate(exc) from exc
         return str(found.account.username)
 
+    async def account_named(self, username: str) -> tuple[str, str]:
+        """(account id, username) of the account with this username (any case); NOT_FOUND when there is none."""
+        assert self.persistence is not None
+        try:
+            found = await self.persistence.GetAccount(ppb.GetAccountRequest(username=username), timeout=10)
+        except grpc.aio.AioRpcError as exc:
+            if exc.code() == grpc.StatusCode.NOT_FOUND:
+                raise ClientError(
+                    grpc.StatusCode.NOT_FOUND, "no account has this username", common_pb2.ERROR_REASON_NOT_FOUND
+                ) from None
+            raise translate(exc) from exc
+        return str(found.account.id), str(found.account.username)
+
     async def record(self, match_id: str) -> ppb.MatchRecord:
         assert self.persistence is not None
         record: ppb.MatchRecord = (

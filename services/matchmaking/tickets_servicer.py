@@ -9,14 +9,21 @@ from typing import Any
 
 import grpc
 
-from gamehall.auth import Principals
+from gamehall.auth import AccountFacts, Principals
 from gamehall.engine import get_game
 from gamehall.matchmaking.errors import UnknownTicket
 from gamehall.runtime.errors import ClientError
 from gamehall.wire import idempotency, pages
 from gamehall_sdk.v1 import matchmaking_pb2 as pb
 from gamehall_sdk.v1 import matchmaking_pb2_grpc
-from gamehall_services.matchmaking.caller import claims_of, invalid, is_operator, require_operator
+from gamehall_services.matchmaking.caller import (
+    claims_of,
+    invalid,
+    is_operator,
+    page_owner,
+    reader_of,
+    require_operator,
+)
 from gamehall_services.matchmaking.convert import rating_to_proto, ticket_to_proto
 from gamehall_services.matchmaking.documents import TicketEntry
 from gamehall_services.matchmaking.queues import Queues
@@ -125,17 +132,22 @@ class MatchmakingServicer(matchmaking_pb2_grpc.MatchmakingServiceServicer):
                     await asyncio.wait_for(self.queues.ticket_news.wait(), WATCH_POLL_S)
 
     async def GetLeaderboard(self, request: pb.GetLeaderboardRequest, context: Any) -> pb.GetLeaderboardResponse:
-        claims = await claims_of(context, self.principals)
+        """A page of the leaderboard, each entry with its player's username (issue 38: shown by name); anonymous
+        visitors may read it (through the gateway only)."""
+        claims = await reader_of(context, self.principals)
         mode = _mode(request.game, request.mode)
         size = pages.page_size(request.page_size, pages.LEADERBOARD)
-        filters = {"game": request.game, "mode": mode, "caller": claims.account_id}  # a token is its caller's
+        filters = {"game": request.game, "mode": mode, "caller": page_owner(claims)}  # a token is its caller's
         start = pages.offset_of(request.page_token, "leaderboard", filters)
         rows = await self.ratings.leaderboard(request.game, mode, start + size + 1)
         more = len(rows) > start + size
+        entries = [rating_to_proto(request.game, mode, r.player, r.rating, r.rank) for r in rows[start : start + size]]
+        facts = await asyncio.gather(*(self.principals.account(e.account_id) for e in entries), return_exceptions=True)
+        for entry, found in zip(entries, facts, strict=True):
+            if isinstance(found, AccountFacts):
+                entry.username = found.username
         return pb.GetLeaderboardResponse(
-            entries=[
-                rating_to_proto(request.game, mode, r.player, r.rating, r.rank) for r in rows[start : start + size]
-            ],
+            entries=entries,
             next_page_token=pages.encode_token(start + size, "leaderboard", filters) if more else "",
         )
 

@@ -15,7 +15,15 @@ from gamehall.wire import idempotency, pages
 from gamehall.wire.public import bot_level_name, clock_from_proto, enum_name, ms_of, seconds_of
 from gamehall_sdk.v1 import tournament_pb2 as pb
 from gamehall_sdk.v1 import tournament_pb2_grpc
-from gamehall_services.matchmaking.caller import claims_of, denied, invalid, is_operator, require_operator
+from gamehall_services.matchmaking.caller import (
+    claims_of,
+    denied,
+    invalid,
+    is_operator,
+    page_owner,
+    reader_of,
+    require_operator,
+)
 from gamehall_services.matchmaking.convert import pairing_to_proto, standings_to_proto, tournament_to_proto
 from gamehall_services.matchmaking.documents import TournamentDoc
 from gamehall_services.matchmaking.ratings import Ratings
@@ -144,28 +152,28 @@ class TournamentServicer(tournament_pb2_grpc.TournamentServiceServicer):
         )
 
     async def ListTournaments(self, request: pb.ListTournamentsRequest, context: Any) -> pb.ListTournamentsResponse:
-        claims = await claims_of(context, self.principals)
+        claims = await reader_of(context, self.principals)
         status = enum_name(pb.TournamentStatus, "TOURNAMENT_STATUS", request.status)
         size = pages.page_size(request.page_size, pages.TOURNAMENTS)
         found = await self.book.all([status] if status else [])
-        filters = {"status": status, "caller": claims.account_id}  # a token is its caller's
+        filters = {"status": status, "caller": page_owner(claims)}  # a token is its caller's
         page, token = pages.offset_page(found, size, request.page_token, "tournaments", filters)
         return pb.ListTournamentsResponse(
             tournaments=[tournament_to_proto(doc, revision) for doc, revision in page], next_page_token=token
         )
 
     async def GetTournament(self, request: pb.GetTournamentRequest, context: Any) -> pb.GetTournamentResponse:
-        await claims_of(context, self.principals)
+        await reader_of(context, self.principals)
         doc, revision = await self.book.get(request.tournament_id)
         return pb.GetTournamentResponse(tournament=await self._proto(doc, revision))
 
     async def ListPairings(self, request: pb.ListPairingsRequest, context: Any) -> pb.ListPairingsResponse:
-        claims = await claims_of(context, self.principals)
+        claims = await reader_of(context, self.principals)
         doc, _ = await self.book.get(request.tournament_id)
         size = pages.page_size(request.page_size, pages.PAIRINGS)
         wanted = [p for p in doc.tournament.pairings if not request.round or p.round == request.round]
         wanted.sort(key=lambda p: (p.round, p.table))
-        filters = {"tournament": request.tournament_id, "round": request.round, "caller": claims.account_id}
+        filters = {"tournament": request.tournament_id, "round": request.round, "caller": page_owner(claims)}
         page, token = pages.offset_page(wanted, size, request.page_token, "pairings", filters)
         links = await self.book.match_ids(request.tournament_id, request.round) if page else {}
         return pb.ListPairingsResponse(pairings=[pairing_to_proto(p, links) for p in page], next_page_token=token)
@@ -196,8 +204,14 @@ class TournamentServicer(tournament_pb2_grpc.TournamentServiceServicer):
             doc, revision = await self.book.change(request.tournament_id, "registered", add_entrant)
             player = f"bot-{bot}-{doc.bot_count}"
         else:
-            player = self._player(claims, request.account_id)
-            name = claims.name if player == claims.account_id else await self.book.creator.require_account(player)
+            if request.username and request.account_id:
+                raise invalid("give account_id or username, not both")
+            if request.username:  # an operator adds a player by name (issue 38: the console)
+                require_operator(claims, "register another player")
+                player, name = await self.book.creator.account_named(request.username)
+            else:
+                player = self._player(claims, request.account_id)
+                name = claims.name if player == claims.account_id else await self.book.creator.require_account(player)
             if claims.role == "bot":
                 raise invalid("bot identities do not register")
             config = (await self.book.get(request.tournament_id))[0].tournament.config
@@ -227,7 +241,7 @@ class TournamentServicer(tournament_pb2_grpc.TournamentServiceServicer):
         return pb.StartTournamentResponse(tournament=await self._proto(doc, revision))
 
     async def GetStandings(self, request: pb.GetStandingsRequest, context: Any) -> pb.GetStandingsResponse:
-        await claims_of(context, self.principals)
+        await reader_of(context, self.principals)
         doc, revision = await self.book.get(request.tournament_id)
         return pb.GetStandingsResponse(standings=standings_to_proto(doc, revision))
 
@@ -235,7 +249,7 @@ class TournamentServicer(tournament_pb2_grpc.TournamentServiceServicer):
         self, request: pb.WatchStandingsRequest, context: grpc.aio.ServicerContext
     ) -> AsyncIterator[pb.WatchStandingsResponse]:
         """The standings now, then after every stored change; ends when the tournament closes."""
-        await claims_of(context, self.principals)
+        await reader_of(context, self.principals)
         last = 0
         while True:
             found = await self.book.get_if_newer(request.tournament_id, last)

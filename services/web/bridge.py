@@ -1,8 +1,9 @@
 """Connect calls from browsers, forwarded to the gateway as the same gRPC calls.
 
 The gateway stays the only door: the bridge checks nothing but the framing, and passes the request
-bytes, the caller's `authorization` header and its address (`x-forwarded-for`) through unchanged, so
-tokens, roles, limits, bounds and statuses are the gateway's by construction. Replies and errors come
+bytes and the caller's `authorization` header through unchanged, with the browser's address vouched for by a
+MAC the gateway verifies (gamehall.web.client_address), so tokens, roles, limits (counted per browser), bounds
+and statuses are the gateway's by construction. Replies and errors come
 back in the Connect protocol (gamehall.web.connect); a server stream is relayed message by message
 until the gateway ends it or the browser goes away (which cancels the gateway call).
 """
@@ -18,6 +19,7 @@ import structlog
 from aiohttp import web
 
 from gamehall.runtime.channels import CHANNEL_OPTIONS
+from gamehall.web import client_address as web_client
 from gamehall.web import connect
 from gamehall.web.connect import Method, ProtocolError
 
@@ -31,8 +33,12 @@ FORWARDED_HEADERS = ("authorization",)
 class Bridge:
     """One channel to the gateway and a handler per public RPC path."""
 
-    def __init__(self, gateway_addr: str, gateway_ca_file: Path | None = None) -> None:
+    def __init__(
+        self, gateway_addr: str, gateway_ca_file: Path | None = None, client_key: bytes | None = None
+    ) -> None:
         self.gateway_addr = gateway_addr
+        self.client_key = client_key
+        """The key vouching for each browser's address to the gateway (None: not sent)."""
         self.gateway_ca_file = gateway_ca_file
         """The certificate (or CA) verifying the gateway's public TLS port; None: plaintext (a loopback dev setup)."""
         self.methods = connect.public_methods()
@@ -51,8 +57,11 @@ class Bridge:
 
     def _metadata(self, request: web.Request) -> tuple[tuple[str, str], ...]:
         sent = tuple((key, request.headers[key]) for key in FORWARDED_HEADERS if key in request.headers)
-        # the browser's own address, replacing any it claimed (the gateway trusts it only when configured to)
-        return (*sent, ("x-forwarded-for", request.remote or "unknown"))
+        address = request.remote or "unknown"
+        # the browser's own address, replacing any it claimed: x-forwarded-for for a gateway configured to trust it,
+        # and vouched for with the shared key, which the gateway checks before its login limits count it
+        vouched = ((web_client.HEADER, web_client.vouch(self.client_key, address)),) if self.client_key else ()
+        return (*sent, ("x-forwarded-for", address), *vouched)
 
     async def handle(self, request: web.Request) -> web.StreamResponse:
         method = self.methods.get(request.path)

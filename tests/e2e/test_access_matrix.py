@@ -185,6 +185,16 @@ def _name() -> str:
     return f"authz-{uuid.uuid4().hex[:8]}-{next(_names)}"
 
 
+def _logout(w: World, c: Client) -> Any:
+    """Sign out a second token of the caller's account (the matrix keeps using the first)."""
+    metadata: tuple[tuple[str, str], ...] = ()
+    if c.token:
+        claims = Tokens(TOKEN_KEY).verify(c.token)
+        second = Tokens(TOKEN_KEY).issue(_Subject(claims.sub, claims.name, claims.role), 3600)
+        metadata = (("authorization", f"Bearer {second}"),)
+    return _stub("auth", c).Logout(auth_pb2.LogoutRequest(), metadata=metadata, timeout=20)
+
+
 PROBES: dict[str, Probe] = {
     # AuthService
     "Register": _unary(
@@ -194,6 +204,7 @@ PROBES: dict[str, Probe] = {
         "auth", "Login", lambda w: auth_pb2.LoginRequest(username=_name(), password="not a password at all")
     ),
     "WhoAmI": _unary("auth", "WhoAmI", lambda w: auth_pb2.WhoAmIRequest()),
+    "Logout": _logout,
     # CatalogService
     "ListGames": _unary("catalog", "ListGames", lambda w: catalog_pb2.ListGamesRequest()),
     # MatchService

@@ -16,6 +16,7 @@ import { AuthService, Role } from "./gen/gamehall/v1/auth_pb";
 import { CatalogService } from "./gen/gamehall/v1/catalog_pb";
 import type { Outcome as PbOutcome } from "./gen/gamehall/v1/common_pb";
 import { MatchService, MatchStatus, SeatKind, type Match as PbMatch } from "./gen/gamehall/v1/match_pb";
+import { MatchmakingService } from "./gen/gamehall/v1/matchmaking_pb";
 import {
   ForfeitReason,
   TournamentFormat,
@@ -44,9 +45,25 @@ export function currentAccount(): Account | null {
   return raw && sessionStorage.getItem(TOKEN_KEY) ? (JSON.parse(raw) as Account) : null;
 }
 
+/** Forget the tab's token (used when the gateway refused it already). */
 export function signOut(): void {
   sessionStorage.removeItem(TOKEN_KEY);
   sessionStorage.removeItem(ACCOUNT_KEY);
+}
+
+/** Sign out for real: the gateway revokes the token (every replica refuses it from then on), then the tab
+ * forgets it. The token is forgotten even when the gateway cannot be reached; the error is returned. */
+export async function logOut(): Promise<unknown> {
+  let failure: unknown = null;
+  if (sessionStorage.getItem(TOKEN_KEY)) {
+    try {
+      await auth.logout({});
+    } catch (err) {
+      failure = err;
+    }
+  }
+  signOut();
+  return failure;
 }
 
 function remember(token: string, account: Account): void {
@@ -69,6 +86,35 @@ const auth = createClient(AuthService, transport);
 const catalog = createClient(CatalogService, transport);
 const matches = createClient(MatchService, transport);
 const tournaments = createClient(TournamentService, transport);
+const matchmaking = createClient(MatchmakingService, transport);
+
+export interface LeaderboardEntry {
+  rank: number;
+  accountId: string;
+  username: string;
+  /** mu - 3 sigma, what the board is ordered by. */
+  ordinal: number;
+  mu: number;
+  sigma: number;
+  matches: number;
+}
+
+/** One page of a game mode's leaderboard (no sign-in needed), and the token of the next page ("" at the end). */
+export async function leaderboard(game: string, mode: string, pageSize: number, pageToken = ""): Promise<{ entries: LeaderboardEntry[]; next: string }> {
+  const reply = await matchmaking.getLeaderboard({ game, mode, pageSize, pageToken });
+  return {
+    entries: reply.entries.map((e) => ({
+      rank: e.rank,
+      accountId: e.accountId,
+      username: e.username,
+      ordinal: e.ordinal,
+      mu: e.mu,
+      sigma: e.sigma,
+      matches: e.matches,
+    })),
+    next: reply.nextPageToken,
+  };
+}
 
 function roleName(role: Role): RoleName {
   switch (role) {
@@ -243,6 +289,15 @@ export interface SeatInfo {
   seat: number;
   kind: string;
   name: string;
+  /** The person's username ("" for a bot, an open seat or an account the server did not name). */
+  username: string;
+}
+
+/** The people's names by seat number for the table pictures ("" for bots and open seats). */
+export function seatUsernames(m: { seatCount: number; seats: SeatInfo[] }): string[] {
+  const names = Array.from({ length: m.seatCount }, () => "");
+  for (const s of m.seats) if (s.seat < names.length) names[s.seat] = s.username;
+  return names;
 }
 
 export interface MatchInfo {
@@ -290,6 +345,7 @@ function toMatch(m: PbMatch | undefined): MatchInfo {
       seat: s.seat,
       kind: SeatKind[s.kind]?.toLowerCase() ?? "unspecified",
       name: s.username || (s.botDifficulty ? `Bot (${s.botDifficulty})` : s.kind === SeatKind.OPEN ? "open seat" : `Seat ${s.seat + 1}`),
+      username: s.username,
     })),
     version: Number(m.version),
     toAct: [...m.toAct],
@@ -607,8 +663,8 @@ export async function createTournament(t: NewTournament): Promise<Tournament> {
 }
 
 /** Register an entrant: the caller (no argument), an account (operator) or a bot of a difficulty (operator). */
-export async function registerEntrant(tournamentId: string, who: { accountId?: string; bot?: string }): Promise<string> {
-  const reply = await tournaments.registerPlayer({ tournamentId, accountId: who.accountId ?? "", bot: who.bot ?? "" });
+export async function registerEntrant(tournamentId: string, who: { accountId?: string; bot?: string; username?: string }): Promise<string> {
+  const reply = await tournaments.registerPlayer({ tournamentId, accountId: who.accountId ?? "", bot: who.bot ?? "", username: who.username ?? "" });
   return reply.player;
 }
 

@@ -4,14 +4,16 @@
  *   #/t/<id>      a tournament: live standings, bracket or rounds, each table's status
  *   #/m/<id>      a match, live, with the broadcast delay (?delay=N actions)
  *   #/r/<id>      a finished match's replay
+ *   #/leaderboard the leaderboards, per game and mode
  *   #/console     the operator console
  *   #/login       sign in or create an account
  */
 
 import "./style.css";
-import { currentAccount, signOut } from "./api";
+import { currentAccount, logOut } from "./api";
 import { consolePage } from "./pages/console";
 import { homePage } from "./pages/home";
+import { leaderboardPage } from "./pages/leaderboard";
 import { loginPage } from "./pages/login";
 import { matchPage } from "./pages/match";
 import { replayPage } from "./pages/replay";
@@ -24,6 +26,7 @@ const routes: Record<string, Page> = {
   t: tournamentPage,
   m: matchPage,
   r: replayPage,
+  leaderboard: leaderboardPage,
   console: consolePage,
   login: loginPage,
 };
@@ -65,8 +68,9 @@ function renderAccount(): void {
     return;
   }
   const out = h("button", { type: "button", class: "link-button" }, "Sign out");
-  out.addEventListener("click", () => {
-    signOut();
+  out.addEventListener("click", async () => {
+    out.disabled = true;
+    await logOut(); // revoked on the server, forgotten here (forgotten here even if the server is unreachable)
     window.dispatchEvent(new Event("gamehall:session"));
     location.hash = "#/";
   });

@@ -99,6 +99,15 @@ class Principals:
             raise InvalidToken(f"the account {facts.username!r} has no valid role")
         return msgspec.structs.replace(claims, role=facts.role, name=facts.username)
 
+    async def account(self, account_id: str) -> AccountFacts | None:
+        """An account's facts (its username, for display), from the same per-replica cache as `resolve`."""
+        facts = self._cache.get(account_id)
+        if facts is None:
+            facts = await self._read(account_id)
+            if facts is not None:
+                self._cache[account_id] = facts
+        return facts
+
     async def _read(self, account_id: str) -> AccountFacts | None:
         reading = self._reading.get(account_id)
         if reading is None:

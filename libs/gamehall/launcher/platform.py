@@ -95,6 +95,8 @@ class RunningService:
     grpc_port: int
     metrics_port: int
     http_port: int = 0
+    https: bool = False
+    """Its HTTP port serves TLS (the web service on a secure platform)."""
 
     @property
     def address(self) -> str:
@@ -103,7 +105,8 @@ class RunningService:
     @property
     def url(self) -> str:
         """The HTTP address of a service that serves HTTP (the web pages), else ''."""
-        return f"http://127.0.0.1:{self.http_port}/" if self.http_port else ""
+        scheme = "https" if self.https else "http"
+        return f"{scheme}://127.0.0.1:{self.http_port}/" if self.http_port else ""
 
 
 @dataclass
@@ -225,7 +228,8 @@ class Platform:
             log_path=self.data_dir / "logs" / f"{d.name}.log",
         )
         child.start()
-        service = RunningService(d, child, grpc_port, metrics_port, http_port)
+        https = bool(http_port) and "GAMEHALL_WEB_TLS_CERT_FILE" in env
+        service = RunningService(d, child, grpc_port, metrics_port, http_port, https)
         self.services.append(service)
         return service
 

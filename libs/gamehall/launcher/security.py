@@ -67,6 +67,8 @@ class PlatformSecurity:
             env.update(GAMEHALL_PUBLIC_TLS_CERT_FILE=str(public.cert), GAMEHALL_PUBLIC_TLS_KEY_FILE=str(public.key))
         if name in WITHOUT_NATS:
             env.update(GAMEHALL_GATEWAY_CA_FILE=str(public.cert))
+            # the web pages' port serves HTTPS with the gateway's public pair (same files, same renewal)
+            env.update(GAMEHALL_WEB_TLS_CERT_FILE=str(public.cert), GAMEHALL_WEB_TLS_KEY_FILE=str(public.key))
         return env
 
     def nats_config(self, games: Iterable[str]) -> str:

@@ -139,19 +139,28 @@ class Settings(BaseSettings):
         "30/minute;300/hour", description="gateway: Login attempts per client address (limits notation)."
     )
     auth_login_per_username: str = Field(
-        "10/minute;100/hour", description="gateway: Login attempts per username, from any address."
+        "10/minute;100/hour", description="gateway: Login attempts per username from one client address."
     )
     auth_register_per_ip: str = Field(
         "5/minute;50/hour", description="gateway: Register calls per client address (limits notation)."
     )
     auth_free_failures: int = Field(
-        5, ge=1, le=1000, description="gateway: failed logins of one username before each next try must wait."
+        5,
+        ge=1,
+        le=1000,
+        description="gateway: failed logins of one username from one address before each next try must wait.",
     )
     auth_max_backoff_seconds: float = Field(
         300.0, gt=0, description="gateway: longest wait after repeated failed logins (doubling from 1 s)."
     )
     auth_trust_forwarded_for: bool = Field(
         False, description="gateway: take the client address from x-forwarded-for (behind a trusted proxy only)."
+    )
+    web_client_key: SecretStr = Field(
+        SecretStr(""),
+        description="gateway and web: the shared key (32+ bytes) with which the web service vouches for each "
+        "browser's address (x-gamehall-web-client), so login limits count browsers. Empty: an embedded start "
+        "generates one in <data dir>/secrets; elsewhere the header is neither sent nor believed.",
     )
     tls_cert_file: Path | None = Field(
         None, description="This service's certificate (PEM; its name in the SAN/CN is its identity for mTLS)."
@@ -162,6 +171,12 @@ class Settings(BaseSettings):
     )
     public_tls_cert_file: Path | None = Field(None, description="gateway: the public port's certificate chain (PEM).")
     public_tls_key_file: Path | None = Field(None, description="gateway: the public certificate's private key.")
+    web_tls_cert_file: Path | None = Field(
+        None,
+        description="web: the HTTPS certificate chain of the pages' port (PEM; `gamehall run` gives it the gateway's "
+        "public pair, renewed the same way). None: plain HTTP (loopback, or TLS ended by an Ingress).",
+    )
+    web_tls_key_file: Path | None = Field(None, description="web: the private key of web_tls_cert_file.")
     tls_reload_seconds: float = Field(
         5.0,
         gt=0,

@@ -25,15 +25,15 @@ _sym_db = _symbol_database.Default()
 from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x16gamehall/v1/auth.proto\x12\x0bgamehall.v1\x1a\x1fgoogle/protobuf/timestamp.proto\"H\n\x07\x41\x63\x63ount\x12\n\n\x02id\x18\x01 \x01(\t\x12\x10\n\x08username\x18\x02 \x01(\t\x12\x1f\n\x04role\x18\x03 \x01(\x0e\x32\x11.gamehall.v1.Role\"^\n\x0fRegisterRequest\x12\x10\n\x08username\x18\x01 \x01(\t\x12\x10\n\x08password\x18\x02 \x01(\t\x12\x13\n\x0binvite_code\x18\x03 \x01(\t\x12\x12\n\nrequest_id\x18\x04 \x01(\t\"y\n\x10RegisterResponse\x12%\n\x07\x61\x63\x63ount\x18\x01 \x01(\x0b\x32\x14.gamehall.v1.Account\x12\r\n\x05token\x18\x02 \x01(\t\x12/\n\x0b\x65xpire_time\x18\x03 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\"2\n\x0cLoginRequest\x12\x10\n\x08username\x18\x01 \x01(\t\x12\x10\n\x08password\x18\x02 \x01(\t\"v\n\rLoginResponse\x12%\n\x07\x61\x63\x63ount\x18\x01 \x01(\x0b\x32\x14.gamehall.v1.Account\x12\r\n\x05token\x18\x02 \x01(\t\x12/\n\x0b\x65xpire_time\x18\x03 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\"\x0f\n\rWhoAmIRequest\"7\n\x0eWhoAmIResponse\x12%\n\x07\x61\x63\x63ount\x18\x01 \x01(\x0b\x32\x14.gamehall.v1.Account*N\n\x04Role\x12\x14\n\x10ROLE_UNSPECIFIED\x10\x00\x12\x0f\n\x0bROLE_PLAYER\x10\x01\x12\x11\n\rROLE_OPERATOR\x10\x02\x12\x0c\n\x08ROLE_BOT\x10\x03\x32\xd9\x01\n\x0b\x41uthService\x12G\n\x08Register\x12\x1c.gamehall.v1.RegisterRequest\x1a\x1d.gamehall.v1.RegisterResponse\x12>\n\x05Login\x12\x19.gamehall.v1.LoginRequest\x1a\x1a.gamehall.v1.LoginResponse\x12\x41\n\x06WhoAmI\x12\x1a.gamehall.v1.WhoAmIRequest\x1a\x1b.gamehall.v1.WhoAmIResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x16gamehall/v1/auth.proto\x12\x0bgamehall.v1\x1a\x1fgoogle/protobuf/timestamp.proto\"H\n\x07\x41\x63\x63ount\x12\n\n\x02id\x18\x01 \x01(\t\x12\x10\n\x08username\x18\x02 \x01(\t\x12\x1f\n\x04role\x18\x03 \x01(\x0e\x32\x11.gamehall.v1.Role\"^\n\x0fRegisterRequest\x12\x10\n\x08username\x18\x01 \x01(\t\x12\x10\n\x08password\x18\x02 \x01(\t\x12\x13\n\x0binvite_code\x18\x03 \x01(\t\x12\x12\n\nrequest_id\x18\x04 \x01(\t\"y\n\x10RegisterResponse\x12%\n\x07\x61\x63\x63ount\x18\x01 \x01(\x0b\x32\x14.gamehall.v1.Account\x12\r\n\x05token\x18\x02 \x01(\t\x12/\n\x0b\x65xpire_time\x18\x03 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\"2\n\x0cLoginRequest\x12\x10\n\x08username\x18\x01 \x01(\t\x12\x10\n\x08password\x18\x02 \x01(\t\"v\n\rLoginResponse\x12%\n\x07\x61\x63\x63ount\x18\x01 \x01(\x0b\x32\x14.gamehall.v1.Account\x12\r\n\x05token\x18\x02 \x01(\t\x12/\n\x0b\x65xpire_time\x18\x03 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\"\x0f\n\rWhoAmIRequest\"7\n\x0eWhoAmIResponse\x12%\n\x07\x61\x63\x63ount\x18\x01 \x01(\x0b\x32\x14.gamehall.v1.Account\"\x0f\n\rLogoutRequest\"\x10\n\x0eLogoutResponse*N\n\x04Role\x12\x14\n\x10ROLE_UNSPECIFIED\x10\x00\x12\x0f\n\x0bROLE_PLAYER\x10\x01\x12\x11\n\rROLE_OPERATOR\x10\x02\x12\x0c\n\x08ROLE_BOT\x10\x03\x32\x9c\x02\n\x0b\x41uthService\x12G\n\x08Register\x12\x1c.gamehall.v1.RegisterRequest\x1a\x1d.gamehall.v1.RegisterResponse\x12>\n\x05Login\x12\x19.gamehall.v1.LoginRequest\x1a\x1a.gamehall.v1.LoginResponse\x12\x41\n\x06WhoAmI\x12\x1a.gamehall.v1.WhoAmIRequest\x1a\x1b.gamehall.v1.WhoAmIResponse\x12\x41\n\x06Logout\x12\x1a.gamehall.v1.LogoutRequest\x1a\x1b.gamehall.v1.LogoutResponseb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'gamehall_sdk.v1.auth_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_ROLE']._serialized_start=611
-  _globals['_ROLE']._serialized_end=689
+  _globals['_ROLE']._serialized_start=646
+  _globals['_ROLE']._serialized_end=724
   _globals['_ACCOUNT']._serialized_start=72
   _globals['_ACCOUNT']._serialized_end=144
   _globals['_REGISTERREQUEST']._serialized_start=146
@@ -48,6 +48,10 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_WHOAMIREQUEST']._serialized_end=552
   _globals['_WHOAMIRESPONSE']._serialized_start=554
   _globals['_WHOAMIRESPONSE']._serialized_end=609
-  _globals['_AUTHSERVICE']._serialized_start=692
-  _globals['_AUTHSERVICE']._serialized_end=909
+  _globals['_LOGOUTREQUEST']._serialized_start=611
+  _globals['_LOGOUTREQUEST']._serialized_end=626
+  _globals['_LOGOUTRESPONSE']._serialized_start=628
+  _globals['_LOGOUTRESPONSE']._serialized_end=644
+  _globals['_AUTHSERVICE']._serialized_start=727
+  _globals['_AUTHSERVICE']._serialized_end=1011
 # @@protoc_insertion_point(module_scope)

@@ -79,3 +79,11 @@ class WhoAmIResponse(_message.Message):
     ACCOUNT_FIELD_NUMBER: _ClassVar[int]
     account: Account
     def __init__(self, account: _Optional[_Union[Account, _Mapping]] = ...) -> None: ...
+
+class LogoutRequest(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class LogoutResponse(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...

@@ -55,6 +55,11 @@ class AuthServiceStub:
                 request_serializer=gamehall_dot_v1_dot_auth__pb2.WhoAmIRequest.SerializeToString,
                 response_deserializer=gamehall_dot_v1_dot_auth__pb2.WhoAmIResponse.FromString,
                 _registered_method=True)
+        self.Logout = channel.unary_unary(
+                '/gamehall.v1.AuthService/Logout',
+                request_serializer=gamehall_dot_v1_dot_auth__pb2.LogoutRequest.SerializeToString,
+                response_deserializer=gamehall_dot_v1_dot_auth__pb2.LogoutResponse.FromString,
+                _registered_method=True)
 
 
 class AuthServiceServicer:
@@ -94,6 +99,16 @@ class AuthServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def Logout(self, request, context):
+        """Sign out: revoke the presented token on the server, so every later call with it is refused
+        (UNAUTHENTICATED) by every gateway replica within seconds, by this one at once. Recorded in the
+        audit log. Other tokens of the account stay valid.
+        Errors: UNAUTHENTICATED (UNAUTHENTICATED: no token, or an invalid, expired or revoked one).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_AuthServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -111,6 +126,11 @@ def add_AuthServiceServicer_to_server(servicer, server):
                     servicer.WhoAmI,
                     request_deserializer=gamehall_dot_v1_dot_auth__pb2.WhoAmIRequest.FromString,
                     response_serializer=gamehall_dot_v1_dot_auth__pb2.WhoAmIResponse.SerializeToString,
+            ),
+            'Logout': grpc.unary_unary_rpc_method_handler(
+                    servicer.Logout,
+                    request_deserializer=gamehall_dot_v1_dot_auth__pb2.LogoutRequest.FromString,
+                    response_serializer=gamehall_dot_v1_dot_auth__pb2.LogoutResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -200,6 +220,33 @@ class AuthService:
             '/gamehall.v1.AuthService/WhoAmI',
             gamehall_dot_v1_dot_auth__pb2.WhoAmIRequest.SerializeToString,
             gamehall_dot_v1_dot_auth__pb2.WhoAmIResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Logout(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/gamehall.v1.AuthService/Logout',
+            gamehall_dot_v1_dot_auth__pb2.LogoutRequest.SerializeToString,
+            gamehall_dot_v1_dot_auth__pb2.LogoutResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -25,15 +25,15 @@ _sym_db = _symbol_database.Default()
 from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1dgamehall/v1/matchmaking.proto\x12\x0bgamehall.v1\x1a\x1fgoogle/protobuf/timestamp.proto\"\xf7\x01\n\x06Ticket\x12\n\n\x02id\x18\x01 \x01(\t\x12\x0c\n\x04game\x18\x02 \x01(\t\x12\x0c\n\x04mode\x18\x03 \x01(\t\x12\x0f\n\x07players\x18\x04 \x03(\t\x12)\n\x06status\x18\x05 \x01(\x0e\x32\x19.gamehall.v1.TicketStatus\x12\x30\n\x0c\x65nqueue_time\x18\x06 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x10\n\x08match_id\x18\x07 \x01(\t\x12\r\n\x05seats\x18\x08 \x03(\r\x12\x12\n\nallow_bots\x18\t \x01(\x08\x12\x0c\n\x04pool\x18\n \x01(\t\x12\x14\n\x0csubmitted_by\x18\x0b \x01(\t\"v\n\x14\x45nqueueTicketRequest\x12\x0c\n\x04game\x18\x01 \x01(\t\x12\x0c\n\x04mode\x18\x02 \x01(\t\x12\x0f\n\x07players\x18\x03 \x03(\t\x12\x0f\n\x07no_bots\x18\x04 \x01(\x08\x12\x0c\n\x04pool\x18\x05 \x01(\t\x12\x12\n\nrequest_id\x18\x06 \x01(\t\"<\n\x15\x45nqueueTicketResponse\x12#\n\x06ticket\x18\x01 \x01(\x0b\x32\x13.gamehall.v1.Ticket\"(\n\x13\x43\x61ncelTicketRequest\x12\x11\n\tticket_id\x18\x01 \x01(\t\";\n\x14\x43\x61ncelTicketResponse\x12#\n\x06ticket\x18\x01 \x01(\x0b\x32\x13.gamehall.v1.Ticket\"%\n\x10GetTicketRequest\x12\x11\n\tticket_id\x18\x01 \x01(\t\"8\n\x11GetTicketResponse\x12#\n\x06ticket\x18\x01 \x01(\x0b\x32\x13.gamehall.v1.Ticket\"#\n\x13WatchTicketsRequest\x12\x0c\n\x04game\x18\x01 \x01(\t\";\n\x14WatchTicketsResponse\x12#\n\x06ticket\x18\x01 \x01(\x0b\x32\x13.gamehall.v1.Ticket\"\x83\x01\n\x06Rating\x12\x12\n\naccount_id\x18\x01 \x01(\t\x12\x0c\n\x04game\x18\x02 \x01(\t\x12\x0c\n\x04mode\x18\x03 \x01(\t\x12\n\n\x02mu\x18\x04 \x01(\x01\x12\r\n\x05sigma\x18\x05 \x01(\x01\x12\x0f\n\x07ordinal\x18\x06 \x01(\x01\x12\x0f\n\x07matches\x18\x07 \x01(\r\x12\x0c\n\x04rank\x18\x08 \x01(\r\"Z\n\x15GetLeaderboardRequest\x12\x0c\n\x04game\x18\x01 \x01(\t\x12\x0c\n\x04mode\x18\x02 \x01(\t\x12\x11\n\tpage_size\x18\x03 \x01(\x05\x12\x12\n\npage_token\x18\x04 \x01(\t\"W\n\x16GetLeaderboardResponse\x12$\n\x07\x65ntries\x18\x01 \x03(\x0b\x32\x13.gamehall.v1.Rating\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"B\n\x10GetRatingRequest\x12\x0c\n\x04game\x18\x01 \x01(\t\x12\x0c\n\x04mode\x18\x02 \x01(\t\x12\x12\n\naccount_id\x18\x03 \x01(\t\"8\n\x11GetRatingResponse\x12#\n\x06rating\x18\x01 \x01(\x0b\x32\x13.gamehall.v1.Rating*\x7f\n\x0cTicketStatus\x12\x1d\n\x19TICKET_STATUS_UNSPECIFIED\x10\x00\x12\x18\n\x14TICKET_STATUS_QUEUED\x10\x01\x12\x19\n\x15TICKET_STATUS_MATCHED\x10\x02\x12\x1b\n\x17TICKET_STATUS_CANCELLED\x10\x03\x32\x8b\x04\n\x12MatchmakingService\x12V\n\rEnqueueTicket\x12!.gamehall.v1.EnqueueTicketRequest\x1a\".gamehall.v1.EnqueueTicketResponse\x12S\n\x0c\x43\x61ncelTicket\x12 .gamehall.v1.CancelTicketRequest\x1a!.gamehall.v1.CancelTicketResponse\x12J\n\tGetTicket\x12\x1d.gamehall.v1.GetTicketRequest\x1a\x1e.gamehall.v1.GetTicketResponse\x12U\n\x0cWatchTickets\x12 .gamehall.v1.WatchTicketsRequest\x1a!.gamehall.v1.WatchTicketsResponse0\x01\x12Y\n\x0eGetLeaderboard\x12\".gamehall.v1.GetLeaderboardRequest\x1a#.gamehall.v1.GetLeaderboardResponse\x12J\n\tGetRating\x12\x1d.gamehall.v1.GetRatingRequest\x1a\x1e.gamehall.v1.GetRatingResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1dgamehall/v1/matchmaking.proto\x12\x0bgamehall.v1\x1a\x1fgoogle/protobuf/timestamp.proto\"\xf7\x01\n\x06Ticket\x12\n\n\x02id\x18\x01 \x01(\t\x12\x0c\n\x04game\x18\x02 \x01(\t\x12\x0c\n\x04mode\x18\x03 \x01(\t\x12\x0f\n\x07players\x18\x04 \x03(\t\x12)\n\x06status\x18\x05 \x01(\x0e\x32\x19.gamehall.v1.TicketStatus\x12\x30\n\x0c\x65nqueue_time\x18\x06 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x10\n\x08match_id\x18\x07 \x01(\t\x12\r\n\x05seats\x18\x08 \x03(\r\x12\x12\n\nallow_bots\x18\t \x01(\x08\x12\x0c\n\x04pool\x18\n \x01(\t\x12\x14\n\x0csubmitted_by\x18\x0b \x01(\t\"v\n\x14\x45nqueueTicketRequest\x12\x0c\n\x04game\x18\x01 \x01(\t\x12\x0c\n\x04mode\x18\x02 \x01(\t\x12\x0f\n\x07players\x18\x03 \x03(\t\x12\x0f\n\x07no_bots\x18\x04 \x01(\x08\x12\x0c\n\x04pool\x18\x05 \x01(\t\x12\x12\n\nrequest_id\x18\x06 \x01(\t\"<\n\x15\x45nqueueTicketResponse\x12#\n\x06ticket\x18\x01 \x01(\x0b\x32\x13.gamehall.v1.Ticket\"(\n\x13\x43\x61ncelTicketRequest\x12\x11\n\tticket_id\x18\x01 \x01(\t\";\n\x14\x43\x61ncelTicketResponse\x12#\n\x06ticket\x18\x01 \x01(\x0b\x32\x13.gamehall.v1.Ticket\"%\n\x10GetTicketRequest\x12\x11\n\tticket_id\x18\x01 \x01(\t\"8\n\x11GetTicketResponse\x12#\n\x06ticket\x18\x01 \x01(\x0b\x32\x13.gamehall.v1.Ticket\"#\n\x13WatchTicketsRequest\x12\x0c\n\x04game\x18\x01 \x01(\t\";\n\x14WatchTicketsResponse\x12#\n\x06ticket\x18\x01 \x01(\x0b\x32\x13.gamehall.v1.Ticket\"\x95\x01\n\x06Rating\x12\x12\n\naccount_id\x18\x01 \x01(\t\x12\x0c\n\x04game\x18\x02 \x01(\t\x12\x0c\n\x04mode\x18\x03 \x01(\t\x12\n\n\x02mu\x18\x04 \x01(\x01\x12\r\n\x05sigma\x18\x05 \x01(\x01\x12\x0f\n\x07ordinal\x18\x06 \x01(\x01\x12\x0f\n\x07matches\x18\x07 \x01(\r\x12\x0c\n\x04rank\x18\x08 \x01(\r\x12\x10\n\x08username\x18\t \x01(\t\"Z\n\x15GetLeaderboardRequest\x12\x0c\n\x04game\x18\x01 \x01(\t\x12\x0c\n\x04mode\x18\x02 \x01(\t\x12\x11\n\tpage_size\x18\x03 \x01(\x05\x12\x12\n\npage_token\x18\x04 \x01(\t\"W\n\x16GetLeaderboardResponse\x12$\n\x07\x65ntries\x18\x01 \x03(\x0b\x32\x13.gamehall.v1.Rating\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"B\n\x10GetRatingRequest\x12\x0c\n\x04game\x18\x01 \x01(\t\x12\x0c\n\x04mode\x18\x02 \x01(\t\x12\x12\n\naccount_id\x18\x03 \x01(\t\"8\n\x11GetRatingResponse\x12#\n\x06rating\x18\x01 \x01(\x0b\x32\x13.gamehall.v1.Rating*\x7f\n\x0cTicketStatus\x12\x1d\n\x19TICKET_STATUS_UNSPECIFIED\x10\x00\x12\x18\n\x14TICKET_STATUS_QUEUED\x10\x01\x12\x19\n\x15TICKET_STATUS_MATCHED\x10\x02\x12\x1b\n\x17TICKET_STATUS_CANCELLED\x10\x03\x32\x8b\x04\n\x12MatchmakingService\x12V\n\rEnqueueTicket\x12!.gamehall.v1.EnqueueTicketRequest\x1a\".gamehall.v1.EnqueueTicketResponse\x12S\n\x0c\x43\x61ncelTicket\x12 .gamehall.v1.CancelTicketRequest\x1a!.gamehall.v1.CancelTicketResponse\x12J\n\tGetTicket\x12\x1d.gamehall.v1.GetTicketRequest\x1a\x1e.gamehall.v1.GetTicketResponse\x12U\n\x0cWatchTickets\x12 .gamehall.v1.WatchTicketsRequest\x1a!.gamehall.v1.WatchTicketsResponse0\x01\x12Y\n\x0eGetLeaderboard\x12\".gamehall.v1.GetLeaderboardRequest\x1a#.gamehall.v1.GetLeaderboardResponse\x12J\n\tGetRating\x12\x1d.gamehall.v1.GetRatingRequest\x1a\x1e.gamehall.v1.GetRatingResponseb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'gamehall_sdk.v1.matchmaking_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_TICKETSTATUS']._serialized_start=1250
-  _globals['_TICKETSTATUS']._serialized_end=1377
+  _globals['_TICKETSTATUS']._serialized_start=1268
+  _globals['_TICKETSTATUS']._serialized_end=1395
   _globals['_TICKET']._serialized_start=80
   _globals['_TICKET']._serialized_end=327
   _globals['_ENQUEUETICKETREQUEST']._serialized_start=329
@@ -53,15 +53,15 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_WATCHTICKETSRESPONSE']._serialized_start=748
   _globals['_WATCHTICKETSRESPONSE']._serialized_end=807
   _globals['_RATING']._serialized_start=810
-  _globals['_RATING']._serialized_end=941
-  _globals['_GETLEADERBOARDREQUEST']._serialized_start=943
-  _globals['_GETLEADERBOARDREQUEST']._serialized_end=1033
-  _globals['_GETLEADERBOARDRESPONSE']._serialized_start=1035
-  _globals['_GETLEADERBOARDRESPONSE']._serialized_end=1122
-  _globals['_GETRATINGREQUEST']._serialized_start=1124
-  _globals['_GETRATINGREQUEST']._serialized_end=1190
-  _globals['_GETRATINGRESPONSE']._serialized_start=1192
-  _globals['_GETRATINGRESPONSE']._serialized_end=1248
-  _globals['_MATCHMAKINGSERVICE']._serialized_start=1380
-  _globals['_MATCHMAKINGSERVICE']._serialized_end=1903
+  _globals['_RATING']._serialized_end=959
+  _globals['_GETLEADERBOARDREQUEST']._serialized_start=961
+  _globals['_GETLEADERBOARDREQUEST']._serialized_end=1051
+  _globals['_GETLEADERBOARDRESPONSE']._serialized_start=1053
+  _globals['_GETLEADERBOARDRESPONSE']._serialized_end=1140
+  _globals['_GETRATINGREQUEST']._serialized_start=1142
+  _globals['_GETRATINGREQUEST']._serialized_end=1208
+  _globals['_GETRATINGRESPONSE']._serialized_start=1210
+  _globals['_GETRATINGRESPONSE']._serialized_end=1266
+  _globals['_MATCHMAKINGSERVICE']._serialized_start=1398
+  _globals['_MATCHMAKINGSERVICE']._serialized_end=1921
 # @@protoc_insertion_point(module_scope)

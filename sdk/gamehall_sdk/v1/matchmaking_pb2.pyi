@@ -106,7 +106,7 @@ class WatchTicketsResponse(_message.Message):
     def __init__(self, ticket: _Optional[_Union[Ticket, _Mapping]] = ...) -> None: ...
 
 class Rating(_message.Message):
-    __slots__ = ("account_id", "game", "mode", "mu", "sigma", "ordinal", "matches", "rank")
+    __slots__ = ("account_id", "game", "mode", "mu", "sigma", "ordinal", "matches", "rank", "username")
     ACCOUNT_ID_FIELD_NUMBER: _ClassVar[int]
     GAME_FIELD_NUMBER: _ClassVar[int]
     MODE_FIELD_NUMBER: _ClassVar[int]
@@ -115,6 +115,7 @@ class Rating(_message.Message):
     ORDINAL_FIELD_NUMBER: _ClassVar[int]
     MATCHES_FIELD_NUMBER: _ClassVar[int]
     RANK_FIELD_NUMBER: _ClassVar[int]
+    USERNAME_FIELD_NUMBER: _ClassVar[int]
     account_id: str
     game: str
     mode: str
@@ -123,7 +124,8 @@ class Rating(_message.Message):
     ordinal: float
     matches: int
     rank: int
-    def __init__(self, account_id: _Optional[str] = ..., game: _Optional[str] = ..., mode: _Optional[str] = ..., mu: _Optional[float] = ..., sigma: _Optional[float] = ..., ordinal: _Optional[float] = ..., matches: _Optional[int] = ..., rank: _Optional[int] = ...) -> None: ...
+    username: str
+    def __init__(self, account_id: _Optional[str] = ..., game: _Optional[str] = ..., mode: _Optional[str] = ..., mu: _Optional[float] = ..., sigma: _Optional[float] = ..., ordinal: _Optional[float] = ..., matches: _Optional[int] = ..., rank: _Optional[int] = ..., username: _Optional[str] = ...) -> None: ...
 
 class GetLeaderboardRequest(_message.Message):
     __slots__ = ("game", "mode", "page_size", "page_token")

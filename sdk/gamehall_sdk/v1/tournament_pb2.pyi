@@ -214,18 +214,20 @@ class ListPairingsResponse(_message.Message):
     def __init__(self, pairings: _Optional[_Iterable[_Union[TournamentPairing, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
 
 class RegisterPlayerRequest(_message.Message):
-    __slots__ = ("tournament_id", "account_id", "bot", "request_id", "bot_level")
+    __slots__ = ("tournament_id", "account_id", "bot", "request_id", "bot_level", "username")
     TOURNAMENT_ID_FIELD_NUMBER: _ClassVar[int]
     ACCOUNT_ID_FIELD_NUMBER: _ClassVar[int]
     BOT_FIELD_NUMBER: _ClassVar[int]
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     BOT_LEVEL_FIELD_NUMBER: _ClassVar[int]
+    USERNAME_FIELD_NUMBER: _ClassVar[int]
     tournament_id: str
     account_id: str
     bot: str
     request_id: str
     bot_level: _common_pb2.BotDifficulty
-    def __init__(self, tournament_id: _Optional[str] = ..., account_id: _Optional[str] = ..., bot: _Optional[str] = ..., request_id: _Optional[str] = ..., bot_level: _Optional[_Union[_common_pb2.BotDifficulty, str]] = ...) -> None: ...
+    username: str
+    def __init__(self, tournament_id: _Optional[str] = ..., account_id: _Optional[str] = ..., bot: _Optional[str] = ..., request_id: _Optional[str] = ..., bot_level: _Optional[_Union[_common_pb2.BotDifficulty, str]] = ..., username: _Optional[str] = ...) -> None: ...
 
 class RegisterPlayerResponse(_message.Message):
     __slots__ = ("tournament", "player")

@@ -23,6 +23,8 @@ from typing import Any
 import pytest
 from playwright import sync_api
 
+from gamehall_services.web.pages import SECURITY_HEADERS
+
 ROOT = Path(__file__).resolve().parents[3]
 WEB = ROOT / "web"
 FIXTURES = WEB / "test" / "fixtures" / "views"
@@ -30,7 +32,8 @@ SHOTS = ROOT / "var" / "screenshots" / "renderers"
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 ESBUILD = WEB / "node_modules" / ".bin" / "esbuild"
 GAMES = ("grimslingers", "grimmoir", "tiny-epic-quest", "grimm-world")
-PHONE = 380
+PHONE = {"width": 390, "height": 844}
+LAPTOP = {"width": 1366, "height": 768}
 TABLE_AT_PHONE = 340
 """The width the match page leaves its table box on a 380 px phone (its main and box paddings)."""
 
@@ -55,8 +58,14 @@ def _strings(value: Any) -> set[str]:
     return out
 
 
+HARNESS = "https://harness.test/"
+
+
 @pytest.fixture(scope="module")
 def page(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """The harness page served as the web service serves its pages: one script and one stylesheet from its own
+    origin under the service's own Content-Security-Policy (no inline style or script). Every console error,
+    page error and CSP violation is collected in `page.errors`; each test fails on any (`_no_errors`)."""
     # `make test` installs both (make chromium, make web): a missing one is a failure, never a skip
     assert Path(CHROMIUM).exists(), "Debian's chromium is not installed (make chromium installs it)"
     assert ESBUILD.exists(), "web/node_modules is missing (make web installs the toolchain)"
@@ -66,19 +75,47 @@ def page(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
          f"--outfile={out / 'harness.js'}", "--log-level=warning"],
         check=True, cwd=WEB,
     )
-    css = (WEB / "src" / "renderers" / "renderers.css").read_text()
-    html = (f"<!doctype html><html lang='en'><head><meta charset='utf-8'><style>body{{margin:0;background:#f6f3ea}}"
-            f"{css}</style></head><body><main id='table'></main></body></html>")
+    css = "body{margin:0;background:#f6f3ea}\n" + (WEB / "src" / "renderers" / "renderers.css").read_text()
+    html = ("<!doctype html><html lang='en'><head><meta charset='utf-8'>"
+            "<meta name='viewport' content='width=device-width, initial-scale=1'>"
+            "<link rel='stylesheet' href='/harness.css'><script src='/harness.js'></script></head>"
+            "<body><main id='table'></main></body></html>")
+    files = {"": (html, "text/html"), "harness.css": (css, "text/css"),
+             "harness.js": ((out / "harness.js").read_text(), "text/javascript")}
+
+    def serve(route: Any) -> None:
+        name = route.request.url.removeprefix(HARNESS).split("?")[0]
+        if name not in files:
+            route.fulfill(status=404, body="")
+            return
+        body, kind = files[name]
+        route.fulfill(status=200, body=body, content_type=kind, headers=SECURITY_HEADERS)
+
     with sync_api.sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
         pg = browser.new_page(viewport={"width": 960, "height": 800})
         errors: list[str] = []
-        pg.on("pageerror", lambda e: errors.append(str(e)))
-        pg.set_content(html)
-        pg.add_script_tag(content=(out / "harness.js").read_text())
+        pg.on("pageerror", lambda e: errors.append(f"page error: {e}"))
+        pg.on("console", lambda m: errors.append(f"console {m.type}: {m.text}") if m.type == "error" else None)
+        pg.route(f"{HARNESS}**", serve)
+        pg.goto(HARNESS)
+        pg.wait_for_function("() => typeof window.drawAll === 'function'")
         pg.errors = errors
         yield pg
         browser.close()
+
+
+@pytest.fixture(autouse=True)
+def _no_errors(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Any console error, page error or CSP violation during a test fails it."""
+    yield
+    if "page" not in request.fixturenames:
+        return
+    pg = request.getfixturevalue("page")
+    violations = pg.evaluate("() => window.violations.splice(0)")
+    errors = [*pg.errors, *violations]
+    pg.errors.clear()
+    assert not errors, f"{len(errors)} console errors or CSP violations: {errors[:5]}"
 
 
 def test_content_module_is_fresh() -> None:
@@ -220,6 +257,38 @@ def _check_grimm_world(doc: dict[str, Any], report: dict[str, Any]) -> None:
         assert f"{view['here']['name']} ({view['here']['number']}), Martha is here" in report["labels"]
 
 
+def _check_drawing(doc: dict[str, Any], report: dict[str, Any]) -> None:
+    """What is drawn matches the view, not just the text: each bar's fill is its value's share of the bar, Tiny Epic
+    Quest's map cards sit on their rows and columns, Grimm World's battlefield is a grid of its width and height."""
+    name = doc["file"]
+    for m in report["meters"]:
+        want = m["value"] / m["max"] if m["max"] else 0
+        assert abs(m["drawn"] - want) < 0.02, f"{name}: bar {m['label']!r} drawn {m['drawn']:.2f} of its width"
+    cards = report["mapCards"]
+    if cards:
+        for a in cards:
+            for b in cards:
+                if a["row"] < b["row"]:
+                    assert a["y"] + a["h"] <= b["y"] + 1, f"{name}: map card row {a['row']} not above row {b['row']}"
+                if a["col"] < b["col"]:
+                    assert a["x"] + a["w"] <= b["x"] + 1, f"{name}: map card column {a['col']} not left of {b['col']}"
+                if a["row"] == b["row"]:
+                    assert abs(a["y"] - b["y"]) <= 1, f"{name}: map cards of row {a['row']} at different heights"
+                if a["col"] == b["col"]:
+                    assert abs(a["x"] - b["x"]) <= 1, f"{name}: map cards of column {a['col']} at different x"
+    grid = report["grid"]
+    if grid is not None:
+        cols, rows, cells = grid["cols"], grid["rows"], grid["cells"]
+        assert len(cells) == cols * rows, f"{name}: {len(cells)} cells for {cols}x{rows}"
+        for i, c in enumerate(cells):
+            x, y = i % cols, i // cols
+            first_of_row, first_of_col = cells[y * cols], cells[x]
+            assert abs(c["y"] - first_of_row["y"]) <= 1, f"{name}: cell {i} not on row {y}"
+            assert abs(c["x"] - first_of_col["x"]) <= 1, f"{name}: cell {i} not in column {x}"
+            assert abs(c["w"] - c["h"]) <= 2, f"{name}: cell {i} not square ({c['w']}x{c['h']})"
+        assert grid["height"] <= grid["width"] * rows / cols + 8, f"{name}: battlefield {grid['height']} px tall"
+
+
 def test_every_fixture_renders_as_a_table(page: Any) -> None:
     """Every fixture drawn at the width a phone leaves the table: the checks above, and nothing overflows sideways."""
     docs = _fixtures()
@@ -234,6 +303,7 @@ def test_every_fixture_renders_as_a_table(page: Any) -> None:
         assert report["error"] is None, f"{doc['file']}: {report['error']}"
         assert report["scrollWidth"] <= TABLE_AT_PHONE, f"{doc['file']}: {report['scrollWidth']} px wide on a phone"
         _check_common(doc, report)
+        _check_drawing(doc, report)
         game = doc["game"]
         if game == "grimslingers":
             secrets: set[str] = set()
@@ -250,6 +320,12 @@ def test_every_fixture_renders_as_a_table(page: Any) -> None:
         else:
             _check_grimm_world(doc, report)
     assert hidden_checked > 0, "no fixture has a hand card the spectator must not see: the hidden-card check is idle"
+    # the drawing checks are not idle: partial bars, map cards and battlefields were all measured
+    partial = [m for r in reports for m in r["meters"] if 0 < m["value"] < m["max"]]
+    assert partial, "no bar below full: the bar-width check is idle"
+    assert sum(len(r["mapCards"]) for r in reports) and sum(r["grid"] is not None for r in reports)
+    tallest = max(r["height"] for r in reports)
+    assert tallest < 6000, f"a picture {tallest} px tall at phone width"
 
 
 SHOWN = {
@@ -261,8 +337,8 @@ SHOWN = {
 
 def test_screenshots(page: Any) -> None:
     """Every text of the pictures photographed meets WCAG AA contrast. PNGs under var/screenshots/renderers/: the
-    spectator at 960 px and a seat view at phone width, at the most telling position (cards in play, hands, dice or a
-    fight when the match had one, else mid-game)."""
+    spectator on a 1366x768 laptop and a seat view on a 390x844 phone, at the most telling position (cards in play,
+    hands, dice or a fight when the match had one, else mid-game)."""
     SHOTS.mkdir(parents=True, exist_ok=True)
     picks: dict[tuple[str, str, str], dict[str, Any]] = {}
     for doc in _fixtures():
@@ -273,8 +349,9 @@ def test_screenshots(page: Any) -> None:
             picks[key] = doc
     phones = {"grimslingers": "versus-ffa", "grimmoir": "duel", "tiny-epic-quest": "standard",
               "grimm-world": "skirmish"}
-    for width, viewer, suffix in ((960, "spectator", ""), (PHONE, "seat0", "--phone")):
-        page.set_viewport_size({"width": width, "height": 800})
+    for size, viewer, suffix in ((LAPTOP, "spectator", ""), (PHONE, "seat0", "--phone")):
+        page.set_viewport_size(size)
+        width = size["width"]
         for (game, mode, who), doc in sorted(picks.items()):
             if who == viewer and (viewer == "spectator" or phones[game] == mode):
                 _draw(page, doc)

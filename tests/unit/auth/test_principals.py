@@ -170,3 +170,15 @@ async def test_while_the_store_is_away_an_account_read_recently_is_used_as_last_
     clock.now = 100.0
     with pytest.raises(Unavailable):
         await principals.resolve(alice)  # read too long ago
+
+
+async def test_an_accounts_name_is_read_once_and_shared_with_resolve() -> None:
+    """`account` (the gateway names the people seated in a match with it) uses the same cache as `resolve`."""
+    tokens = Tokens(KEY)
+    directory = Directory(AccountFacts("a1", "alice", "player"))
+    principals = Principals(tokens, directory)
+    first = await principals.account("a1")
+    assert first is not None and first.username == "alice"
+    await principals.resolve(tokens.issue(Subject("a1", "alice", "player"), 60))
+    assert await principals.account("nobody") is None
+    assert directory.reads == 2  # a1 once (then cached), nobody once

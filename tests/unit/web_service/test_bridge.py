@@ -18,6 +18,7 @@ from aiohttp.test_utils import TestClient, TestServer
 from google.protobuf import any_pb2, descriptor_pool
 from google.protobuf.message_factory import GetMessageClass
 
+from gamehall.web import client_address as web_client
 from gamehall.web import connect
 from gamehall_services.web.app import http_app
 from gamehall_services.web.bridge import Bridge
@@ -46,6 +47,9 @@ def message(name: str) -> Any:
     """A public message class by its name (whichever generated file of the gamehall.v1 package holds it)."""
     connect.public_files()
     return GetMessageClass(descriptor_pool.Default().FindMessageTypeByName(f"gamehall.v1.{name}"))
+
+
+CLIENT_KEY = b"web-client-key-for-the-bridge-tests"
 
 
 class FakeGateway:
@@ -96,7 +100,7 @@ async def web(tmp_path: Path) -> AsyncIterator[tuple[TestClient, FakeGateway]]:
     port = server.add_insecure_port("127.0.0.1:0")
     await server.start()
     (tmp_path / "index.html").write_text("<!doctype html><title>t</title>")
-    bridge = Bridge(f"127.0.0.1:{port}")
+    bridge = Bridge(f"127.0.0.1:{port}", client_key=CLIENT_KEY)
     bridge.connect()
     app = http_app(bridge, Pages(tmp_path), Origins(parse_origins("https://friends.example")))
     client = TestClient(TestServer(app))
@@ -123,6 +127,15 @@ async def test_a_unary_call_passes_bytes_token_and_address_through(web: tuple[Te
     account = message("WhoAmIResponse").FromString(await reply.read()).account
     assert account.username == "Bearer tok|127.0.0.1"  # the browser's claimed address is replaced by its real one
     assert gateway.seen[0][0] == b""
+    # ... and vouched for with the shared key, so the gateway's login limits count this browser (issue 38)
+    assert web_client.vouched(CLIENT_KEY, gateway.seen[0][1][web_client.HEADER]) == "127.0.0.1"
+
+
+async def test_a_browser_cannot_send_its_own_vouched_address(web: tuple[TestClient, FakeGateway]) -> None:
+    client, gateway = web
+    forged = web_client.vouch(b"a key the browser made up, 32+ bytes", "6.6.6.6")
+    await client.post("/gamehall.v1.AuthService/WhoAmI", data=b"", headers={**_unary(), web_client.HEADER: forged})
+    assert web_client.vouched(CLIENT_KEY, gateway.seen[0][1][web_client.HEADER]) == "127.0.0.1"
 
 
 async def test_json_is_accepted_for_curl(web: tuple[TestClient, FakeGateway]) -> None:

@@ -153,9 +153,31 @@ async function renderManage(box: HTMLElement, id: string, say: (n: HTMLElement) 
   }
 }
 
+/** What each action needs of the tournament's state: a button is enabled only when its RPC can succeed. */
+const NEEDS: Record<string, string[]> = {
+  start: ["registration"],
+  pause: ["running"],
+  resume: ["paused"],
+  repair: ["running", "paused"],
+  register: ["registration"],
+  checkIn: ["registration"],
+  drop: ["registration", "running", "paused"],
+  adjudicate: ["running", "paused"],
+};
+
 function drawPanel(panel: HTMLElement, t: Tournament, say: (n: HTMLElement) => void): void {
-  const act = (label: string, run: () => Promise<Tournament>) => {
-    const button = h("button", { type: "button", "data-action": label.toLowerCase().replace(/\s+/g, "-") }, label);
+  const act = (label: string, run: () => Promise<Tournament>, needs = "") => {
+    const allowed = !needs || (NEEDS[needs] ?? []).includes(t.status);
+    const button = h(
+      "button",
+      {
+        type: "button",
+        "data-action": label.toLowerCase().replace(/\s+/g, "-"),
+        disabled: !allowed,
+        title: allowed ? null : `Not while the tournament is ${t.status}`,
+      },
+      label,
+    );
     button.addEventListener("click", async () => {
       button.disabled = true;
       try {
@@ -167,7 +189,7 @@ function drawPanel(panel: HTMLElement, t: Tournament, say: (n: HTMLElement) => v
       } catch (err) {
         say(errorNotice(err));
       } finally {
-        button.disabled = false;
+        button.disabled = !allowed;
       }
     });
     return button;
@@ -178,12 +200,15 @@ function drawPanel(panel: HTMLElement, t: Tournament, say: (n: HTMLElement) => v
   const addBots = act("Add bots", async () => {
     for (let k = 0; k < Math.max(1, Number(botCount.value) || 1); k++) await registerEntrant(t.id, { bot: difficulty.value });
     return getTournament(t.id);
-  });
-  const accountId = h("input", { id: "entrant-account", maxlength: 64 });
-  const addAccount = act("Register account", async () => {
-    await registerEntrant(t.id, { accountId: accountId.value.trim() });
+  }, "register");
+  // a player by username (what people know each other by); an account id still works (ids have no other form)
+  const accountId = h("input", { id: "entrant-account", maxlength: 64, autocomplete: "off", placeholder: "username" });
+  const addAccount = act("Register player", async () => {
+    const who = accountId.value.trim();
+    const isId = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(who);
+    await registerEntrant(t.id, isId ? { accountId: who } : { username: who });
     return getTournament(t.id);
-  });
+  }, "register");
 
   const entrants = table(
     `Entrants (${t.entrants.length})`,
@@ -196,8 +221,8 @@ function drawPanel(panel: HTMLElement, t: Tournament, say: (n: HTMLElement) => v
       h(
         "span",
         { class: "row-actions" },
-        e.checkedIn || e.dropped ? null : act(`Check in ${playerName(e.player, e.name)}`, () => checkIn(t.id, e.player)),
-        e.dropped ? null : act(`Drop ${playerName(e.player, e.name)}`, () => dropPlayer(t.id, e.player)),
+        e.checkedIn || e.dropped ? null : act(`Check in ${playerName(e.player, e.name)}`, () => checkIn(t.id, e.player), "checkIn"),
+        e.dropped ? null : act(`Drop ${playerName(e.player, e.name)}`, () => dropPlayer(t.id, e.player), "drop"),
       ),
     ]),
   );
@@ -212,6 +237,7 @@ function drawPanel(panel: HTMLElement, t: Tournament, say: (n: HTMLElement) => v
   const ranks = h("input", { id: "adj-ranks", inputmode: "numeric", placeholder: "1,2", pattern: "\\s*\\d+(\\s*,\\s*\\d+)*\\s*" });
   const adjudicateButton = act("Adjudicate", () =>
     adjudicate(t.id, pairing.value, ranks.value.split(",").map((x) => Number(x.trim())).filter((x) => Number.isFinite(x))),
+    open.length ? "adjudicate" : "none",
   );
 
   fill(
@@ -227,15 +253,15 @@ function drawPanel(panel: HTMLElement, t: Tournament, say: (n: HTMLElement) => v
     h(
       "div",
       { class: "toolbar", role: "group", "aria-label": "Tournament actions" },
-      act("Start", () => tournamentAction("start", t.id)),
-      act("Pause", () => tournamentAction("pause", t.id)),
-      act("Resume", () => tournamentAction("resume", t.id)),
-      act("Repair round", () => tournamentAction("repair", t.id)),
+      act("Start", () => tournamentAction("start", t.id), "start"),
+      act("Pause", () => tournamentAction("pause", t.id), "pause"),
+      act("Resume", () => tournamentAction("resume", t.id), "resume"),
+      act("Repair round", () => tournamentAction("repair", t.id), "repair"),
     ),
     h(
       "div",
       { class: "columns" },
-      h("section", { class: "card", "aria-labelledby": "add-title" }, h("h3", { id: "add-title" }, "Register entrants"), field("Bot difficulty", difficulty), field("How many bots", botCount), addBots, field("Account id", accountId), addAccount),
+      h("section", { class: "card", "aria-labelledby": "add-title" }, h("h3", { id: "add-title" }, "Register entrants"), field("Bot difficulty", difficulty), field("How many bots", botCount), addBots, field("Player (username or account id)", accountId), addAccount),
       h(
         "section",
         { class: "card", "aria-labelledby": "adj-title" },

@@ -1,7 +1,7 @@
 /** Home: tournaments that are live or open for registration, and public matches being played now. */
 
 import { gameName, liveMatches, listTournaments, type MatchInfo, type Tournament } from "../api";
-import { errorNotice, heading, signInPrompt, signedIn, type Page } from "../ui/common";
+import { errorNotice, heading, type Page } from "../ui/common";
 import { fill, h, humanize, table, when } from "../ui/dom";
 
 const REFRESH_MS = 10000;
@@ -10,10 +10,7 @@ const UPCOMING = ["registration"];
 
 export const homePage: Page = (main) => {
   fill(main, heading("gamehall"), h("p", { class: "lead" }, "Live tournaments, matches to watch and replays."));
-  if (!signedIn()) {
-    main.append(signInPrompt("follow tournaments and watch matches"));
-    return;
-  }
+  // No sign-in needed: tournaments and public matches are open to anonymous visitors (read-only).
   const body = h("div", { "aria-busy": "true" });
   main.append(body);
   let timer = 0;

@@ -4,9 +4,9 @@
  * the stream carried is shown; a broken stream resumes after the last version shown.
  */
 
-import { gameName, getMatch, watchMatch, type GameEventInfo, type MatchInfo, type Outcome, type ViewUpdate } from "../api";
+import { gameName, getMatch, seatUsernames, watchMatch, type GameEventInfo, type MatchInfo, type Outcome, type ViewUpdate } from "../api";
 import { rendererFor, renderGeneric, type RenderInfo } from "../renderers/index";
-import { errorNotice, errorText, follow, heading, signInPrompt, signedIn, type Page } from "../ui/common";
+import { errorNotice, errorText, follow, heading, type Page } from "../ui/common";
 import { fill, formatNumber, h, humanize, notice } from "../ui/dom";
 import { BROADCAST_DELAY } from "./tournament";
 
@@ -17,10 +17,7 @@ export const matchPage: Page = (main, args, query) => {
   const id = args[0] ?? "";
   const delay = Math.max(0, Math.min(1000, Number(query.get("delay") ?? BROADCAST_DELAY) || 0));
   fill(main, heading("Match"));
-  if (!signedIn()) {
-    main.append(signInPrompt("watch this match"));
-    return;
-  }
+  // no sign-in needed: anyone may watch a public match as a spectator (the gateway refuses a private one)
   const abort = new AbortController();
   const meta = h("div", { class: "match-meta" });
   const live = h("p", { class: "live", role: "status", id: "live-status" }, "Connecting…");
@@ -29,13 +26,12 @@ export const matchPage: Page = (main, args, query) => {
   const turn = h("p", { id: "to-act" });
   const result = h("div", { id: "outcome" });
   const events = h("ol", { class: "events", id: "events", "aria-label": "Latest events" });
+  // One compact strip above the table (what, who, the delay, where play stands) so the table itself is in view
+  // on a laptop's first screen; the result sits in the strip's place once the match is over.
   main.append(
-    meta,
-    delayPicker(id, delay),
-    live,
+    h("div", { class: "match-strip" }, meta, h("div", { class: "match-live" }, live, delayPicker(id, delay)), turn),
     problems,
     result,
-    turn,
     tableBox,
     h("section", { "aria-labelledby": "events-title" }, h("h2", { id: "events-title" }, "Events"), events),
   );
@@ -50,7 +46,7 @@ export const matchPage: Page = (main, args, query) => {
       fill(problems, errorNotice(err));
       return;
     }
-    const info: RenderInfo = { game: match.game, mode: match.mode, seats: match.seatCount };
+    const info: RenderInfo = { game: match.game, mode: match.mode, seats: match.seatCount, names: seatUsernames(match) };
     await follow(
       () => watchMatch(id, delay, lastVersion, abort.signal),
       (update) => {
@@ -58,7 +54,7 @@ export const matchPage: Page = (main, args, query) => {
         lastVersion = update.version;
         drawTable(tableBox, update, info);
         fill(turn, update.outcome ? "" : toActText(update, match as MatchInfo));
-        addEvents(events, update.events, update.version);
+        addEvents(events, update.events, update.version, match);
         if (update.outcome) {
           fill(result, outcomeBox(update.outcome, match as MatchInfo));
           fill(live, `Finished at move ${update.version}.`);
@@ -96,7 +92,7 @@ async function renderMeta(box: HTMLElement, m: MatchInfo): Promise<void> {
   fill(
     box,
     h("p", { class: "meta" }, `${name} · ${humanize(m.mode)} · ${m.seatCount} seats · match ${m.id.slice(0, 8)}`),
-    h("ul", { class: "seats" }, m.seats.map((s) => h("li", {}, h("strong", {}, `Seat ${s.seat + 1}`), ` ${s.name}`))),
+    h("ul", { class: "seats", "aria-label": "Players" }, m.seats.map((s) => h("li", {}, h("strong", {}, `Seat ${s.seat + 1}`), ` ${s.name}`))),
   );
 }
 
@@ -147,18 +143,32 @@ export function outcomeBox(outcome: Outcome, m: MatchInfo, replayLink = true): H
   );
 }
 
-function describe(data: unknown): string {
+/** Event fields that hold a seat number (0-based on the wire): shown 1-based with the player's name, as the
+ * header, the result and the replay number seats. */
+const SEAT_FIELDS = /^(seat|seats|winner|winners|loser|losers|player|players|by|proposer|target|actor|to_act|first)$/;
+
+function seatText(m: MatchInfo | null, seat: number): string {
+  return m ? `${seatName(m, seat)} (seat ${seat + 1})` : `seat ${seat + 1}`;
+}
+
+function describe(data: unknown, m: MatchInfo | null): string {
   if (data === null || data === undefined) return "";
   if (typeof data !== "object") return String(data);
   return Object.entries(data as Record<string, unknown>)
-    .map(([k, v]) => `${humanize(k)}: ${typeof v === "object" ? JSON.stringify(v) : String(v)}`)
+    .map(([k, v]) => {
+      if (SEAT_FIELDS.test(k) && typeof v === "number" && Number.isInteger(v) && v >= 0) return `${humanize(k)}: ${seatText(m, v)}`;
+      if (SEAT_FIELDS.test(k) && Array.isArray(v) && v.every((x) => typeof x === "number")) {
+        return `${humanize(k)}: ${v.map((x) => seatText(m, x as number)).join(", ")}`;
+      }
+      return `${humanize(k)}: ${typeof v === "object" ? JSON.stringify(v) : String(v)}`;
+    })
     .join(", ");
 }
 
-function addEvents(list: HTMLElement, events: GameEventInfo[], version: number): void {
+function addEvents(list: HTMLElement, events: GameEventInfo[], version: number, m: MatchInfo | null): void {
   for (const e of events) {
-    const text = describe(e.data);
-    list.prepend(h("li", {}, h("span", { class: "muted" }, `#${version} `), h("strong", {}, humanize(e.kind)), text ? ` — ${text}` : ""));
+    const text = describe(e.data, m);
+    list.prepend(h("li", {}, h("span", { class: "muted" }, `Move ${version}: `), h("strong", {}, humanize(e.kind)), text ? ` — ${text}` : ""));
   }
   while (list.children.length > EVENTS_SHOWN) list.lastElementChild?.remove();
 }

@@ -4,9 +4,9 @@
  * spectators' table; for a running match it gives only the caller's own seat history, and says so.
  */
 
-import { gameName, getReplay, type ReplayInfo } from "../api";
+import { gameName, getReplay, seatUsernames, type ReplayInfo } from "../api";
 import { rendererFor, renderGeneric, type RenderInfo } from "../renderers/index";
-import { errorNotice, heading, signInPrompt, signedIn, type Page } from "../ui/common";
+import { errorNotice, heading, type Page } from "../ui/common";
 import { fill, h, humanize, notice } from "../ui/dom";
 import { outcomeBox } from "./match";
 
@@ -22,10 +22,7 @@ function isComplete(view: unknown): view is CompleteView {
 export const replayPage: Page = (main, args) => {
   const id = args[0] ?? "";
   fill(main, heading("Replay"));
-  if (!signedIn()) {
-    main.append(signInPrompt("see this replay"));
-    return;
-  }
+  // no sign-in needed: a public match's replay is public (the gateway refuses a private one to strangers)
   const body = h("div", { "aria-busy": "true" });
   main.append(body);
   void (async () => {
@@ -45,7 +42,7 @@ async function show(body: HTMLElement, replay: ReplayInfo): Promise<void> {
   const title = body.ownerDocument.querySelector(".page-title");
   if (title) title.textContent = `Replay: ${name}, ${m.seats.map((s) => s.name).join(" vs ")}`;
   document.title = `${name} replay · gamehall`;
-  const info: RenderInfo = { game: m.game, mode: m.mode, seats: m.seatCount };
+  const info: RenderInfo = { game: m.game, mode: m.mode, seats: m.seatCount, names: seatUsernames(m) };
   const last = replay.steps.length;
 
   const slider = h("input", { type: "range", id: "step", min: 0, max: last, value: last, step: 1 });

@@ -13,7 +13,7 @@ import {
   type Standings,
   type Tournament,
 } from "../api";
-import { errorNotice, errorText, follow, heading, signInPrompt, signedIn, type Page } from "../ui/common";
+import { errorNotice, errorText, follow, heading, type Page } from "../ui/common";
 import { fill, formatNumber, h, humanize, notice, playerName, table, when } from "../ui/dom";
 import { statusBadge } from "./home";
 
@@ -25,16 +25,14 @@ const TIEBREAK_NAMES: Record<string, string> = {
   buchholz: "Buchholz",
   "sonneborn-berger": "Sonneborn-Berger",
   "head-to-head": "Head to head",
-  wins: "Wins",
+  // the tie-break counts wins over opponents (a bye is not one), unlike the Wins column: named apart
+  wins: "Wins without byes",
 };
 
 export const tournamentPage: Page = (main, args) => {
   const id = args[0] ?? "";
   fill(main, heading("Tournament"));
-  if (!signedIn()) {
-    main.append(signInPrompt("follow this tournament"));
-    return;
-  }
+  // no sign-in needed: a tournament's standings, pairings and tables are public (read-only)
   const abort = new AbortController();
   const head = h("div", { class: "tournament-head" });
   const live = h("p", { class: "live", role: "status", id: "live-status" }, "Connecting…");
@@ -111,6 +109,42 @@ function renderHead(box: HTMLElement, t: Tournament): void {
     t.status === "registration"
       ? h("p", {}, `Registration open until ${when(t.registrationCloses)}.`)
       : null,
+    countdown(t),
+  );
+}
+
+/** Until when the next stage: registration's close (a clock that ticks), or, while a round is played, how many
+ * of its tables are still playing (the next round is paired as soon as they all finish). */
+function countdown(t: Tournament): HTMLElement | null {
+  if (t.status === "registration" && t.registrationCloses) {
+    const closes = t.registrationCloses.getTime();
+    const clock = h("p", { id: "countdown", class: "countdown", role: "timer", "aria-live": "off" });
+    let shown = false; // the clock stops once its page redraws it (a new one replaces it) or is left
+    const tick = () => {
+      if (shown && !clock.isConnected) return;
+      shown ||= clock.isConnected;
+      const left = Math.max(0, Math.round((closes - Date.now()) / 1000));
+      const d = Math.floor(left / 86400);
+      const hms = [Math.floor((left % 86400) / 3600), Math.floor((left % 3600) / 60), left % 60].map((n) => String(n).padStart(2, "0")).join(":");
+      clock.textContent = left > 0 ? `Registration closes in ${d ? `${d} d ` : ""}${hms}` : "Registration has closed: starting soon.";
+      if (left > 0) window.setTimeout(tick, 1000 - (Date.now() % 1000));
+    };
+    tick();
+    return clock;
+  }
+  if (t.status !== "running" && t.status !== "paused") return null;
+  const current = t.pairings.filter((p) => p.round === t.round && p.players.length > 1);
+  const playing = current.filter((p) => !p.ranks.length).length;
+  const last = t.roundsPlanned && t.round >= t.roundsPlanned;
+  const next = last ? "the final standings" : `round ${t.round + 1}`;
+  return h(
+    "p",
+    { id: "countdown", class: "countdown", role: "status" },
+    t.status === "paused"
+      ? `Paused in round ${t.round}.`
+      : playing
+        ? `Round ${t.round}${t.roundsPlanned ? ` of ${t.roundsPlanned}` : ""}: ${playing} of ${current.length} ${current.length === 1 ? "table" : "tables"} still playing; ${next} as soon as ${playing === 1 ? "it finishes" : "they finish"}.`
+        : `Round ${t.round} is over: ${next} is on its way.`,
   );
 }
 
@@ -222,20 +256,37 @@ function renderTables(box: HTMLElement, t: Tournament): void {
 }
 
 function bracket(byRound: Map<number, Pairing[]>, names: Names): HTMLElement {
+  // Drawn as a bracket: one column per round, each round's tables in pairs joined by a line to the table of the
+  // next round their winners meet at, which sits level with the middle of its pair (CSS: .bracket-*).
   const columns = [...byRound.entries()].sort((a, b) => a[0] - b[0]);
+  const last = columns.length - 1;
   return h(
     "div",
     { class: "bracket", role: "list", "aria-label": "Bracket by round" },
-    columns.map(([round, list]) =>
-      h(
+    columns.map(([round, list], index) => {
+      const sorted = [...list].sort((a, b) => a.table - b.table);
+      const box = (p: Pairing) => {
+        const status = tableStatus(p);
+        return h(
+          "div",
+          { class: "bracket-match", "data-round": round, "data-table": p.table },
+          h("p", { class: "muted" }, `Table ${p.table}`),
+          players(p, names),
+          h("p", {}, status.text, " ", status.link),
+        );
+      };
+      const groups: HTMLElement[] = [];
+      for (let k = 0; k < sorted.length; k += 2) {
+        const pair = sorted.slice(k, k + 2);
+        const joined = index < last && pair.length === 2;
+        groups.push(h("div", { class: `bracket-pair${joined ? " bracket-joined" : ""}` }, pair.map(box)));
+      }
+      return h(
         "section",
-        { class: "bracket-round", role: "listitem", "aria-label": `Round ${round}` },
-        h("h3", {}, `Round ${round}`),
-        list.map((p) => {
-          const status = tableStatus(p);
-          return h("div", { class: "bracket-match" }, h("p", { class: "muted" }, `Table ${p.table}`), players(p, names), h("p", {}, status.text, " ", status.link));
-        }),
-      ),
-    ),
+        { class: `bracket-round${index > 0 ? " bracket-fed" : ""}`, role: "listitem", "aria-label": `Round ${round}` },
+        h("h3", {}, index === last && sorted.length === 1 ? `Round ${round} (final)` : `Round ${round}`),
+        h("div", { class: "bracket-slots" }, groups),
+      );
+    }),
   );
 }

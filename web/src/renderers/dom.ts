@@ -3,10 +3,10 @@
  * of an untyped view, and the table's common pieces (seat panels, meters, card faces and backs, banners).
  */
 
-import { type Child, h } from "../ui/dom";
+import { type Child, h, setVars } from "../ui/dom";
 
 /** Element building is the pages' own (text only, never parsed as HTML): one helper for pages and renderers. */
-export { type Child, h };
+export { type Child, h, setVars };
 
 // ---------------------------------------------------------------- reading an untyped view
 
@@ -96,7 +96,7 @@ export function meter(label: string, value: number, max: number, kind: string): 
       "aria-valuemax": safeMax,
     },
     h("span", { class: "gh-meter-label" }, label),
-    h("span", { class: "gh-meter-bar", "aria-hidden": "true" }, h("span", { class: "gh-meter-fill", style: `width:${pct}%` })),
+    h("span", { class: "gh-meter-bar", "aria-hidden": "true" }, setVars(h("span", { class: "gh-meter-fill" }), { "--fill": `${pct}%` })),
     h("span", { class: "gh-meter-value" }, `${value}/${max}`),
   );
 }
@@ -154,22 +154,34 @@ export function seatPanel(
   if (opts.active) tags.push(chip("to act", "gh-chip-turn"));
   if (opts.out) tags.push(chip("out", "gh-chip-out"));
   if (opts.won) tags.push(chip("winner", "gh-chip-won"));
-  return h(
+  const panel = h(
     "article",
     {
       class: classes.filter(Boolean).join(" "),
       "aria-label": `${title}${opts.you ? " (you)" : ""}${opts.active ? ", to act" : ""}${opts.out ? ", out" : ""}${opts.won ? ", winner" : ""}`,
       "data-seat": opts.seat,
-      style: opts.colour ? `--seat-colour:${opts.colour}` : null,
     },
     h("h3", { class: "gh-seat-title" }, h("span", { class: "gh-seat-name" }, title), ...tags),
     ...children,
   );
+  return opts.colour ? setVars(panel, { "--seat-colour": opts.colour }) : panel;
 }
 
 /** Seat n as people read it (1-based). */
 export function seatName(seat: number): string {
   return `Seat ${seat + 1}`;
+}
+
+let names: readonly string[] = [];
+
+/** The players' names (by seat, "" where unknown) the next pictures use; the registry sets it per drawing. */
+export function useNames(seatNames: readonly string[] | undefined): void {
+  names = seatNames ?? [];
+}
+
+/** A seat's player by name when the page knows it (a person's username), else the game's own `fallback`. */
+export function personName(seat: number, fallback: string): string {
+  return names[seat] || fallback;
 }
 
 /** A note for a view this renderer cannot read (not a game view at all): never an exception on the page. */

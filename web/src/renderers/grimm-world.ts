@@ -8,7 +8,7 @@
 import { CONTENT } from "./content.generated";
 import type { RenderInfo } from "./index";
 import {
-  arr, banner, card, cardRow, chip, h, header, humanize, isObj, line, meter, num, obj, seatPanel, stat, str, strs,
+  arr, banner, card, cardRow, chip, h, header, humanize, isObj, line, meter, num, obj, seatPanel, setVars, stat, str, strs,
   tableRoot, unreadable, zone, type Obj,
 } from "./dom";
 
@@ -95,7 +95,7 @@ function gridZone(v: Obj, fight: Obj): HTMLElement {
   const foes = arr(fight.foes).map(arr);
   const enemies = arr(v.enemies).map(obj);
   const martha = obj(v.martha);
-  const grid = h("div", { class: "gw-grid", role: "table", "aria-label": `battlefield, ${width} by ${height} spaces`, style: `grid-template-columns:repeat(${width},minmax(0,1fr))` });
+  const grid = setVars(h("div", { class: "gw-grid", role: "table", "aria-label": `battlefield, ${width} by ${height} spaces` }), { "--cols": Math.max(1, Math.round(width)) });
   for (let y = 0; y < height; y++) {
     const row = h("div", { class: "gw-row", role: "row" });
     for (let x = 0; x < width; x++) {

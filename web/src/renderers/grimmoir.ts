@@ -7,7 +7,7 @@
 import { CONTENT } from "./content.generated";
 import type { RenderInfo } from "./index";
 import {
-  arr, backs, banner, card, cardRow, chip, h, header, humanize, isObj, line, num, seatPanel, stat, str,
+  arr, backs, banner, card, cardRow, chip, h, header, humanize, isObj, line, num, personName, seatPanel, stat, str,
   strs, tableRoot, unreadable, zone, type Obj,
 } from "./dom";
 
@@ -27,7 +27,7 @@ function charCard(id: string): HTMLElement {
 }
 
 function player(seat: number): string {
-  return `Player ${seat + 1}`;
+  return personName(seat, `Player ${seat + 1}`);
 }
 
 export function render(view: unknown, info: RenderInfo): HTMLElement {

@@ -9,7 +9,7 @@ import { CONTENT } from "./content.generated";
 import type { RenderInfo } from "./index";
 import {
   arr, backs, banner, card, cardRow, chip, h, header, humanize, isObj, line, meter, num, obj,
-  seatPanel, stat, str, strs, tableRoot, unreadable, zone, type Obj,
+  personName, seatPanel, stat, str, strs, tableRoot, unreadable, zone, type Obj,
 } from "./dom";
 
 const GS = CONTENT.grimslingers;
@@ -52,6 +52,11 @@ function creatureName(key: string): string {
 
 function cards(keys: string[], label: string): HTMLElement {
   return cardRow(label, keys.map((k) => gsCard(k)));
+}
+
+/** A gunslinger as people know them: the player's name when the page has it, else "Grimslinger n" (1-based). */
+function gsName(seat: number): string {
+  return personName(seat, `Grimslinger ${seat + 1}`);
 }
 
 export function render(view: unknown, info: RenderInfo): HTMLElement {
@@ -101,7 +106,7 @@ function nameOf(v: Obj, i: number): string {
 }
 
 function seatLabel(i: number, creatureSeat: number, creatureKey = ""): string {
-  return i === creatureSeat ? `Creature${creatureKey ? `: ${creatureName(creatureKey)}` : ""}` : `Grimslinger ${i + 1}`;
+  return i === creatureSeat ? `Creature${creatureKey ? `: ${creatureName(creatureKey)}` : ""}` : `${gsName(i)}`;
 }
 
 function statusLine(v: Obj, players: Obj[], creatureSeat: number, outcome: Obj | null): HTMLElement {
@@ -115,8 +120,8 @@ function statusLine(v: Obj, players: Obj[], creatureSeat: number, outcome: Obj |
     if (winners.length === 0) lead = together ? `The Grimslingers lose${creatureKey ? ` to the ${creatureName(creatureKey)}` : ""}` : "No winner";
     else if (together) lead = "The Grimslingers win";
     else if (winners.length === ranks.length && ranks.length > 1) lead = "Draw";
-    else if (TEAM_MODES.has(str(v.mode))) lead = `Team ${(winners[0] % 2) + 1} wins (${winners.map((i) => `Grimslinger ${i + 1}`).join(", ")})`;
-    else lead = `${winners.map((i) => `Grimslinger ${i + 1}`).join(", ")} win${winners.length === 1 ? "s" : ""}`;
+    else if (TEAM_MODES.has(str(v.mode))) lead = `Team ${(winners[0] % 2) + 1} wins (${winners.map((i) => `${gsName(i)}`).join(", ")})`;
+    else lead = `${winners.map((i) => `${gsName(i)}`).join(", ")} win${winners.length === 1 ? "s" : ""}`;
     const reason = str(outcome.reason);
     return banner(`Game over: ${lead}${reason ? ` (${reason})` : ""}.`, "result");
   }
@@ -182,7 +187,7 @@ function playerPanel(v: Obj, p: Obj, i: number, me: number | null, mode: string,
   const commit = str(p.commit);
   const aim = typeof p.aim === "number" && p.aim >= 0 ? p.aim : null;
   return seatPanel(
-    `Grimslinger ${i + 1}${team}`,
+    `${gsName(i)}${team}`,
     { active: current === i, you: mine, out: !alive, won: wonBy(v, i), seat: i, cls: `gs-seat gs-team-${TEAM_MODES.has(mode) ? (i % 2) + 1 : 0}` },
     h("div", { class: "gh-meters" }, meter("HP", num(p.hp), num(p.max_hp), "hp"), meter("EP", num(p.ep), num(p.max_ep), "ep")),
     h("div", { class: "gh-chips" }, statusChips(p)),
@@ -270,7 +275,7 @@ function ownCards(v: Obj, me: number): HTMLElement | null {
   const commit = isObj(v.my_commit) ? v.my_commit : null;
   if (!offer.length && !commit) return null;
   return zone(
-    `Your choices (Grimslinger ${me + 1})`,
+    `Your choices (${gsName(me)})`,
     "gs-own",
     offer.length ? line("Draft offer", cards(offer, "draft offer")) : null,
     commit ? line(`Committed: ${humanize(str(commit.kind))}`, cards(strs(commit.cards), "your committed cards")) : null,
@@ -310,11 +315,11 @@ function renderTale(t: Obj, players: Obj[]): HTMLElement {
       h(
         "li",
         { class: `gs-member${m.down ? " gh-out" : ""}` },
-        h("b", {}, `Grimslinger ${i + 1}`),
+        h("b", {}, `${gsName(i)}`),
         ` level ${num(m.level)}, hand limit ${num(m.hand_limit)}`,
         m.down ? chip("down", "gh-chip-out") : null,
         p.hp !== undefined ? ` · HP ${num(p.hp)}/${num(p.max_hp)}` : null,
-        strs(m.stash).length ? cards(strs(m.stash), `stash of Grimslinger ${i + 1}`) : null,
+        strs(m.stash).length ? cards(strs(m.stash), `stash of ${gsName(i)}`) : null,
       ),
     );
   });
@@ -339,7 +344,7 @@ function renderTale(t: Obj, players: Obj[]): HTMLElement {
     str(t.event) ? line("Event", chip(humanize(str(t.event)))) : null,
     strs(t.award).length ? line("Award", cards(strs(t.award), "award on offer")) : null,
     strs(t.loot).length ? line("Loot", cards(strs(t.loot), "loot")) : null,
-    isObj(t.decision) ? line("Decision", chip(`${humanize(str(t.decision.kind))}: proposed by Grimslinger ${num(t.decision.proposer) + 1}`)) : null,
+    isObj(t.decision) ? line("Decision", chip(`${humanize(str(t.decision.kind))}: proposed by ${gsName(num(t.decision.proposer))}`)) : null,
     posse,
   );
 }

@@ -11,6 +11,7 @@
 import { render as renderGrimmWorld } from "./grimm-world";
 import { render as renderGrimmoir } from "./grimmoir";
 import { render as renderGrimslingers } from "./grimslingers";
+import { useNames } from "./dom";
 import { render as renderTinyEpicQuest } from "./tiny-epic-quest";
 
 export interface RenderInfo {
@@ -20,6 +21,8 @@ export interface RenderInfo {
   mode: string;
   /** Number of seats at the table. */
   seats: number;
+  /** The people's names by seat ("" for a bot or an unknown seat): pictures show players by name. */
+  names?: string[];
 }
 
 export type Renderer = (view: unknown, info: RenderInfo) => HTMLElement;
@@ -34,7 +37,16 @@ const renderers: Record<string, Renderer> = {
 
 /** The renderer for a game id, or the generic fallback when the game has none. */
 export function rendererFor(gameId: string): Renderer {
-  return renderers[gameId] ?? renderGeneric;
+  const draw = renderers[gameId];
+  if (!draw) return renderGeneric;
+  return (view, info) => {
+    useNames(info.names);
+    try {
+      return draw(view, info);
+    } finally {
+      useNames([]);
+    }
+  };
 }
 
 /** Generic fallback: the view as a nested definition list (keys and values as text, never as HTML). */

@@ -7,7 +7,7 @@
 import { CONTENT } from "./content.generated";
 import type { RenderInfo } from "./index";
 import {
-  arr, banner, card, cardRow, chip, h, header, humanize, isObj, line, meter, num, nums, seatPanel, stat, str,
+  arr, banner, card, cardRow, chip, h, header, humanize, isObj, line, meter, num, nums, personName, seatPanel, setVars, stat, str,
   tableRoot, unreadable, zone, type Obj,
 } from "./dom";
 
@@ -26,7 +26,7 @@ function colourOf(v: Obj, seat: number): string {
 }
 
 function player(v: Obj, seat: number): string {
-  return `${humanize(colourOf(v, seat))} (player ${seat + 1})`;
+  return `${humanize(colourOf(v, seat))} (${personName(seat, `player ${seat + 1}`)})`;
 }
 
 function quest(q: number): HTMLElement {
@@ -99,7 +99,7 @@ function kingdom(v: Obj, seats: number): HTMLElement {
   cards.forEach((cardIndex, slot) => {
     const [row, col] = TEQ.slots[slot] ?? [0, 0];
     const regions = TEQ.cards[cardIndex]?.[side] ?? [];
-    const cell = h("div", { class: "teq-card", style: `grid-row:${row + 1};grid-column:${col + 1}`, role: "group", "aria-label": `map card at row ${row + 1}, column ${col + 1}` });
+    const cell = setVars(h("div", { class: "teq-card", role: "group", "aria-label": `map card at row ${row + 1}, column ${col + 1}`, "data-row": row + 1, "data-col": col + 1 }), { "--row": row + 1, "--col": col + 1 });
     regions.forEach(([type, name], reg) => {
       const here: { hero: number; seat: number; prog: number }[] = [];
       for (let hero = 0; hero < seats * HEROES; hero++) {

@@ -21,6 +21,19 @@ interface Report {
   labels: string[];
   /** How wide the picture's content is (more than the page width: it overflows sideways). */
   scrollWidth: number;
+  /** How tall the picture is drawn (px). */
+  height: number;
+  /** Each bar as drawn: its value and maximum (aria) and the fill's share of the bar's width. */
+  meters: { label: string; value: number; max: number; drawn: number }[];
+  /** Tiny Epic Quest's map cards: the grid row and column they are meant for, and where they are drawn. */
+  mapCards: { row: number; col: number; x: number; y: number; w: number; h: number }[];
+  /** Grimm World's battlefield: its width in spaces and each cell's box, in the view's order. */
+  grid: { cols: number; rows: number; width: number; height: number; cells: { x: number; y: number; w: number; h: number }[] } | null;
+}
+
+function box_(el: Element): { x: number; y: number; w: number; h: number } {
+  const r = el.getBoundingClientRect();
+  return { x: Math.round(r.left), y: Math.round(r.top), w: Math.round(r.width), h: Math.round(r.height) };
 }
 
 function picture(doc: Fixture): HTMLElement | string {
@@ -29,6 +42,20 @@ function picture(doc: Fixture): HTMLElement | string {
   } catch (e) {
     return String(e instanceof Error ? (e.stack ?? e.message) : e);
   }
+}
+
+function gridOf(grid: Element | null): Report["grid"] {
+  if (!grid) return null;
+  const label = grid.getAttribute("aria-label") ?? "";
+  const m = /(\d+) by (\d+)/.exec(label);
+  const r = grid.getBoundingClientRect();
+  return {
+    cols: m ? Number(m[1]) : 0,
+    rows: m ? Number(m[2]) : 0,
+    width: Math.round(r.width),
+    height: Math.round(r.height),
+    cells: [...grid.querySelectorAll(".gw-cell")].map(box_),
+  };
 }
 
 function report(box: HTMLElement, failure: string | null): Report {
@@ -41,6 +68,23 @@ function report(box: HTMLElement, failure: string | null): Report {
     cardNames: attr("[data-card]", "aria-label"),
     labels: attr("[aria-label]", "aria-label"),
     scrollWidth: box.scrollWidth,
+    height: Math.round(box.getBoundingClientRect().height),
+    meters: [...box.querySelectorAll(".gh-meter")].map((m) => {
+      const bar = m.querySelector(".gh-meter-bar")?.getBoundingClientRect();
+      const fill = m.querySelector(".gh-meter-fill")?.getBoundingClientRect();
+      return {
+        label: m.getAttribute("aria-label") ?? "",
+        value: Number(m.getAttribute("aria-valuenow")),
+        max: Number(m.getAttribute("aria-valuemax")),
+        drawn: bar && fill && bar.width > 0 ? fill.width / bar.width : -1,
+      };
+    }),
+    mapCards: [...box.querySelectorAll(".teq-card")].map((c) => ({
+      row: Number(c.getAttribute("data-row")),
+      col: Number(c.getAttribute("data-col")),
+      ...box_(c),
+    })),
+    grid: gridOf(box.querySelector(".gw-grid")),
   };
 }
 
@@ -114,4 +158,10 @@ function contrastIssues(): string[] {
   return issues;
 }
 
-Object.assign(window, { draw, drawAll, contrastIssues });
+/** Every Content-Security-Policy violation on the page (the test fails on any). */
+const violations: string[] = [];
+document.addEventListener("securitypolicyviolation", (e) => {
+  violations.push(`${e.violatedDirective} blocked ${e.blockedURI || "inline"} (${e.sample.slice(0, 60)})`);
+});
+
+Object.assign(window, { draw, drawAll, contrastIssues, violations });
