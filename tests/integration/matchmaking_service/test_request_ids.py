@@ -50,6 +50,8 @@ def _callers(monkeypatch: pytest.MonkeyPatch) -> None:
 
     monkeypatch.setattr(tournament_servicer, "claims_of", claims_of)
     monkeypatch.setattr(tickets_servicer, "claims_of", claims_of)
+    monkeypatch.setattr(tournament_servicer, "reader_of", claims_of)  # the reads anonymous visitors may make
+    monkeypatch.setattr(tickets_servicer, "reader_of", claims_of)
 
 
 OPERATOR, OTHER_OPERATOR = Context(_claims("op", "operator")), Context(_claims("op2", "operator"))
