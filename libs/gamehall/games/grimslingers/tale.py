@@ -20,7 +20,7 @@ from gamehall.engine.errors import IllegalAction
 from gamehall.engine.protocol import Action, Event
 from gamehall.engine.rng import Rng
 from gamehall.games.grimslingers import catalog as cat
-from gamehall.games.grimslingers import tale_camp, tale_duel, tale_story
+from gamehall.games.grimslingers import tale_camp, tale_duel, tale_nodes, tale_story
 from gamehall.games.grimslingers.actions import (
     Accept,
     Decide,
@@ -102,7 +102,7 @@ def legal(s: State, seat: int) -> list[Action]:
         return []
     x = s.seats[seat]
     if over_limit(s) == seat:
-        return [Stash(cat.KEYS[c]) for c in sorted(set(x.hand), key=lambda c: cat.KEYS[c])]
+        return tale_camp.overflow_legal(s, seat)
     t = tale_of(s)
     d = t.decision
     if d is not None:
@@ -251,6 +251,8 @@ def _mark_fallen(s: State, events: list[Event]) -> None:
         if s.seats[i].hp <= 0 and not t.members[i].down:
             fall(s, i, events)
             if t.queue and t.queue[0] == i:
+                if t.activity == Activity.SNEAK:
+                    tale_nodes.forfeit_loot(s, i)
                 next_in_queue(s)
             elif i in t.queue:
                 t.queue.remove(i)

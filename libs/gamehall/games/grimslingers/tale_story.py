@@ -15,6 +15,14 @@ def chapter(s: State) -> Chapter:
     return TALE.chapters[tale_of(s).chapter]
 
 
+def progress(s: State) -> float:
+    """How much of the campaign is done, in [0, 1]: story parts completed over all chapters."""
+    t = tale_of(s)
+    total = sum(len(c.parts) for c in TALE.chapters)
+    done = sum(len(c.parts) for c in TALE.chapters[: t.chapter]) + min(t.part, len(chapter(s).parts))
+    return done / total if total else 0.0
+
+
 def next_part(s: State) -> Part | None:
     parts = chapter(s).parts
     t = tale_of(s)

@@ -127,6 +127,13 @@ class PlayerView(_View):
         list[CardKey], Meta(description="The seat's signatures seen in public (they may be back in its hand).")
     ]
     items_held: Annotated[list[CardKey], Meta(description="Item cards the seat holds (items are public).")]
+    hand_known: Annotated[
+        list[CardKey],
+        Meta(
+            description="Cards everyone saw go into the seat's hand (Hush, Reload...) and still there "
+            "(or face down in its commitment before the reveal)."
+        ),
+    ]
     offer_size: Annotated[int, Meta(description="Cards in the seat's draft offer.")]
     dealt: Annotated[list[int], Meta(description="DMG dealt per seat this turn.")]
     decided: Annotated[bool, Meta(description="The seat has made this phase's secret choice (draft, aim, draw).")]

@@ -175,7 +175,7 @@ def test_the_narrator_who_proposes_passes_round_the_table() -> None:
         assert GAME.to_act(s) == {proposer}
 
 
-@pytest.mark.parametrize("use", [1, 0])
+@pytest.mark.parametrize("use", [-1, 0])
 def test_a_player_at_zero_between_duels_may_use_a_revive_juju_or_is_defeated(use: int) -> None:
     from gamehall.games.grimslingers.actions import Choose, Propose
     from gamehall.games.grimslingers.tale_content import EVENTS
@@ -189,7 +189,7 @@ def test_a_player_at_zero_between_duels_may_use_a_revive_juju_or_is_defeated(use
     place(s, "crossroads")
     jump = next(i for i, o in enumerate(EVENTS[t_of(s).event].options) if o.key == "jump")
     s, _ = act(s, 0, Propose(jump))
-    assert s.prompts and GAME.legal_actions(s, 0) == [Choose(0), Choose(1)]
+    assert s.prompts and GAME.legal_actions(s, 0) == [Choose(0), Choose(-1)]  # -1: revival.JUJU
     s, _ = act(s, 0, Choose(use))
     t = t_of(s)
     if use:  # not a defeat

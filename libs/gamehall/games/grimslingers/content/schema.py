@@ -185,6 +185,15 @@ class WitchKingDef(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     provenance: Provenance
 
 
+class Reading(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A rule of a mode that the books do not state (a choice of ours, labelled like content)."""
+
+    key: str
+    modes: list[str]
+    text: str
+    provenance: Provenance
+
+
 class CreaturePack(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     version: int
     skills: list[CardDef]
@@ -192,3 +201,5 @@ class CreaturePack(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     creatures: list[CreatureDef]
     modifiers: list[ModifierDef]
     witch_king: WitchKingDef
+    readings: list[Reading] = []
+    """The creature modes' unstated rules (item 9 of issue 40)."""
