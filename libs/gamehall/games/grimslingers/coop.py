@@ -47,8 +47,10 @@ def team_score(s: State) -> float:
     if won:
         left = sum(max(0, x.hp) for x in players if x.alive) / max(1, sum(x.max_hp for x in players))
         return round(WIN_FLOOR + (1 - WIN_FLOOR) * left, 4)
+    from gamehall.games.grimslingers.creatures import starting
+
     c = s.seats[s.creature]
-    taken = 1 - max(0, c.hp) / max(1, c.max_hp)
+    taken = 1 - max(0, c.hp) / max(1, starting(s, s.creature_key, s.players)[0])
     return round(LOSS_CEILING * min(1.0, max(0.0, taken)), 4)
 
 

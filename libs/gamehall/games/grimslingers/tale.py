@@ -34,7 +34,7 @@ from gamehall.games.grimslingers.actions import (
 )
 from gamehall.games.grimslingers.piles import discard_card
 from gamehall.games.grimslingers.state import Phase, State
-from gamehall.games.grimslingers.tale_content import EVENTS, LINKS, NODE_ID, NODES, PERKS, TALE
+from gamehall.games.grimslingers.tale_content import DIFFICULTIES, EVENTS, LINKS, NODE_ID, NODES, PERKS, TALE
 from gamehall.games.grimslingers.tale_effects import (
     end_campaign,
     fall,
@@ -201,6 +201,8 @@ def _resolve(s: State, d: Decision, option: int, events: list[Event], rng: Rng) 
     t.decision = None
     if d.kind == DecisionKind.MOVE:
         _move(s, option, events)
+    elif d.kind == DecisionKind.DIFFICULTY:
+        tale_story.change_difficulty(s, DIFFICULTIES[option], events)
     elif d.kind == DecisionKind.ITEM_OWNER:
         card = t.award.pop(0)
         s.seats[option].hand.append(card)

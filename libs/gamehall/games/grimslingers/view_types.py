@@ -44,7 +44,7 @@ PromptName = Literal[
 PickName = Literal["reload", "purge", "surge", "reactivate", "recall", "organize", "trade"]
 StepName = Literal["narrative", "node", "move", "duel", "over"]
 ActivityName = Literal["none", "camp", "sneak", "behemoth", "perk", "overflow"]
-DecisionName = Literal["move", "event_option", "item_owner"]
+DecisionName = Literal["move", "event_option", "item_owner", "difficulty"]
 DuelName = Literal["none", "attack", "event", "story"]
 
 
@@ -279,6 +279,7 @@ class TaleView(_View):
     duel_outcome: str
     fled: list[int]
     duels_won: int
+    duels_before: Annotated[int, Meta(description="Duels won before this chapter began.")]
     result: str
 
 

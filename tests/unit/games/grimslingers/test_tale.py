@@ -77,8 +77,9 @@ def test_500_simulated_campaigns_finish_with_zero_errors() -> None:
 
 
 def test_the_campaign_can_be_won() -> None:
-    """The easy campaign is winnable by the balance bots (chapter end: 'the tale is told')."""
-    results = [play(1, "easy", derive_seed(1, "easy", 1, i)) for i in range(6)]
+    """The easy campaign is winnable by the balance bots: its last chapter's end is the victory
+    ('the tale is told'); the group starts there (R-066), as three chapters take long to play."""
+    results = [play(2, "easy", derive_seed(1, "easy", 2, i), chapter=2) for i in range(6)]
     assert any(won and reason == "the tale is told" for won, _, reason in results)
 
 

@@ -171,9 +171,12 @@ class ModifierDef(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 
 class Setting(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A Witch King setting by player count (index = players - 1): HP, EP and the +NV of its
+    skills; `rn` shifts every skill's RN."""
+
     hp: list[int]
     ep: list[int]
-    nv: int = 0
+    nv: list[int] = msgspec.field(default_factory=lambda: [0, 0, 0, 0])
     rn: int = 0
 
 
