@@ -39,6 +39,7 @@ from gamehall.games.grimslingers.state import (
     State,
 )
 from gamehall.games.grimslingers.table import aimed_target, foes, fp_order, is_foe, living, next_living, seat_key, team
+from gamehall.games.grimslingers.tale_effects import over_limit
 
 PURGE_FREE = 2
 """Elemental Catalyst's Purge: up to 2 spells, +1 EP each, free (AMB-28)."""
@@ -141,7 +142,7 @@ def targets_of(s: State, p: Play, card: int) -> list[int]:
 
 def run(s: State, events: list[Event], rng: Rng) -> None:
     """Resolve plays until a prompt needs an answer or the turn is over."""
-    while not s.prompts and s.picking is None and s.phase == Phase.AFTERMATH:
+    while not s.prompts and s.picking is None and s.phase == Phase.AFTERMATH and over_limit(s) < 0:
         if s.current_play == END_PROMPTS:
             _end_of_turn(s, events)
             return
@@ -239,16 +240,27 @@ def _choose(s: State, p: Play) -> None:
         # the targets of a skill make the choices it gives them (R-223), one after another
         effect = next(e for e in cat.CARDS[card].effects if e.op == "choose_one")
         for seat in targets_of(s, p, card):
-            options = option_list(s, seat, effect)
             if seat == s.creature:  # redirected at the creature itself: it makes no choices
-                p.choices += [seat, options[0]]
+                p.choices += [seat, option_list(s, seat, effect)[0]]
             else:
-                s.prompts.append(Prompt(seat, PromptKind.SKILL_OPTION, options, s.current_play))
+                # public options: every branch; which ones the seat can take (holding WIND) is
+                # its secret (item 5 of issue 40), see `skill_options`
+                s.prompts.append(
+                    Prompt(seat, PromptKind.SKILL_OPTION, list(range(len(effect.branches))), s.current_play)
+                )
     elif "catalyst" in ops:
         for seat in targets_of(s, p, card):
             if seat != s.creature and any(cat.IS_SPELL[c] for c in s.seats[seat].hand):
                 s.picking = Picking(seat, PickKind.PURGE, PURGE_FREE, 0)  # the card's free Purge (AMB-28)
                 break
+
+
+def skill_options(s: State, prompt: Prompt) -> list[int]:
+    """The options of a skill's choice the prompted seat can really take (its legal answers; the
+    prompt itself lists every option, so that the others learn nothing about the seat's hand)."""
+    card = effective(s.plays[prompt.ref])
+    effect = next(e for e in cat.CARDS[card].effects if e.op == "choose_one")
+    return option_list(s, prompt.seat, effect)
 
 
 def _resolution_order(s: State) -> list[int]:
@@ -272,7 +284,8 @@ def answer_choice(s: State, prompt: Prompt, option: int) -> None:
         owner.transmute = option
         owner.transmute_phase = Phase.AFTERMATH
     elif prompt.kind == PromptKind.SKILL_OPTION:
-        s.plays[prompt.ref].choices += [prompt.seat, option]
+        allowed = skill_options(s, prompt)
+        s.plays[prompt.ref].choices += [prompt.seat, option if option in allowed else allowed[0]]
     elif prompt.kind == PromptKind.TRUE_GRIT and option > 0:
         s.pending[:0] = [[prompt.seat, Resource.EP, -option], [prompt.seat, Resource.HP, option]]
 

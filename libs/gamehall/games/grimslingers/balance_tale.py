@@ -80,13 +80,23 @@ def duel_action(s: State, seat: int, rng: random.Random) -> Action:
     return best
 
 
-def play(seats: int, difficulty: str, seed: int) -> tuple[bool, int, str]:
-    """One campaign: (won, adventure turns, reason)."""
+def play(seats: int, difficulty: str, seed: int, chapter: int = 0) -> tuple[bool, int, str]:
+    """One campaign: (won, adventure turns, reason). With `chapter` > 0 the group starts at that
+    chapter (R-066: a group may choose its chapter) and the run stops at the chapter's end (a won
+    chapter counts as a win): the designed chapters are balanced one at a time."""
     s = GAME.new_match(GAME.configure("tall-tale", seats, options={"difficulty": difficulty}), seed)
     rng = random.Random(seed)
+    jumped = False
     for _ in range(MAX_STEPS):
         if GAME.outcome(s) is not None:
             break
+        if chapter and not jumped and s.phase == Phase.ADVENTURE and s.tale is not None:
+            from gamehall.games.grimslingers.tale_story import start_chapter
+
+            start_chapter(s, chapter, [])
+            jumped = True
+        if jumped and s.tale is not None and s.tale.chapter > chapter:
+            return True, s.tale.turn, "chapter done"
         seat = min(machine.to_act(s))
         duel = s.phase not in (Phase.ADVENTURE, Phase.ARCHETYPE)
         action = duel_action(s, seat, rng) if duel else GAME.default_action(s, seat)
@@ -96,14 +106,14 @@ def play(seats: int, difficulty: str, seed: int) -> tuple[bool, int, str]:
     return s.ranks is not None and s.ranks[0] == 1, s.tale.turn, s.reason
 
 
-def run(matches: int, seed: int, seat_counts: tuple[int, ...]) -> dict[str, Any]:
+def run(matches: int, seed: int, seat_counts: tuple[int, ...], chapter: int = 0) -> dict[str, Any]:
     table: dict[str, Any] = {"bands": BANDS, "matches_per_cell": matches, "win_rate": {}, "reasons": {}}
     for difficulty in DIFFICULTIES:
         for n in seat_counts:
             wins = 0
             reasons: dict[str, int] = {}
             for i in range(matches):
-                won, _, reason = play(n, difficulty, derive_seed(seed, difficulty, n, i))
+                won, _, reason = play(n, difficulty, derive_seed(seed, difficulty, n, i), chapter)
                 wins += won
                 reasons[reason] = reasons.get(reason, 0) + 1
             cell = f"{difficulty}/{n}p"
@@ -133,10 +143,11 @@ def main() -> None:
     parser.add_argument("--matches", type=int, default=20)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--seats", default="1,2")
+    parser.add_argument("--chapter", type=int, default=0, help="play one chapter (0-based; 0: the campaign)")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--check", action="store_true", help="exit 1 when a pooled rate misses its band")
     args = parser.parse_args()
-    report = run(args.matches, args.seed, tuple(int(n) for n in args.seats.split(",")))
+    report = run(args.matches, args.seed, tuple(int(n) for n in args.seats.split(",")), args.chapter)
     failed = misses(report)
     print(json.dumps(report, indent=2 if not args.json else None))
     if args.check and failed:

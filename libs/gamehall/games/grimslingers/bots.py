@@ -14,8 +14,10 @@ from gamehall.engine.protocol import Action
 from gamehall.games.grimslingers import catalog as cat
 from gamehall.games.grimslingers import machine, tale_bots
 from gamehall.games.grimslingers.actions import Aim, Choose, EndStandoff, Pass, Pick, Play, Reload, StopPicking
+from gamehall.games.grimslingers.revival import JUJU
 from gamehall.games.grimslingers.state import Phase, PickKind, PromptKind, State
 from gamehall.games.grimslingers.table import is_foe
+from gamehall.games.grimslingers.tale_effects import over_limit
 
 _KEEP_ALIVE = (
     PromptKind.RESURRECT,
@@ -43,10 +45,13 @@ def default_action(s: State, seat: int) -> Action | None:
     x = s.seats[seat]
     if s.phase == Phase.ADVENTURE and not s.prompts:
         return tale_bots.default_action(s, seat, legal)
+    if over_limit(s) == seat and not s.prompts and s.picking is None:
+        return tale_bots.default_action(s, seat, legal)  # stashing an excess in a duel
     if s.prompts:
         prompt = s.prompts[0]
         if prompt.kind in _KEEP_ALIVE:
-            return Choose(max(prompt.options))
+            answers = [a.option for a in legal if isinstance(a, Choose)]
+            return Choose(JUJU if max(answers) == 0 and JUJU in answers else max(answers))
         if prompt.kind == PromptKind.REDIRECT:
             return Choose(s.plays[prompt.ref].target)
         return EndStandoff() if EndStandoff() in legal else legal[0]

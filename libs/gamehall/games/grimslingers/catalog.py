@@ -26,6 +26,8 @@ SIGNATURE_PACK: CardPack = load_pack(_PKG, "signatures.json", CardPack)
 ITEM_PACK: CardPack = load_pack(_PKG, "items.json", CardPack)
 ARCHETYPE_PACK: ArchetypePack = load_pack(_PKG, "archetypes.json", ArchetypePack)
 CREATURE_PACK: CreaturePack = load_pack(_PKG, "creatures.json", CreaturePack)
+READINGS = {r.key: r for r in CREATURE_PACK.readings}
+"""Labelled choices of the creature modes (content `readings`, provenance `designed`)."""
 TALE_ITEM_PACK: CardPack = load_pack(_PKG, "tale_items.json", CardPack)
 """Tall Tale-only items (map pieces, hex fragments, supplies, story and ritual items)."""
 

@@ -21,8 +21,8 @@ CREATURE_MAX = 40
 PASS_EP = 2
 
 
-def add_creature(s: State, key: str, players: int, rng: Rng) -> None:
-    """Seat the creature after the players with its HP/EP for the player count and its deck."""
+def starting(s: State, key: str, players: int) -> tuple[int, int]:
+    """The creature's HP and EP at the start of a duel (content, modifiers; at most 40, R-069)."""
     if key == cat.WITCH_KING.key:
         setting = cat.WITCH_KING.difficulties[s.difficulty]
         hp, ep = setting.hp[players - 1], setting.ep[players - 1]
@@ -32,9 +32,15 @@ def add_creature(s: State, key: str, players: int, rng: Rng) -> None:
         for m in s.modifiers:
             hp += cat.MODIFIERS[m].hp * players
             ep += cat.MODIFIERS[m].ep * players
+    return min(hp, CREATURE_MAX), min(ep, CREATURE_MAX)
+
+
+def add_creature(s: State, key: str, players: int, rng: Rng) -> None:
+    """Seat the creature after the players with its HP/EP for the player count and its deck."""
+    hp, ep = starting(s, key, players)
     s.creature_key = key
     s.creature_deck = cat.creature_deck(key)
-    creature = Seat(min(hp, CREATURE_MAX), min(ep, CREATURE_MAX), CREATURE_MAX, CREATURE_MAX, acted=1)
+    creature = Seat(hp, ep, CREATURE_MAX, CREATURE_MAX, acted=1)
     creature.hand = rng.shuffled(s.creature_deck)
     creature.dealt = [0] * (players + 1)
     s.seats.append(creature)
@@ -46,7 +52,7 @@ def add_creature(s: State, key: str, players: int, rng: Rng) -> None:
 def nv_bonus(s: State) -> int:
     """+NV on every creature skill: Ferocious, and the Witch King's harder settings."""
     if s.creature_key == cat.WITCH_KING.key:
-        return cat.WITCH_KING.difficulties[s.difficulty].nv
+        return cat.WITCH_KING.difficulties[s.difficulty].nv[s.players - 1]
     return sum(cat.MODIFIERS[m].nv for m in s.modifiers)
 
 

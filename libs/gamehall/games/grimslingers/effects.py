@@ -14,7 +14,7 @@ from enum import IntEnum
 from gamehall.engine.rng import Rng
 from gamehall.games.grimslingers import catalog as cat
 from gamehall.games.grimslingers.content.schema import Effect
-from gamehall.games.grimslingers.piles import deactivate_card, discard_card
+from gamehall.games.grimslingers.piles import deactivate_card, discard_card, to_hand_in_public
 from gamehall.games.grimslingers.state import Phase, Picking, PickKind, PlayStatus, Resource, State
 from gamehall.games.grimslingers.table import is_foe
 
@@ -330,7 +330,7 @@ def _status(s: State, owner: int, seat: int, res: int, n: int, rng: Rng) -> None
                 cards = [p.card] + ([p.combine] if p.combine >= 0 else [])
                 for card in cards:
                     if res == StatusAtom.HUSH:
-                        s.seats[seat].hand.append(card)
+                        to_hand_in_public(s, seat, card)  # everyone saw it face up (item 6)
                     else:
                         discard_card(s, seat, card)
     elif res == StatusAtom.RECALL_RANDOM:

@@ -6,7 +6,7 @@ import random
 from collections.abc import Sequence
 
 from gamehall.engine.protocol import Action, Event, JsonDict, MatchConfig, Outcome, StructGame, action_id
-from gamehall.games.grimslingers import conservation, machine, views
+from gamehall.games.grimslingers import conservation, coop, machine, views
 from gamehall.games.grimslingers.actions import ACTION_TYPES
 from gamehall.games.grimslingers.bots import default_action
 from gamehall.games.grimslingers.rules import FLAGS, MODES, OPTIONS, team_count
@@ -67,12 +67,8 @@ class Grimslingers(StructGame[State]):
         return s, events
 
     def outcome(self, state: State) -> Outcome | None:
-        if state.ranks is None:
-            return None
-        if state.creature >= 0 or state.tale is not None:
-            # co-op: every player shares the result; scores say it (ranks alone tie either way)
-            return Outcome(tuple(state.ranks), tuple(1.0 if r == 1 else 0.0 for r in state.ranks), state.reason)
-        return Outcome(tuple(state.ranks), reason=state.reason)
+        """Versus: ranks. Co-op modes: a shared `coop.TeamOutcome` whose returns are the team's score."""
+        return coop.outcome(state)
 
     def default_action(self, state: State, seat: int) -> Action | None:
         return default_action(state, seat)

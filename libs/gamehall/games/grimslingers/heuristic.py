@@ -6,7 +6,7 @@ strongest foe team, where strength weighs HP most, then EP, then cards available
 
 from __future__ import annotations
 
-from gamehall.engine.protocol import Outcome
+from gamehall.games.grimslingers import coop
 from gamehall.games.grimslingers.state import State
 from gamehall.games.grimslingers.table import team_of
 
@@ -23,20 +23,20 @@ def strength(s: State, seat: int) -> float:
 def campaign(s: State) -> float:
     """Tall Tale progress in [0, 1]: story parts done, allowed defeats kept, the group's HP."""
     from gamehall.games.grimslingers.tale_effects import setting
-    from gamehall.games.grimslingers.tale_story import chapter
+    from gamehall.games.grimslingers.tale_story import progress
 
     t = s.tale
     assert t is not None
-    parts = len(chapter(s).parts)
     allowed = setting(s).defeats
     kept = t.defeats_left / allowed if allowed else 1.0
     hp = sum(s.seats[i].hp for i in range(s.players)) / max(1, sum(s.seats[i].max_hp for i in range(s.players)))
-    return 0.4 * t.part / parts + 0.35 * kept + 0.25 * hp
+    return 0.4 * progress(s) + 0.35 * kept + 0.25 * hp
 
 
 def evaluate(s: State, seat: int) -> float:
-    if s.ranks is not None:
-        return Outcome(tuple(s.ranks)).returns()[seat]
+    outcome = coop.outcome(s)
+    if outcome is not None:
+        return outcome.returns()[seat]
     if s.tale is not None:
         if s.creature < 0:
             return campaign(s)

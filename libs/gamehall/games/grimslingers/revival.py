@@ -21,23 +21,33 @@ SPECTER_COST = 2
 SPECTER_MUST_DEAL = 3
 
 
+DECLINE = 0
+JUJU = -1
+"""The Revive Juju answer of the secret revival prompt (1..EP: Resurrect paying that much EP)."""
+SECRET = (PromptKind.RESURRECT, PromptKind.SPECTER)
+"""Prompts whose answers depend on the hand (item 5 of issue 40). They are put to a seat whenever
+it *could* hold the card as far as the others know (a non-empty hand), with the public options
+[DECLINE] only; `secret_options` lists the real answers for the seat itself. So a seat holding
+nothing looks the same to everyone else as a seat that holds Resurrect and declines."""
+
+
 def offer_immediate(s: State, seat: int, after: int = -1) -> None:
-    """Queue the next immediate revival offer for a seat at 0 HP (chain: Resurrect, Juju, Revenant)."""
+    """Queue the next immediate revival offer for a seat at 0 HP: the secret hand offer (Resurrect
+    or Revive Juju, one prompt), then Revenant (its archetype is public)."""
     x = s.seats[seat]
-    if not x.alive or x.hp > 0:
+    if not x.alive or x.hp > 0 or seat == s.creature:
         return
-    chain = (PromptKind.RESURRECT, PromptKind.REVIVE_JUJU, PromptKind.REVENANT)
-    start = chain.index(after) + 1 if after in chain else 0
-    for kind in chain[start:]:
-        if kind == PromptKind.RESURRECT and cat.RESURRECT in x.hand and x.ep > 0:
-            s.prompts.append(Prompt(seat, kind, list(range(x.ep + 1))))
-            return
-        if kind == PromptKind.REVIVE_JUJU and any(c in cat.JUJUS for c in x.hand):
-            s.prompts.append(Prompt(seat, kind, [0, 1]))
-            return
-        if kind == PromptKind.REVENANT and s.flags.revenant_immediate and x.archetype == cat.REVENANT and x.ep > 0:
-            s.prompts.append(Prompt(seat, kind, list(range(x.ep + 1))))
-            return
+    if after not in (PromptKind.RESURRECT, PromptKind.REVIVE_JUJU, PromptKind.REVENANT) and x.hand:
+        s.prompts.append(Prompt(seat, PromptKind.RESURRECT, [DECLINE]))
+        return
+    if after != PromptKind.REVENANT and s.flags.revenant_immediate and x.archetype == cat.REVENANT and x.ep > 0:
+        s.prompts.append(Prompt(seat, PromptKind.REVENANT, list(range(x.ep + 1))))
+
+
+def _may_specter(s: State, seat: int) -> bool:
+    """Whether the Specter offer is put (public facts only: zeroed this turn, EP for its cost, cards in hand)."""
+    x = s.seats[seat]
+    return seat != s.creature and x.zeroed and x.ep >= SPECTER_COST and bool(x.hand)
 
 
 def offer_end_of_aftermath(s: State, seat: int) -> None:
@@ -46,8 +56,22 @@ def offer_end_of_aftermath(s: State, seat: int) -> None:
         return
     if x.archetype == cat.REVENANT and x.ep > 0:
         s.prompts.append(Prompt(seat, PromptKind.REVENANT, list(range(x.ep + 1))))
-    elif cat.SPECTER in x.hand and x.zeroed and x.ep >= SPECTER_COST:
-        s.prompts.append(Prompt(seat, PromptKind.SPECTER, [0, 1]))
+    elif _may_specter(s, seat):
+        s.prompts.append(Prompt(seat, PromptKind.SPECTER, [DECLINE]))
+
+
+def secret_options(s: State, prompt: Prompt) -> list[int]:
+    """The answers the prompted seat really has to a secret prompt (see SECRET)."""
+    x = s.seats[prompt.seat]
+    out = [DECLINE]
+    if prompt.kind == PromptKind.RESURRECT:
+        if cat.RESURRECT in x.hand:
+            out += list(range(1, x.ep + 1))
+        if any(c in cat.JUJUS for c in x.hand):
+            out.append(JUJU)
+    elif prompt.kind == PromptKind.SPECTER and cat.SPECTER in x.hand and x.zeroed and x.ep >= SPECTER_COST:
+        out.append(1)
+    return out
 
 
 def answer(s: State, prompt: Prompt, option: int, *, end_check: bool) -> None:
@@ -62,39 +86,44 @@ def answer(s: State, prompt: Prompt, option: int, *, end_check: bool) -> None:
 def _answer(s: State, prompt: Prompt, option: int, *, end_check: bool) -> None:
     seat = prompt.seat
     x = s.seats[seat]
-    option = min(option, x.ep) if prompt.kind in (PromptKind.RESURRECT, PromptKind.REVENANT) else option
-    if prompt.kind == PromptKind.RESURRECT and cat.RESURRECT not in x.hand:
-        option = 0  # the card left the hand before the offer was answered
-    if prompt.kind == PromptKind.REVIVE_JUJU and not any(c in cat.JUJUS for c in x.hand):
-        option = 0
+    if prompt.kind in SECRET and option not in secret_options(s, prompt):
+        option = DECLINE  # e.g. the card left the hand before the offer was answered
     if prompt.kind == PromptKind.RESURRECT:
-        if option > 0:
+        if option == JUJU:
+            _juju(s, seat)
+        elif option > 0:
             x.ep -= option
             x.hp = min(option, x.max_hp)
             x.hand.remove(cat.RESURRECT)
             discard_card(s, seat, cat.RESURRECT)
         else:
             offer_immediate(s, seat, PromptKind.RESURRECT)
-    elif prompt.kind == PromptKind.REVIVE_JUJU:
-        if option:
-            juju = next(c for c in x.hand if c in cat.JUJUS)
-            x.hand.remove(juju)
-            s.item_discard.append(juju)
-            x.hp = min(1, x.max_hp)
+    elif prompt.kind == PromptKind.REVIVE_JUJU:  # a stored prompt from before the secret offer
+        if option and any(c in cat.JUJUS for c in x.hand):
+            _juju(s, seat)
         else:
             offer_immediate(s, seat, PromptKind.REVIVE_JUJU)
     elif prompt.kind == PromptKind.REVENANT:
+        option = min(option, x.ep)
         if option > 0:
             x.ep -= option
             x.hp = min(option, x.max_hp)
-        elif end_check and cat.SPECTER in x.hand and x.zeroed and x.ep >= SPECTER_COST:
-            s.prompts.append(Prompt(seat, PromptKind.SPECTER, [0, 1]))
+        elif end_check and _may_specter(s, seat):
+            s.prompts.append(Prompt(seat, PromptKind.SPECTER, [DECLINE]))
     elif prompt.kind == PromptKind.SPECTER and option:
         x.ep -= SPECTER_COST
         x.hp = min(SPECTER_HP, x.max_hp)
         x.hand.remove(cat.SPECTER)
         discard_card(s, seat, cat.SPECTER)
         x.specter_turn = s.turn + 1
+
+
+def _juju(s: State, seat: int) -> None:
+    x = s.seats[seat]
+    juju = next(c for c in x.hand if c in cat.JUJUS)
+    x.hand.remove(juju)
+    s.item_discard.append(juju)
+    x.hp = min(1, x.max_hp)
 
 
 def defeat_check(s: State) -> list[int]:

@@ -46,7 +46,8 @@ MODES = (
         "Creature duel",
         (1, 2, 3, 4),
         "Core rules, 1-4 Grimslingers together against an automated creature (C 'Creature Duels'), "
-        "optionally with Attack-node modifiers.",
+        "optionally with Attack-node modifiers. Designed (not in the book): the signature draft "
+        "(deal 4, keep 2) and the co-op team reading (content readings).",
     ),
     Mode(
         "witch-king",

@@ -104,7 +104,9 @@ def deal_size(s: State) -> int:
     """Cards dealt per seat, computed from the full deck before the deal.
 
     Hidden draft (R-035): 4 each, keep 2. A deck too small for 4 each (7-8 seats: 24 signatures)
-    deals as many as it allows to every seat alike (3), and each seat still keeps 2.
+    deals as many as it allows to every seat alike (3), and each seat still keeps 2. The standalone
+    creature duel uses it too: a designed choice, labelled in content (`readings`,
+    creature_duel_signature_draft), since the book deals no signatures for its creature duels.
     """
     if s.draft in ("advanced", "pass"):
         return 3

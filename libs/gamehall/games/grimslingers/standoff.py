@@ -29,7 +29,13 @@ from gamehall.games.grimslingers.actions import (
 )
 from gamehall.games.grimslingers.effects import Cast, apply_atoms, compute
 from gamehall.games.grimslingers.items import scavenge
-from gamehall.games.grimslingers.piles import deactivate_card, discard_card, finish_card, reveal_signature
+from gamehall.games.grimslingers.piles import (
+    deactivate_card,
+    discard_card,
+    finish_card,
+    reveal_signature,
+    to_hand_in_public,
+)
 from gamehall.games.grimslingers.revival import offer_immediate
 from gamehall.games.grimslingers.state import Phase, Picking, PickKind, StandoffUse, State
 from gamehall.games.grimslingers.table import player_order, uses_target_cards
@@ -70,22 +76,55 @@ def open_standoff(s: State, events: list[Event], rng: Rng) -> None:
     if s.creature >= 0:
         creatures.standoff(s, events, rng)
     order = player_order(s)
-    s.current = order[0] if order else -1
-    if s.current < 0:
+    if players_choose_order(s):
+        s.order, s.current = order, -1  # any of them may go first (R-087)
+    else:
+        s.current = order[0] if order else -1
+    if not order:
         s.phase = Phase.FIRE
 
 
+def players_choose_order(s: State) -> bool:
+    """Creature duels (standalone, Witch King, Tall Tale): after the creature's step the players
+    choose their own Standoff order (R-087). Reading: whoever acts first takes their whole Standoff
+    (all of their actions) before another player starts, as in AD versus (R-085, AMB-09); the seats
+    still to go wait in `State.order`, and every one of them may start (`to_act` lists them all).
+    Versus duels keep the book's FP-then-clockwise order (R-078)."""
+    return s.creature >= 0
+
+
+def waiting(s: State) -> frozenset[int]:
+    """Who may act in the Standoff now: the seat in the middle of its actions, or else (creature
+    duels) every living player who has not taken their Standoff yet."""
+    if s.current >= 0:
+        return frozenset((s.current,))
+    if players_choose_order(s):
+        return frozenset(i for i in s.order if s.seats[i].alive)
+    return frozenset()
+
+
 def end_turn_of(s: State) -> None:
-    """The current seat is done with the Standoff: next seat clockwise, or on to the Draw phase."""
+    """The current seat is done with the Standoff: next seat clockwise (creature duels: the
+    players still to go choose who is next), or on to the Draw phase."""
+    if players_choose_order(s):
+        s.current = -1
+        s.order = [i for i in s.order if s.seats[i].alive]
+        if not s.order:
+            _to_draw(s)
+        return
     order = player_order(s)
     idx = order.index(s.current) if s.current in order else len(order)
     if idx + 1 < len(order):
         s.current = order[idx + 1]
     else:
-        s.current = -1
-        s.phase = Phase.AIM if uses_target_cards(s) else Phase.FIRE
-        if s.tale is not None and tale_duel.everyone_fled(s):
-            tale_duel.finish(s, tale_duel.FLED)  # S-54: the duel ends, no items or levels
+        _to_draw(s)
+
+
+def _to_draw(s: State) -> None:
+    s.current = -1
+    s.phase = Phase.AIM if uses_target_cards(s) else Phase.FIRE
+    if s.tale is not None and tale_duel.everyone_fled(s):
+        tale_duel.finish(s, tale_duel.FLED)  # S-54: the duel ends, no items or levels
 
 
 def _spells(cards: list[int]) -> list[int]:
@@ -150,6 +189,9 @@ def _pick_source(s: State, pk: Picking) -> list[int]:
 def apply(s: State, seat: int, action: Action, events: list[Event], rng: Rng) -> None:
     x = s.seats[seat]
     kind = StandoffUse.NONE
+    if s.current < 0 and seat in s.order:
+        s.current = seat  # this player goes next (R-087): the Standoff is theirs until they finish
+        s.order.remove(seat)
     if isinstance(action, EndStandoff):
         end_turn_of(s)
         return
@@ -238,7 +280,7 @@ def apply_pick(s: State, action: Action, events: list[Event]) -> None:
         card = cat.ID[action.card]
         if pk.kind in (PickKind.RELOAD, PickKind.RECALL):
             x.discard.remove(card)
-            x.hand.append(card)
+            to_hand_in_public(s, pk.seat, card)  # named aloud from the public discard
         elif pk.kind == PickKind.PURGE:
             x.hand.remove(card)
             discard_card(s, pk.seat, card)

@@ -181,6 +181,11 @@ class Seat(msgspec.Struct, array_like=True):
     dealt: list[int] = []
     zeroed: bool = False
     out_step: int = -1
+    shown: list[int] = []
+    """Cards everyone saw go into this seat's hand (Hush, Reload, a 'keep' card): public knowledge
+    that views carry (item 6 of issue 40). Pruned after each action to the cards still in the hand
+    (or its face-down commitment); forgotten when the deactivated pile grows, since a card may have
+    gone there unseen."""
 
 
 class Play(msgspec.Struct, array_like=True):

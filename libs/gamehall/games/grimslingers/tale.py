@@ -20,7 +20,7 @@ from gamehall.engine.errors import IllegalAction
 from gamehall.engine.protocol import Action, Event
 from gamehall.engine.rng import Rng
 from gamehall.games.grimslingers import catalog as cat
-from gamehall.games.grimslingers import tale_camp, tale_duel, tale_story
+from gamehall.games.grimslingers import tale_camp, tale_duel, tale_nodes, tale_story
 from gamehall.games.grimslingers.actions import (
     Accept,
     Decide,
@@ -34,7 +34,7 @@ from gamehall.games.grimslingers.actions import (
 )
 from gamehall.games.grimslingers.piles import discard_card
 from gamehall.games.grimslingers.state import Phase, State
-from gamehall.games.grimslingers.tale_content import EVENTS, LINKS, NODE_ID, NODES, PERKS, TALE
+from gamehall.games.grimslingers.tale_content import DIFFICULTIES, EVENTS, LINKS, NODE_ID, NODES, PERKS, TALE
 from gamehall.games.grimslingers.tale_effects import (
     end_campaign,
     fall,
@@ -102,7 +102,7 @@ def legal(s: State, seat: int) -> list[Action]:
         return []
     x = s.seats[seat]
     if over_limit(s) == seat:
-        return [Stash(cat.KEYS[c]) for c in sorted(set(x.hand), key=lambda c: cat.KEYS[c])]
+        return tale_camp.overflow_legal(s, seat)
     t = tale_of(s)
     d = t.decision
     if d is not None:
@@ -201,6 +201,8 @@ def _resolve(s: State, d: Decision, option: int, events: list[Event], rng: Rng) 
     t.decision = None
     if d.kind == DecisionKind.MOVE:
         _move(s, option, events)
+    elif d.kind == DecisionKind.DIFFICULTY:
+        tale_story.change_difficulty(s, DIFFICULTIES[option], events)
     elif d.kind == DecisionKind.ITEM_OWNER:
         card = t.award.pop(0)
         s.seats[option].hand.append(card)
@@ -251,6 +253,8 @@ def _mark_fallen(s: State, events: list[Event]) -> None:
         if s.seats[i].hp <= 0 and not t.members[i].down:
             fall(s, i, events)
             if t.queue and t.queue[0] == i:
+                if t.activity == Activity.SNEAK:
+                    tale_nodes.forfeit_loot(s, i)
                 next_in_queue(s)
             elif i in t.queue:
                 t.queue.remove(i)

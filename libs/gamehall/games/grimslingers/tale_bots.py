@@ -31,7 +31,7 @@ from gamehall.games.grimslingers.actions import (
 )
 from gamehall.games.grimslingers.content.tale_schema import TaleEffect
 from gamehall.games.grimslingers.state import State
-from gamehall.games.grimslingers.tale_content import EVENTS, LINKS, NODES, TALE
+from gamehall.games.grimslingers.tale_content import DIFFICULTIES, EVENTS, LINKS, NODES, TALE
 from gamehall.games.grimslingers.tale_effects import hand_limit, over_limit, tale_of
 from gamehall.games.grimslingers.tale_state import Activity, Decision, DecisionKind
 from gamehall.games.grimslingers.tale_story import next_part, target_node
@@ -124,6 +124,8 @@ def choose(s: State, d: Decision) -> int:
         return _move(s, d.options)
     if d.kind == DecisionKind.EVENT_OPTION:
         return _event_option(s, d.options)
+    if d.kind == DecisionKind.DIFFICULTY:
+        return DIFFICULTIES.index(tale_of(s).difficulty)  # keep the difficulty chosen at setup
     return _owner(s, d.options)
 
 

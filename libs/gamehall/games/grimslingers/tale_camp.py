@@ -54,6 +54,11 @@ def organize_moves(s: State, seat: int, *, give: bool) -> list[Action]:
     return out
 
 
+def overflow_legal(s: State, seat: int) -> list[Action]:
+    """A hand over its limit (R-063): the seat stashes cards of its choice, one at a time (AMB-40)."""
+    return [Stash(cat.KEYS[c]) for c in _unique(s.seats[seat].hand)]
+
+
 def apply_organize(s: State, seat: int, action: Action, events: list[Event]) -> None:
     x, m = s.seats[seat], tale_of(s).members[seat]
     if isinstance(action, Stash):
@@ -87,6 +92,25 @@ def _held(pile: list[int], key: str) -> int:
 
 
 # ------------------------------------------------------------------ trade-in (S-26)
+
+
+def may_trade_in(s: State, seat: int) -> bool:
+    """S-26: pieces may be traded in "at any time, except while resolving a story action".
+
+    Reading (item 3 of issue 40): at every point where the seat is asked to act in the Tall Tale
+    (camp, group decisions, a duel's Standoff or Draw), as a free action that uses no Standoff
+    action; not while a story part's actions resolve (the Narrative step and a story duel, which
+    is such an action), nor in the middle of something else (a prompt, a picking, an excess to
+    stash first)."""
+    from gamehall.games.grimslingers.tale_effects import over_limit
+    from gamehall.games.grimslingers.tale_state import DuelKind, Step
+
+    t = s.tale
+    if t is None or s.phase in (Phase.ARCHETYPE, Phase.DRAFT, Phase.OVER) or s.prompts or s.picking is not None:
+        return False
+    if t.step == Step.NARRATIVE or (t.step == Step.DUEL and t.duel == DuelKind.STORY):
+        return False
+    return over_limit(s) < 0 and seat < s.players
 
 
 def trade_ins(s: State, seat: int) -> list[Action]:

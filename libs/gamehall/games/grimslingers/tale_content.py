@@ -27,6 +27,8 @@ def copies_of(key: str) -> list[int]:
 CRAFTED: list[str] = list(TALE.crafted)
 SUPPLIES: list[str] = list(TALE.supplies)
 TRADE_INS: dict[str, str] = dict(TALE.trade_ins)
+DIFFICULTIES: list[str] = list(TALE.difficulties)
+"""Difficulty keys, easiest first (the DIFFICULTY decision's options index them)."""
 
 
 def _check() -> None:

@@ -134,6 +134,7 @@ def after(s: State, events: list[Event], rng: Rng) -> None:
     events.append(Event("duel_over", {"creature": t.duel_creature, "outcome": outcome}))
     if not settle_defeats(s, events):
         return
+    chapter = t.chapter
     if outcome == WON:
         reward = REWARDS[t.duel_creature]
         creature = cat.CREATURES[cat.CREATURE_ID[t.duel_creature]]
@@ -156,7 +157,8 @@ def after(s: State, events: list[Event], rng: Rng) -> None:
                 return
     t.duel, t.duel_creature, t.duel_mods, t.duel_outcome, t.fled = DuelKind.NONE, "", [], "", []
     t.duel_part = -1
-    t.step = Step.NODE
+    if t.chapter == chapter:  # a story duel that ended the chapter: the next one starts with its Narrative
+        t.step = Step.NODE
 
 
 def _story_won(s: State, events: list[Event]) -> None:

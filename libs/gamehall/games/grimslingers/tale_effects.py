@@ -30,8 +30,13 @@ def hand_limit(s: State, seat: int) -> int:
 
 def over_limit(s: State) -> int:
     """R-063: the first player whose hand is over its limit, who must stash the excess at once
-    (choosing which cards, AMB-40); -1 when every hand is within its limit. Between duels only."""
-    if s.phase != Phase.ADVENTURE:
+    (choosing which cards, AMB-40); -1 when every hand is within its limit.
+
+    At all times (item 2 of issue 40), in duels too. Reading of "immediately": as soon as the
+    action that overfilled the hand is complete, i.e. after the picks of a Reload (or another
+    picking) and after any prompt being answered, before anything else happens (the Aftermath
+    stops resolving until the excess is stashed)."""
+    if s.tale is None or s.phase in (Phase.ARCHETYPE, Phase.DRAFT, Phase.OVER):
         return -1
     for i in range(s.players):
         if len(s.seats[i].hand) > hand_limit(s, i):

@@ -117,13 +117,20 @@ def sneak(s: State, seat: int, option: str, events: list[Event], rng: Rng) -> No
     events.append(Event("number", {"seat": seat, "number": number, "text": outcome.text}))
     apply(s, outcome.effects, [seat], events, rng)
     if t.members[seat].down:
-        for card in t.loot:  # R-264/R-265: no reward for the defeated player's landmark choice
-            if card in s.seats[seat].hand:
-                s.seats[seat].hand.remove(card)
-                s.item_discard.append(card)
+        forfeit_loot(s, seat)
         _end_sneak(s, events, rng)
+    elif s.seats[seat].hp <= 0:
+        return  # its revival offer first; if it stays at 0 HP, tale._mark_fallen forfeits the loot
     elif outcome.stop or not t.numbers:
         _end_sneak(s, events, rng)
+
+
+def forfeit_loot(s: State, seat: int) -> None:
+    """R-264/R-265: no reward for the defeated player's landmark choice."""
+    for card in tale_of(s).loot:
+        if card in s.seats[seat].hand:
+            s.seats[seat].hand.remove(card)
+            s.item_discard.append(card)
 
 
 def _end_sneak(s: State, events: list[Event], rng: Rng) -> None:

@@ -40,6 +40,9 @@ class DecisionKind(IntEnum):
     MOVE = 0
     EVENT_OPTION = 1
     ITEM_OWNER = 2
+    DIFFICULTY = 3
+    """At the start of a chapter after the first: keep or change the difficulty (R-236, R-259);
+    options index `tale_content.DIFFICULTIES`."""
 
 
 class DuelKind(IntEnum):
@@ -117,4 +120,6 @@ class Tale(msgspec.Struct):
     settles defeats and rewards from it."""
     fled: list[int] = []
     duels_won: int = 0
+    duels_before: int = 0
+    """Duels won before this chapter began (a part's `duels_won` counts this chapter's wins)."""
     result: str = ""

@@ -7,12 +7,20 @@ from gamehall.engine.protocol import Event
 from gamehall.engine.rng import Rng
 from gamehall.games.grimslingers.content.tale_schema import Chapter, Part
 from gamehall.games.grimslingers.state import State
-from gamehall.games.grimslingers.tale_content import NODE_ID, NODES, TALE
+from gamehall.games.grimslingers.tale_content import DIFFICULTIES, NODE_ID, NODES, TALE
 from gamehall.games.grimslingers.tale_effects import apply, end_campaign, tale_of
 
 
 def chapter(s: State) -> Chapter:
     return TALE.chapters[tale_of(s).chapter]
+
+
+def progress(s: State) -> float:
+    """How much of the campaign is done, in [0, 1]: story parts completed over all chapters."""
+    t = tale_of(s)
+    total = sum(len(c.parts) for c in TALE.chapters)
+    done = sum(len(c.parts) for c in TALE.chapters[: t.chapter]) + min(t.part, len(chapter(s).parts))
+    return done / total if total else 0.0
 
 
 def next_part(s: State) -> Part | None:
@@ -28,7 +36,7 @@ def met(s: State, part: Part) -> bool:
         return False
     if part.at_type and NODES[t.node].type not in part.at_type:
         return False
-    return t.duels_won >= part.duels_won
+    return t.duels_won - t.duels_before >= part.duels_won
 
 
 def narrative(s: State, events: list[Event], rng: Rng) -> str | None:
@@ -68,11 +76,51 @@ def end_chapter(s: State, events: list[Event]) -> None:
     if t.chapter + 1 >= len(TALE.chapters):
         end_campaign(s, True, "the tale is told")
         return
-    t.chapter += 1
+    start_chapter(s, t.chapter + 1, events)
+
+
+def start_chapter(s: State, index: int, events: list[Event]) -> None:
+    """R-236: the group starts the next chapter: its setup (the piece on its start node), the
+    difficulty kept or changed (R-259: a group decision, DecisionKind.DIFFICULTY), then a new
+    Narrative phase (the adventure resumes at Step.NARRATIVE, wherever the chapter ended: in
+    the Narrative phase itself or in a story duel).
+
+    Reading: the allowed defeats are counted per chapter (they are the difficulty's, and the
+    difficulty is chosen per chapter; R-235 plays "until the chapter is complete or the allowed
+    defeats run out"; R-066 lets a group start at any chapter), so they are restored here."""
+    from gamehall.games.grimslingers.tale_nodes import open_decision
+    from gamehall.games.grimslingers.tale_state import DecisionKind, Step
+
+    t = tale_of(s)
+    t.chapter = index
     t.part = 0
     t.node = t.turn_start = NODE_ID[chapter(s).start]
     t.last_start = -1
     t.turn = 1
+    t.duels_before = t.duels_won
+    t.defeats_left = TALE.difficulties[t.difficulty].defeats
+    t.step, t.stage = Step.NARRATIVE, 0
+    events.append(Event("chapter", {"chapter": chapter(s).key, "name": chapter(s).name}))
+    open_decision(s, DecisionKind.DIFFICULTY, list(range(len(DIFFICULTIES))))
+
+
+def change_difficulty(s: State, key: str, events: list[Event]) -> None:
+    """R-259: a new difficulty from this chapter on: its hand limit, modifiers and revival at
+    once; max HP/EP move by the difference of the HP/EP adjustments (HP/EP with them, at least 1);
+    the chapter's allowed defeats are the new difficulty's (see `start_chapter`)."""
+    t = tale_of(s)
+    old, new = TALE.difficulties[t.difficulty], TALE.difficulties[key]
+    if key == t.difficulty:
+        return
+    delta = new.hp_ep_adjust - old.hp_ep_adjust
+    for i in range(s.players):
+        x = s.seats[i]
+        x.max_hp, x.max_ep = max(1, x.max_hp + delta), max(1, x.max_ep + delta)
+        x.hp = max(1, min(x.max_hp, x.hp + delta)) if x.hp > 0 else x.hp
+        x.ep = max(0, min(x.max_ep, x.ep + delta))
+    t.defeats_left = new.defeats
+    events.append(Event("difficulty", {"from": t.difficulty, "to": key}))
+    t.difficulty = key
 
 
 def objective(s: State) -> str:

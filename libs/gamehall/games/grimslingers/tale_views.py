@@ -93,6 +93,7 @@ def tale_view(s: State) -> vt.TaleView:
         duel_outcome=t.duel_outcome,
         fled=list(t.fled),
         duels_won=t.duels_won,
+        duels_before=t.duels_before,
         result=t.result,
     )
 
@@ -156,6 +157,7 @@ def rebuild_tale(v: dict[str, Any], rng: random.Random) -> Tale:
         duel_outcome=v["duel_outcome"],
         fled=list(v["fled"]),
         duels_won=v["duels_won"],
+        duels_before=v["duels_before"],
         result=v["result"],
     )
 

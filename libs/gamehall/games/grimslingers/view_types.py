@@ -44,7 +44,7 @@ PromptName = Literal[
 PickName = Literal["reload", "purge", "surge", "reactivate", "recall", "organize", "trade"]
 StepName = Literal["narrative", "node", "move", "duel", "over"]
 ActivityName = Literal["none", "camp", "sneak", "behemoth", "perk", "overflow"]
-DecisionName = Literal["move", "event_option", "item_owner"]
+DecisionName = Literal["move", "event_option", "item_owner", "difficulty"]
 DuelName = Literal["none", "attack", "event", "story"]
 
 
@@ -127,6 +127,13 @@ class PlayerView(_View):
         list[CardKey], Meta(description="The seat's signatures seen in public (they may be back in its hand).")
     ]
     items_held: Annotated[list[CardKey], Meta(description="Item cards the seat holds (items are public).")]
+    hand_known: Annotated[
+        list[CardKey],
+        Meta(
+            description="Cards everyone saw go into the seat's hand (Hush, Reload...) and still there "
+            "(or face down in its commitment before the reveal)."
+        ),
+    ]
     offer_size: Annotated[int, Meta(description="Cards in the seat's draft offer.")]
     dealt: Annotated[list[int], Meta(description="DMG dealt per seat this turn.")]
     decided: Annotated[bool, Meta(description="The seat has made this phase's secret choice (draft, aim, draw).")]
@@ -272,6 +279,7 @@ class TaleView(_View):
     duel_outcome: str
     fled: list[int]
     duels_won: int
+    duels_before: Annotated[int, Meta(description="Duels won before this chapter began.")]
     result: str
 
 

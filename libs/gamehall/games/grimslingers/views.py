@@ -19,6 +19,7 @@ from gamehall.games.grimslingers import catalog as cat
 from gamehall.games.grimslingers import tale_views
 from gamehall.games.grimslingers import view_types as vt
 from gamehall.games.grimslingers.actions import Choose
+from gamehall.games.grimslingers.piles import known_in_hand
 from gamehall.games.grimslingers.state import (
     COMMIT_NAMES,
     PHASE_NAMES,
@@ -219,6 +220,7 @@ def _player(s: State, i: int, x: Seat, seat: int | None) -> vt.PlayerView:
         discard_top=cat.KEYS[x.discard[-1]] if x.discard else None,
         signatures_revealed=_keys(x.sigs_seen),
         items_held=_keys(_held_items(s, x)),
+        hand_known=_keys(known_in_hand(s, x)),
         offer_size=len(x.offer),
         dealt=list(x.dealt),
         decided=_decided(s, x),
@@ -298,6 +300,7 @@ def rebuild(v: JsonDict, seat: int | None, rng: random.Random) -> State:
         x.archetype = cat.ARCHETYPE_ID[p["archetype"]] if p["archetype"] else -1
         x.discard = _ids(p["discard"])
         x.sigs_seen = _ids(p["signatures_revealed"])
+        x.shown = _ids(p["hand_known"])
         x.dealt = list(p["dealt"])
         x.aim = p["aim"] if p["aim"] is not None else -1
         if phase == Phase.AIM and p["decided"] and p["aim"] is None:
@@ -475,8 +478,10 @@ def _in_plays(s: State, owner: int, card: int) -> bool:
 def _deal_pool(s: State, i: int, x: Seat, p: dict[str, Any], pool: list[int], rng: random.Random) -> None:
     """Split a seat's hidden cards into deactivated pile, commitment and hand."""
     n_deact = p["deactivated_size"]
+    known = [c for c in pool if c in x.shown]  # everyone saw these go to the hand: not deactivated
+    pool = [c for c in pool if c not in x.shown]
     x.deact = pool[:n_deact]
-    rest = pool[n_deact:]
+    rest = pool[n_deact:] + known
     if s.phase == Phase.FIRE and p["decided"] and x.commit is None:
         x.hand = rest
         x.commit = _sample_commit(s, i, rng)

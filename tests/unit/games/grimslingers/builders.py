@@ -13,6 +13,7 @@ from gamehall.games.grimslingers import GAME, machine
 from gamehall.games.grimslingers import catalog as cat
 from gamehall.games.grimslingers.actions import Aim, Choose, EndStandoff, Pass, StopPicking
 from gamehall.games.grimslingers.content.schema import CardDef, Effect
+from gamehall.games.grimslingers.revival import DECLINE, SECRET
 from gamehall.games.grimslingers.state import Phase, State
 
 BASICS = ["FIRE", "WATER", "EARTH", "WIND", "ICE", "LIGHTNING"]
@@ -104,7 +105,10 @@ def turn(
         seat = min(GAME.to_act(s))
         action: Action
         if s.prompts or (s.picking is not None and not queues.get(seat)):
-            if replies.get(seat):
+            secret = bool(s.prompts) and s.prompts[0].kind in SECRET
+            if secret and not (replies.get(seat) and replies[seat][0] in GAME.legal_actions(s, seat)):
+                action = Choose(DECLINE)  # the secret revival offer every seat at 0 HP gets (item 5)
+            elif replies.get(seat):
                 action = replies[seat].pop(0)
             elif s.picking is not None:
                 action = StopPicking()

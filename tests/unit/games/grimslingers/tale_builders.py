@@ -6,6 +6,8 @@ from gamehall.engine.protocol import Action, Event
 from gamehall.engine.rng import Rng
 from gamehall.games.grimslingers import GAME, machine
 from gamehall.games.grimslingers import catalog as cat
+from gamehall.games.grimslingers.actions import Choose
+from gamehall.games.grimslingers.revival import SECRET
 from gamehall.games.grimslingers.state import Phase, State
 from gamehall.games.grimslingers.tale_content import EVENTS, NODE_ID
 from gamehall.games.grimslingers.tale_state import Activity, Step, Tale
@@ -65,7 +67,13 @@ def top_event(s: State, key: str) -> None:
 
 
 def act(s: State, seat: int, action: Action) -> tuple[State, list[Event]]:
-    return GAME.apply(s, seat, action)
+    """Apply, then answer the secret revival offers of seats that hold nothing to answer with
+    (item 5: every seat at 0 HP gets one; only its own legal actions show what it holds)."""
+    s, events = GAME.apply(s, seat, action)
+    while s.prompts and s.prompts[0].kind in SECRET and GAME.legal_actions(s, s.prompts[0].seat) == [Choose(0)]:
+        s, more = GAME.apply(s, s.prompts[0].seat, Choose(0))
+        events += more
+    return s, events
 
 
 def take_from_deck(s: State, key: str) -> int:

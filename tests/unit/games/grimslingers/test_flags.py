@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from gamehall.games.grimslingers import GAME
+from gamehall.games.grimslingers import catalog as cat
 from gamehall.games.grimslingers.actions import (
     Cheat,
     Choose,
@@ -18,7 +19,7 @@ from gamehall.games.grimslingers.actions import (
 from gamehall.games.grimslingers.rules import FLAGS
 from gamehall.games.grimslingers.state import PromptKind
 
-from .builders import BASICS, P, build, keys, turn
+from .builders import BASICS, P, build, turn
 from .test_scenarios_duels import _redirect
 
 
@@ -166,7 +167,8 @@ def test_flag_item_reshuffle() -> None:
         s.item_discard = [s.field[1]]
         s.field[1] = -1
         s, _ = GAME.apply(s, 0, Scavenge(0))
-        assert (keys(s.field)[0] == "snake_oil.1") is reshuffle if s.field[0] >= 0 else not reshuffle
+        # item 22: was "... if s.field[0] >= 0 else not reshuffle", which let a wrong refill pass
+        assert s.field[0] == (cat.ID["snake_oil.1"] if reshuffle else -1)
 
 
 def test_flag_draw_in_turn_order() -> None:

@@ -151,7 +151,8 @@ def test_S_41_the_target_makes_the_choice() -> None:
     s, _ = GAME.apply(s, 0, GAME.legal_actions(s, 0)[0])
     s, _ = GAME.apply(s, 0, Play("FIRE"))
     assert s.prompts and s.prompts[0].kind == PromptKind.SKILL_OPTION and s.prompts[0].seat == 0
-    assert s.prompts[0].options == [0]  # 2 EP cannot pay 3; no WIND to discard
+    assert s.prompts[0].options == [0, 1, 2]  # public: every option (item 5: no hint of the hand)
+    assert GAME.legal_actions(s, 0) == [Choose(0)]  # 2 EP cannot pay 3; no WIND to discard
 
 
 def test_S_42_creature_at_zero_before_its_card_is_deactivated() -> None:
@@ -173,7 +174,9 @@ def test_S_55_a_witch_king_out_of_ep_loses() -> None:
     s = _wk([P(), P()], "unmaking", ep=2)
     s = turn(s, fire={0: Play("ICE"), 1: Pass()})
     assert s.phase == Phase.OVER and s.ranks == [1, 1] and s.reason == "creature defeated"
-    assert GAME.outcome(s).scores == (1.0, 1.0)  # type: ignore[union-attr]  # co-op: the scores say who won
+    # co-op (item 7): a shared win; the team score (0.75 + 0.25 x HP left: 15 of 16 after ICE) is
+    # every seat's return
+    assert GAME.outcome(s).scores == (0.95, 0.95) and GAME.outcome(s).returns() == (0.95, 0.95)  # type: ignore[union-attr]
 
 
 def test_S_55_b_a_defeated_player_leaves_and_the_other_goes_on() -> None:
@@ -186,7 +189,8 @@ def test_S_55_c_every_player_down_is_game_over() -> None:
     s = _wk([P(hp=1, hand=["EARTH"]), P(hp=1, hand=["EARTH"])], "dark_tide")
     s = turn(s, fire={0: Pass(), 1: Pass()})
     assert s.phase == Phase.OVER and s.ranks == [2, 2] and s.reason == "all players defeated"
-    assert GAME.outcome(s).scores == (0.0, 0.0)  # type: ignore[union-attr]
+    assert GAME.outcome(s).returns() == GAME.outcome(s).scores  # type: ignore[union-attr]
+    assert GAME.outcome(s).scores[0] == GAME.outcome(s).scores[1] < 0.25  # type: ignore[union-attr,index]
 
 
 def test_S_55_d_specter_spell_brings_a_player_back() -> None:

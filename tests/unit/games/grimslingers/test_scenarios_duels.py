@@ -271,5 +271,7 @@ def test_S_09_revenant_prompt_is_immediate() -> None:
     s, _ = GAME.apply(s, 0, EndStandoff())
     s, _ = GAME.apply(s, 1, EndStandoff())
     s, _ = GAME.apply(s, 0, Play("FIRE"))
-    s, _ = GAME.apply(s, 1, Play("Hush") if False else Play("EARTH"))
+    s, _ = GAME.apply(s, 1, Play("EARTH"))
+    assert s.prompts and s.prompts[0].kind == PromptKind.RESURRECT  # the secret offer first (item 5)
+    s, _ = GAME.apply(s, 1, Choose(0))
     assert s.prompts and s.prompts[0].kind == PromptKind.REVENANT and s.prompts[0].options == [0, 1, 2, 3]

@@ -451,7 +451,8 @@ def test_S_53_stash_only_through_organize_in_a_duel_and_never_for_a_discard() ->
     s, _ = act(s, 0, Unstash("bandages.1"))
     assert "bandages.1" in keys(s.seats[0].hand) and Unstash("bandages.1") not in GAME.legal_actions(s, 0)
     s, _ = act(s, 0, StopPicking())
-    assert s.phase != Phase.STANDOFF or GAME.to_act(s) != {0}  # Organize was the seat's one action
+    # item 22 (was "phase != STANDOFF or ..."): Organize was the seat's one action, so its Standoff is over
+    assert s.seats[0].acted == 1 and s.phase == Phase.FIRE
     s2 = tale(1, "hard")
     t_of(s2).members[0].stash = [take_from_deck(s2, "bandages.1")]
     top_event(s2, "behemoth_be_comin")

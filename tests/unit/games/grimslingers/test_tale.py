@@ -77,8 +77,9 @@ def test_500_simulated_campaigns_finish_with_zero_errors() -> None:
 
 
 def test_the_campaign_can_be_won() -> None:
-    """The easy campaign is winnable by the balance bots (chapter end: 'the tale is told')."""
-    results = [play(1, "easy", derive_seed(1, "easy", 1, i)) for i in range(6)]
+    """The easy campaign is winnable by the balance bots: its last chapter's end is the victory
+    ('the tale is told'); the group starts there (R-066), as three chapters take long to play."""
+    results = [play(2, "easy", derive_seed(1, "easy", 2, i), chapter=2) for i in range(6)]
     assert any(won and reason == "the tale is told" for won, _, reason in results)
 
 
@@ -175,7 +176,7 @@ def test_the_narrator_who_proposes_passes_round_the_table() -> None:
         assert GAME.to_act(s) == {proposer}
 
 
-@pytest.mark.parametrize("use", [1, 0])
+@pytest.mark.parametrize("use", [-1, 0])
 def test_a_player_at_zero_between_duels_may_use_a_revive_juju_or_is_defeated(use: int) -> None:
     from gamehall.games.grimslingers.actions import Choose, Propose
     from gamehall.games.grimslingers.tale_content import EVENTS
@@ -189,7 +190,7 @@ def test_a_player_at_zero_between_duels_may_use_a_revive_juju_or_is_defeated(use
     place(s, "crossroads")
     jump = next(i for i, o in enumerate(EVENTS[t_of(s).event].options) if o.key == "jump")
     s, _ = act(s, 0, Propose(jump))
-    assert s.prompts and GAME.legal_actions(s, 0) == [Choose(0), Choose(1)]
+    assert s.prompts and GAME.legal_actions(s, 0) == [Choose(0), Choose(-1)]  # -1: revival.JUJU
     s, _ = act(s, 0, Choose(use))
     t = t_of(s)
     if use:  # R-271: not a defeat

@@ -171,9 +171,12 @@ class ModifierDef(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 
 class Setting(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A Witch King setting by player count (index = players - 1): HP, EP and the +NV of its
+    skills; `rn` shifts every skill's RN."""
+
     hp: list[int]
     ep: list[int]
-    nv: int = 0
+    nv: list[int] = msgspec.field(default_factory=lambda: [0, 0, 0, 0])
     rn: int = 0
 
 
@@ -185,6 +188,15 @@ class WitchKingDef(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     provenance: Provenance
 
 
+class Reading(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A rule of a mode that the books do not state (a choice of ours, labelled like content)."""
+
+    key: str
+    modes: list[str]
+    text: str
+    provenance: Provenance
+
+
 class CreaturePack(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     version: int
     skills: list[CardDef]
@@ -192,3 +204,5 @@ class CreaturePack(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     creatures: list[CreatureDef]
     modifiers: list[ModifierDef]
     witch_king: WitchKingDef
+    readings: list[Reading] = []
+    """The creature modes' unstated rules (item 9 of issue 40)."""
