@@ -252,8 +252,9 @@ class Game(ABC, Generic[S]):
     """Metadata plus the pure functions of one game. Subclasses fill the class attributes.
 
     The protocol checks what no game should have to: `apply` refuses actions of a foreign kind
-    or with fields of the wrong type (MalformedAction), and every game's `view` refuses a seat
-    the match does not have (UnknownSeat), whatever the game's own code does.
+    or with fields of the wrong type (MalformedAction), and every game's `apply` and `view` refuse a
+    seat the match does not have (UnknownSeat: negative, too high, a bool or a float), whatever the
+    game's own code does.
     """
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
@@ -338,10 +339,13 @@ class Game(ABC, Generic[S]):
     def apply(self, state: S, seat: int, action: Action, *, trusted: bool = False) -> tuple[S, list[Event]]:
         """The next state and its events. Never mutates `state`.
 
-        Raises MatchOver, NotYourTurn or IllegalAction (with the reason). `trusted=True`
-        skips validation for callers that picked `action` from `legal_actions`.
+        Raises UnknownSeat (a seat the match does not have: negative, too high, a bool or a float, checked
+        as `view` checks it, here once for every game), MatchOver, NotYourTurn or IllegalAction (with the
+        reason). `trusted=True` skips validation for callers that picked `seat` from `to_act` and `action`
+        from `legal_actions`.
         """
         if not trusted:
+            self.check_seat(state, seat)
             self.check_action(action)
             if self.outcome(state) is not None:
                 raise MatchOver("the match is over")
