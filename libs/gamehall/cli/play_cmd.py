@@ -161,7 +161,7 @@ async def take_seat(hall: Gamehall, seating: Seating) -> tuple[match_pb2.Match, 
 
 
 async def take_turn(
-    hall: Gamehall, match_id: str, seat: int, out: Console, read: ReadLine, *, compact: bool
+    hall: Gamehall, match_id: str, seat: int, out: Console, read: ReadLine, *, compact: bool, game: str | None = None
 ) -> Literal["played", "moved", "left"]:
     """Show the view and legal actions, ask for a choice and submit it (re-reading when the match moved)."""
     legal = await hall.matches.legal(match_id, seat)
@@ -170,7 +170,7 @@ async def take_turn(
     view = await hall.matches.view(match_id, seat)
     if view.finished or view.version != legal.version:
         return "moved"
-    out.print(render_view(view, compact=compact))
+    out.print(render_view(view, compact=compact, game=game))
     out.print(render_legal(legal))
     while True:
         line = read(f"move 1-{len(legal)}, v: view, q: leave > ")
@@ -181,7 +181,7 @@ async def take_turn(
         if choice == "quit":
             return await leave(hall, match_id, out)
         if choice == "view":
-            out.print(render_view(await hall.matches.view(match_id, seat), compact=compact))
+            out.print(render_view(await hall.matches.view(match_id, seat), compact=compact, game=game))
             out.print(render_legal(legal))
             continue
         if choice is None:
@@ -229,7 +229,7 @@ async def play_match(
                     if update.finished:
                         break
                     if seat in update.to_act:
-                        if await take_turn(hall, match.id, seat, out, read, compact=compact) == "left":
+                        if await take_turn(hall, match.id, seat, out, read, compact=compact, game=match.game) == "left":
                             left = True
                             break
                     elif update.to_act:
