@@ -201,7 +201,8 @@ class Event:
 class Outcome:
     """How a match ended: a rank per seat (1 is best, equal ranks tie) and optional scores.
 
-    A one-seat (solo) match ranks 1 for a win and 2 for a loss against the game itself.
+    A one-seat (solo) match ranks 1 for a win and 2 for a loss against the game itself; so does every
+    seat of a co-operative match (they all rank 1 when they win together, all 2 when the game beats them).
     """
 
     ranks: tuple[int, ...]
@@ -209,15 +210,23 @@ class Outcome:
     reason: str = ""
 
     def returns(self) -> tuple[float, ...]:
-        """Per-seat return in [0, 1]: the share of other seats beaten, ties counting half."""
+        """Per-seat return in [0, 1]: the share of other seats beaten, ties counting half.
+
+        When no seat ranks 1, the game itself took first place (a solo or co-operative defeat) and counts as
+        one more participant that beat every seat: a co-op defeat (2, 2) returns 0.25 each, below the 0.5 of
+        a co-op win (1, 1), so a bot searching a co-op mode tells winning from losing (with the seats alone
+        both were ties, 0.5). Matches where some seat ranks 1 (every versus outcome) are unchanged.
+        """
         n = len(self.ranks)
         if n == 1:
             return (1.0 if self.ranks[0] == 1 else 0.0,)
+        game_won = 1 not in self.ranks
+        others = n - 1 + (1 if game_won else 0)
         out = []
         for mine in self.ranks:
             beaten = sum(1 for r in self.ranks if r > mine)
             tied = sum(1 for r in self.ranks if r == mine) - 1
-            out.append((beaten + 0.5 * tied) / (n - 1))
+            out.append((beaten + 0.5 * tied) / others)
         return tuple(out)
 
     def winners(self) -> tuple[int, ...]:
