@@ -21,7 +21,6 @@ from gamehall.cli.render_common import (
     facts_table,
     header,
     humanize,
-    meter,
     names,
     num,
     obj,
@@ -267,7 +266,7 @@ def _enemies(view: Obj, fight: Obj) -> RenderableType:
         rows.add_row(
             Text(text(enemy.get("name")), style="dim strike" if hp <= 0 else "bold"),
             text(foe[1]) if len(foe) > 1 else "",
-            meter("", hp, maximum, width=4),
+            Text(f"{hp}/{maximum}", style="bold red" if 0 < hp < maximum else "dim" if hp <= 0 else "bold"),
             text(enemy.get("space")),
             *(str(num(card.get(k))) for k in ("initiative", "range", "attack", "damage", "dodge", "armor")),
             "spent" if len(foe) > 4 and foe[4] is True else "",
