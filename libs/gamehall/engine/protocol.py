@@ -354,11 +354,16 @@ class Game(ABC, Generic[S]):
         from `legal_actions`.
         """
         if not trusted:
-            self.check_seat(state, seat)
+            if isinstance(seat, bool) or not isinstance(seat, int) or seat < 0:
+                self.check_seat(state, seat)  # raises UnknownSeat
             self.check_action(action)
+            # A seat among `to_act` is a seat of the match, so the seat count (`config_of`, which some games
+            # rebuild) is only asked on the way to an error: the seat a move names costs nothing more.
             if self.outcome(state) is not None:
+                self.check_seat(state, seat)
                 raise MatchOver("the match is over")
             if seat not in self.to_act(state):
+                self.check_seat(state, seat)
                 raise NotYourTurn(f"seat {seat} is not to act now")
             self.validate_action(state, seat, action)
         return self._apply(state, seat, action)
