@@ -257,6 +257,20 @@ def _checked_view(view: Callable[[Any, Any, int | None], JsonDict]) -> Callable[
     return checked
 
 
+def _checked_apply(apply: Callable[..., tuple[Any, list[Event]]]) -> Callable[..., tuple[Any, list[Event]]]:
+    """A game's own `apply` (one that overrides the protocol's) behind the protocol's seat check, so it cannot
+    forget it: an untrusted call with a seat that is not to act and not a seat of the match raises UnknownSeat."""
+
+    @functools.wraps(apply)
+    def checked(self: Game[Any], state: Any, seat: int, action: Action, *, trusted: bool = False) -> Any:
+        if not trusted and (isinstance(seat, bool) or not isinstance(seat, int) or seat not in self.to_act(state)):
+            self.check_seat(state, seat)
+        return apply(self, state, seat, action, trusted=trusted)
+
+    checked.__seat_checked__ = True  # type: ignore[attr-defined]
+    return checked
+
+
 class Game(ABC, Generic[S]):
     """Metadata plus the pure functions of one game. Subclasses fill the class attributes.
 
@@ -271,6 +285,9 @@ class Game(ABC, Generic[S]):
         own = cls.__dict__.get("view")
         if own is not None and not getattr(own, "__isabstractmethod__", False) and not hasattr(own, "__seat_checked__"):
             cls.view = _checked_view(own)  # type: ignore[method-assign, assignment]
+        own_apply = cls.__dict__.get("apply")
+        if own_apply is not None and not hasattr(own_apply, "__seat_checked__"):
+            cls.apply = _checked_apply(own_apply)  # type: ignore[method-assign]
 
     id: ClassVar[str]
     name: ClassVar[str]

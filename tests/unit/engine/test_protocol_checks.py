@@ -126,3 +126,23 @@ def test_item_19_apply_checks_its_seat_as_view_does(game: Game[Any]) -> None:
                 game.view(state, wrong)
         assert game.encode(state) == before
         game.apply(state, seat, action)  # the real seat still plays
+
+
+def test_item_19_a_game_that_overrides_apply_still_checks_the_seat() -> None:
+    """Issue 40, item 19: the check is the protocol's, so a game whose own `apply` forgets it is checked too."""
+
+    class Careless(type(HIGH_CARD)):  # type: ignore[misc]
+        id = "careless-high-card"
+
+        def apply(self, state: Any, seat: int, action: Action, *, trusted: bool = False) -> Any:
+            return self._apply(state, int(seat), action)  # no check at all
+
+    game = Careless()
+    state = game.new_match(game.configure(), 1)
+    seat = min(game.to_act(state))
+    action = game.legal_actions(state, seat)[0]
+    for wrong in (True, False, float(seat), -1, game.configure().seats):
+        with pytest.raises(UnknownSeat):
+            game.apply(state, wrong, action)
+    game.apply(state, seat, action)
+    game.apply(state, seat, action, trusted=True)
