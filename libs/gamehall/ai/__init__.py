@@ -5,7 +5,15 @@
     action = bot.choose(game, game.view(state, seat), seat, game.legal_actions(state, seat), rng)
 """
 
-from gamehall.ai.arena import MatchResult, bot_rng, play_match, round_robin, sequential_pair
+from gamehall.ai.arena import (
+    MatchResult,
+    bot_rng,
+    play_match,
+    round_robin,
+    sequential_cooperative,
+    sequential_pair,
+    team_result,
+)
 from gamehall.ai.bench import ismcts_rate, playout_rate
 from gamehall.ai.bot import Bot, RandomBot
 from gamehall.ai.greedy import GreedyBot
@@ -42,7 +50,9 @@ __all__ = [
     "playout_rate",
     "register_heuristic",
     "round_robin",
+    "sequential_cooperative",
     "sequential_pair",
+    "team_result",
     "unregister_heuristic",
     "wilson_interval",
 ]

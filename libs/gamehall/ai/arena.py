@@ -178,3 +178,82 @@ def sequential_pair(
         "low": low, "high": high, "llr": test.llr(score, matches), "decision": decision,
         "p0": test.p0, "p1": test.p1, "alpha": test.alpha, "beta": test.beta, "mean_steps": steps / matches,
     }
+
+
+def team_result(outcome: Outcome) -> tuple[float, float]:
+    """How well the seats of a solo or co-op match did together: (won, score) for ordering two matches.
+
+    `won` is 1.0 when seat 0 ranks first (in a solo or co-op match every seat shares the fate), and the
+    score is the seats' total when the game gives scores (0.0 otherwise), a finer measure among wins or losses.
+    """
+    won = 1.0 if outcome.ranks[0] == 1 else 0.0
+    score = float(sum(outcome.scores)) if outcome.scores else 0.0
+    return won, score
+
+
+def sequential_cooperative(
+    game: Game[Any],
+    config: MatchConfig,
+    a: str,
+    b: str | None,
+    *,
+    sprt: Sprt | None = None,
+    max_matches: int = 400,
+    seed: int = 0,
+    by_score: bool = False,
+    config_b: MatchConfig | None = None,
+    losses: bool = False,
+    bot_factory: Callable[[str], Bot] = make_bot,
+) -> JsonDict:
+    """Level `a` in a solo or co-op mode (every seat played by `a`) under a sequential test.
+
+    With `b`, a paired comparison: each seed is played once with every seat `a` and once with every
+    seat `b`; a seed counts 1 when `a`'s match ended better, 0 when `b`'s did, and a tie (the same
+    result) is left out, so the test is a sign test of "a wins more often than b" (by win or loss,
+    `by_score` also orders matches of the same result by their score). Without `b`, the test is of
+    `a`'s win rate (H0 rate p0 against H1 rate p1). With `config_b`, `b`'s matches are played under that
+    config instead (same seeds), so "level a at an easier setting wins more often than level b at a harder
+    one" is a claim too (`b` may equal `a`). Counts like `sequential_pair`'s: `matches` is every match played,
+    `trials` the ones the test looked at, `rate` the share of those `a` took. With `losses` (and no `b`) the
+    test counts `a`'s defeats instead, so H1 says "a loses at least about p0 of its matches": a setting that
+    no level wins, stated as a claim the bots meet.
+    """
+    test = sprt or Sprt()
+    score, trials, matches, steps, decision = 0.0, 0, 0, 0, "inconclusive"
+    per_seed = 1 if b is None else 2
+    seeds = 0
+    won = [0.0, 0.0]
+    while matches + per_seed <= max_matches:
+        match_seed = derive_seed(seed, a, b or "-", "coop", seeds)
+        seeds += 1
+        results = []
+        for level, setting in ((a, config),) if b is None else ((a, config), (b, config_b or config)):
+            result = play_match(game, setting, [bot_factory(level) for _ in range(setting.seats)], match_seed)
+            results.append(team_result(result.outcome))
+            steps += result.steps
+            matches += 1
+        won[0] += results[0][0]
+        if b is None:
+            score += 1.0 - results[0][0] if losses else results[0][0]
+            trials += 1
+        else:
+            won[1] += results[1][0]
+            mine, theirs = results
+            if not by_score:
+                mine, theirs = (mine[0], 0.0), (theirs[0], 0.0)
+            if mine == theirs:
+                continue
+            score += 1.0 if mine > theirs else 0.0
+            trials += 1
+        verdict = test.decide(score, trials)
+        if verdict is not None:
+            decision = verdict
+            break
+    low, high = wilson_interval(score, trials) if trials else (0.0, 1.0)
+    return {
+        "game": game.id, "a": a, "b": b or "-", "matches": matches, "trials": trials, "score": score,
+        "rate": score / trials if trials else 0.0, "low": low, "high": high, "llr": test.llr(score, trials),
+        "decision": decision, "p0": test.p0, "p1": test.p1, "alpha": test.alpha, "beta": test.beta,
+        "mean_steps": steps / matches if matches else 0.0,
+        "win_rates": [w / seeds if seeds else 0.0 for w in won[: 1 if b is None else 2]],
+    }

@@ -174,6 +174,7 @@ async def take_turn(
     compact: bool,
     turn: SeatTurn | None = None,
     stream: SeatStream | None = None,
+    game: str | None = None,
 ) -> Literal["played", "moved", "left"]:
     """Show the view and legal actions, ask for a choice and submit it (re-reading when the match moved).
 
@@ -189,7 +190,7 @@ async def take_turn(
         view = await hall.matches.view(match_id, seat)
         if view.finished or view.version != legal.version:
             return "moved"
-    out.print(render_view(view, compact=compact))
+    out.print(render_view(view, compact=compact, game=game))
     out.print(render_legal(legal))
     while True:
         line = read(f"move 1-{len(legal)}, v: view, q: leave > ")
@@ -200,7 +201,7 @@ async def take_turn(
         if choice == "quit":
             return await leave(hall, match_id, out)
         if choice == "view":
-            out.print(render_view(view, compact=compact))
+            out.print(render_view(await hall.matches.view(match_id, seat), compact=compact, game=game))
             out.print(render_legal(legal))
             continue
         if choice is None:
@@ -253,7 +254,15 @@ async def play_match(
                         break
                     if update.legal is not None and update.legal.actions:
                         done = await take_turn(
-                            hall, match.id, seat, out, read, compact=compact, turn=update, stream=updates
+                            hall,
+                            match.id,
+                            seat,
+                            out,
+                            read,
+                            compact=compact,
+                            turn=update,
+                            stream=updates,
+                            game=match.game,
                         )
                         if done == "left":
                             left = True

@@ -5,8 +5,9 @@ No I/O here, so the terminal client's screens are unit-tested without a terminal
 
 from __future__ import annotations
 
+import importlib
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
 from rich.console import RenderableType
@@ -62,15 +63,36 @@ def _compact_value(value: Any) -> str:
     return value if isinstance(value, str) else json.dumps(value, separators=(",", ":"))
 
 
-def render_view(view: View, *, compact: bool = False) -> RenderableType:
-    """The seat's view in a panel, one row per top-level field (short values inline, long ones as
-    pretty JSON); with `compact`, plain `key=value` lines."""
+def table_renderer(game: str | None) -> Callable[[dict[str, Any]], RenderableType] | None:
+    """The drawing of `game`'s table (one module per game, `render_<game>.py`), or None for a game without one."""
+    module = RENDERERS.get(game or "")
+    if module is None:
+        return None
+    render: Callable[[dict[str, Any]], RenderableType] = importlib.import_module(module).render
+    return render
+
+
+RENDERERS = {
+    "grimslingers": "gamehall.cli.render_grimslingers",
+    "grimmoir": "gamehall.cli.render_grimmoir",
+    "tiny-epic-quest": "gamehall.cli.render_tiny_epic_quest",
+    "grimm-world": "gamehall.cli.render_grimm_world",
+}
+"""Each hosted game's terminal drawing, after its web renderer (`web/src/renderers/<game>.ts`)."""
+
+
+def render_view(view: View, *, compact: bool = False, game: str | None = None) -> RenderableType:
+    """The seat's view in a panel: the game's table drawn with rich when `game` has a renderer, else one row
+    per top-level field (short values inline, long ones as pretty JSON); with `compact`, plain `key=value` lines."""
     who = "spectator" if view.seat is None else f"seat {view.seat}"
     to_act = ", ".join(str(s) for s in view.to_act) or "nobody"
     title = f"{who} · v{view.version} · to act: {to_act}"
     if compact:
         lines = [f"{key}={_compact_value(value)}" for key, value in view.data.items()]
         return Text("\n".join([f"[{title}]", *lines]))
+    draw = table_renderer(game)
+    if draw is not None:
+        return Panel(draw(view.data), title=title, title_align="left")
     grid = Table.grid(padding=(0, 2))
     grid.add_column(style="bold")
     grid.add_column()

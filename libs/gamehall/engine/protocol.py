@@ -201,7 +201,8 @@ class Event:
 class Outcome:
     """How a match ended: a rank per seat (1 is best, equal ranks tie) and optional scores.
 
-    A one-seat (solo) match ranks 1 for a win and 2 for a loss against the game itself.
+    A one-seat (solo) match ranks 1 for a win and 2 for a loss against the game itself; so does every
+    seat of a co-operative match (they all rank 1 when they win together, all 2 when the game beats them).
     """
 
     ranks: tuple[int, ...]
@@ -209,15 +210,23 @@ class Outcome:
     reason: str = ""
 
     def returns(self) -> tuple[float, ...]:
-        """Per-seat return in [0, 1]: the share of other seats beaten, ties counting half."""
+        """Per-seat return in [0, 1]: the share of other seats beaten, ties counting half.
+
+        When no seat ranks 1, the game itself took first place (a solo or co-operative defeat) and counts as
+        one more participant that beat every seat: a co-op defeat (2, 2) returns 0.25 each, below the 0.5 of
+        a co-op win (1, 1), so a bot searching a co-op mode tells winning from losing (with the seats alone
+        both were ties, 0.5). Matches where some seat ranks 1 (every versus outcome) are unchanged.
+        """
         n = len(self.ranks)
         if n == 1:
             return (1.0 if self.ranks[0] == 1 else 0.0,)
+        game_won = 1 not in self.ranks
+        others = n - 1 + (1 if game_won else 0)
         out = []
         for mine in self.ranks:
             beaten = sum(1 for r in self.ranks if r > mine)
             tied = sum(1 for r in self.ranks if r == mine) - 1
-            out.append((beaten + 0.5 * tied) / (n - 1))
+            out.append((beaten + 0.5 * tied) / others)
         return tuple(out)
 
     def winners(self) -> tuple[int, ...]:
@@ -248,12 +257,27 @@ def _checked_view(view: Callable[[Any, Any, int | None], JsonDict]) -> Callable[
     return checked
 
 
+def _checked_apply(apply: Callable[..., tuple[Any, list[Event]]]) -> Callable[..., tuple[Any, list[Event]]]:
+    """A game's own `apply` (one that overrides the protocol's) behind the protocol's seat check, so it cannot
+    forget it: an untrusted call with a seat that is not to act and not a seat of the match raises UnknownSeat."""
+
+    @functools.wraps(apply)
+    def checked(self: Game[Any], state: Any, seat: int, action: Action, *, trusted: bool = False) -> Any:
+        if not trusted and (isinstance(seat, bool) or not isinstance(seat, int) or seat not in self.to_act(state)):
+            self.check_seat(state, seat)
+        return apply(self, state, seat, action, trusted=trusted)
+
+    checked.__seat_checked__ = True  # type: ignore[attr-defined]
+    return checked
+
+
 class Game(ABC, Generic[S]):
     """Metadata plus the pure functions of one game. Subclasses fill the class attributes.
 
     The protocol checks what no game should have to: `apply` refuses actions of a foreign kind
-    or with fields of the wrong type (MalformedAction), and every game's `view` refuses a seat
-    the match does not have (UnknownSeat), whatever the game's own code does.
+    or with fields of the wrong type (MalformedAction), and every game's `apply` and `view` refuse a
+    seat the match does not have (UnknownSeat: negative, too high, a bool or a float), whatever the
+    game's own code does.
     """
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
@@ -261,6 +285,9 @@ class Game(ABC, Generic[S]):
         own = cls.__dict__.get("view")
         if own is not None and not getattr(own, "__isabstractmethod__", False) and not hasattr(own, "__seat_checked__"):
             cls.view = _checked_view(own)  # type: ignore[method-assign, assignment]
+        own_apply = cls.__dict__.get("apply")
+        if own_apply is not None and not hasattr(own_apply, "__seat_checked__"):
+            cls.apply = _checked_apply(own_apply)  # type: ignore[method-assign]
 
     id: ClassVar[str]
     name: ClassVar[str]
@@ -338,14 +365,22 @@ class Game(ABC, Generic[S]):
     def apply(self, state: S, seat: int, action: Action, *, trusted: bool = False) -> tuple[S, list[Event]]:
         """The next state and its events. Never mutates `state`.
 
-        Raises MatchOver, NotYourTurn or IllegalAction (with the reason). `trusted=True`
-        skips validation for callers that picked `action` from `legal_actions`.
+        Raises UnknownSeat (a seat the match does not have: negative, too high, a bool or a float, checked
+        as `view` checks it, here once for every game), MatchOver, NotYourTurn or IllegalAction (with the
+        reason). `trusted=True` skips validation for callers that picked `seat` from `to_act` and `action`
+        from `legal_actions`.
         """
         if not trusted:
+            if isinstance(seat, bool) or not isinstance(seat, int) or seat < 0:
+                self.check_seat(state, seat)  # raises UnknownSeat
             self.check_action(action)
+            # A seat among `to_act` is a seat of the match, so the seat count (`config_of`, which some games
+            # rebuild) is only asked on the way to an error: the seat a move names costs nothing more.
             if self.outcome(state) is not None:
+                self.check_seat(state, seat)
                 raise MatchOver("the match is over")
             if seat not in self.to_act(state):
+                self.check_seat(state, seat)
                 raise NotYourTurn(f"seat {seat} is not to act now")
             self.validate_action(state, seat, action)
         return self._apply(state, seat, action)

@@ -101,3 +101,48 @@ def test_grimmoir_move_with_a_text_row_is_malformed_not_a_type_error() -> None:
     seat = min(GRIMMOIR.to_act(state))
     with pytest.raises(MalformedAction, match="row"):
         GRIMMOIR.apply(state, seat, Move(character="x", row="1", column=1))  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("game", GAMES, ids=IDS)
+def test_item_19_apply_checks_its_seat_as_view_does(game: Game[Any]) -> None:
+    """Issue 40, item 19: `apply` refuses a seat the match does not have, for every registered game.
+
+    A bool seat used to play as the seat it equals (True as seat 1) and a float seat raised TypeError
+    in GrimmoiR and Grimslingers; now the protocol's `check_seat` refuses both before any rule runs,
+    as it refuses negative and out-of-range seats, in `apply` as in `view`.
+    """
+    for config in default_configs(game):
+        state = game.new_match(config, 1)
+        acting = sorted(game.to_act(state))
+        assert acting, f"{game.id} {config.mode}: nobody acts at the start"
+        seat = acting[0]
+        action = game.legal_actions(state, seat)[0]
+        before = game.encode(state)
+        bad: list[Any] = [-1, -seat - 1, config.seats, config.seats + 5, float(seat), seat + 0.5, True, False, "0"]
+        for wrong in bad:
+            with pytest.raises(UnknownSeat):
+                game.apply(state, wrong, action)
+            with pytest.raises(UnknownSeat):
+                game.view(state, wrong)
+        assert game.encode(state) == before
+        game.apply(state, seat, action)  # the real seat still plays
+
+
+def test_item_19_a_game_that_overrides_apply_still_checks_the_seat() -> None:
+    """Issue 40, item 19: the check is the protocol's, so a game whose own `apply` forgets it is checked too."""
+
+    class Careless(type(HIGH_CARD)):  # type: ignore[misc]
+        id = "careless-high-card"
+
+        def apply(self, state: Any, seat: int, action: Action, *, trusted: bool = False) -> Any:
+            return self._apply(state, int(seat), action)  # no check at all
+
+    game = Careless()
+    state = game.new_match(game.configure(), 1)
+    seat = min(game.to_act(state))
+    action = game.legal_actions(state, seat)[0]
+    for wrong in (True, False, float(seat), -1, game.configure().seats):
+        with pytest.raises(UnknownSeat):
+            game.apply(state, wrong, action)
+    game.apply(state, seat, action)
+    game.apply(state, seat, action, trusted=True)
