@@ -239,8 +239,9 @@ def _rest(t: Trip, op: Op) -> None:
 
 @handler("eat")
 def _eat(t: Trip, op: Op) -> None:
+    """One provision goes under the deck and heals Regeneration cards of Martha's choosing (W-RP-01)."""
     give_up_good(t, "provision")
-    heal(t, t.stats["regeneration"])
+    t.push(Op("mend", n=t.stats["regeneration"]))
 
 
 # ----------------------------------------------------------------- fights

@@ -7,7 +7,7 @@ import msgspec
 import pytest
 
 from gamehall.games.grimm_world.atlas import PAGES, REGIONS
-from gamehall.games.grimm_world.catalog import ENCOUNTERS, ITEMS
+from gamehall.games.grimm_world.catalog import ACTION_CARDS, ENCOUNTERS, ITEMS
 from gamehall.games.grimm_world.content.schema import ItemDef, LostPageDef, Op
 from gamehall.games.grimm_world.market import available
 from gamehall.games.grimm_world.trip import Trip
@@ -132,11 +132,25 @@ def test_SC_W25_rest() -> None:
     s.sheet.damaged = list(cards)
     assert Trip(s).stats["regeneration"] == 5
     do(s, Op("rest"))
-    s, _ = pick(s, "Eat a provision")
+    s, _ = picks(s, "Eat a provision", *(f"Take back {ACTION_CARDS[c].name} ({c})" for c in ("A07", "A05", "A03", "A06", "A01")))
     assert len(s.sheet.hand) == 5 and len(s.sheet.damaged) == 2
-    s, _ = pick(s, "Eat a provision")
+    s, _ = pick(s, "Eat a provision")  # 5 healing for the last 2 cards: no choice left
     assert len(s.sheet.hand) == 7 and not s.sheet.damaged and not s.journey.goods
     assert s.decks.encounter[-2:] == [b_cards()[0], b_cards()[1]]
+
+
+def test_W_RP_01_item_10_rest_heals_the_cards_the_player_chooses() -> None:
+    """Item 10, W-RP-01: "For each damage healed, take one discarded Action Card ... back to your hand. You may
+    freely choose the Action Cards" (7.1.3): the newest cards can come back before the oldest."""
+    s = journey(11, hand=("A01",), goods=[(b_cards()[0], "provision")])
+    s.sheet.damaged = ["A02", "A03", "A04", "A05", "A06"]
+    assert Trip(s).stats["regeneration"] == 3
+    do(s, Op("rest"))
+    s, _ = pick(s, "Eat a provision")
+    assert labels(s) == [f"Take back {ACTION_CARDS[c].name} ({c})" for c in ("A02", "A03", "A04", "A05", "A06")]
+    s, _ = picks(s, *(f"Take back {ACTION_CARDS[c].name} ({c})" for c in ("A06", "A04", "A02")))
+    assert sorted(s.sheet.hand) == ["A01", "A02", "A04", "A06"] and s.sheet.damaged == ["A03", "A05"]
+    assert not s.journey.menu and not s.journey.goods  # no provision left: the Rest has nothing more to offer
 
 
 def test_SC_W26_banishing_a_region_card_range() -> None:
