@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from gamehall.games.grimm_world.atlas import CHAPTERS, LANDSCAPES, PAGES, entry_ops, location, region_cards
 from gamehall.games.grimm_world.catalog import ENCOUNTERS
-from gamehall.games.grimm_world.chapters import LOST, chapter_ops, end_round_now
+from gamehall.games.grimm_world.chapters import LOST, chapter_ops
 from gamehall.games.grimm_world.content.schema import Choice, Op
 from gamehall.games.grimm_world.effects import heal, put_region, requirement_met
 from gamehall.games.grimm_world.holdings import count, equip_options, give_up_good
@@ -262,6 +262,9 @@ def _fight(t: Trip, op: Op) -> None:
 
 @handler("after_fight")
 def _after_fight(t: Trip, op: Op) -> None:
+    """The fight's resolution entry (W-CB-07). A defeat heals n cards, loses k chapters (W-TM-06 each), "then
+    continue playing" (9.2.3-9.2.4, W-TM-05): the round goes on where the fight began (the card's remaining lines,
+    then the remaining subphases and Rest). Only damage in exploration ends the round at once (9.2.1)."""
     fight = t.s.fight
     t.s.fight = None
     won = fight is not None and fight.result == "victory"
@@ -273,6 +276,5 @@ def _after_fight(t: Trip, op: Op) -> None:
     if won:
         t.push(*op.then, Op("time"))
         return
-    end_round_now(t)
     heal(t, op.n or 1)
-    t.push(*op.orelse, *chapter_ops(LOST, op.k), Op("time"), Op("new_round"))
+    t.push(*op.orelse, *chapter_ops(LOST, op.k), Op("time"))
