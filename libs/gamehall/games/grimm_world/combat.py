@@ -345,7 +345,7 @@ def new_round(ctx: Ctx, t: Task) -> None:
         foe.spent = False
     for card in end_of_round(ctx.s.decks, ctx.rng):
         ctx.emit("reshuffle", surfaced=card)
-    if f.round >= ctx.field.round_limit:
+    if ctx.s.round_limit and f.round >= ctx.s.round_limit:  # only under the rule flag: not the book's (W-CB-07)
         ctx.emit("round_limit", round=f.round)
         end_fight(ctx, "defeat")
         return

@@ -35,6 +35,11 @@ class GrimmWorld(StructGame[State]):
         Option("chapter", 1, "chapter modifier 1-14: picks the placement table and Martha's loadout (the difficulty)",
                choices=tuple(range(1, 15)), modes=("skirmish",)),
     )
+    flags = (
+        Option("round_limit", 0, "not the book's rule: a fight still on after this many combat rounds is lost (0: no "
+               "limit; a fight ends only by its Conflict Card's win and loss conditions, W-CB-07)", minimum=0,
+               maximum=99),
+    )
     action_types = ACTION_TYPES
     state_type = State
     view_type = GrimmWorldView
@@ -42,14 +47,16 @@ class GrimmWorld(StructGame[State]):
 
     def new_match(self, config: MatchConfig, seed: int) -> State:
         config = self.validate_config(config)
+        limit = int(config.flags["round_limit"])  # type: ignore[arg-type]
         if config.mode == "campaign":
-            return campaign.new_campaign(seed)
-        return new_state(str(config.options["conflict"]), int(config.options["chapter"]), seed)  # type: ignore[arg-type]
+            return campaign.new_campaign(seed, limit)
+        return new_state(str(config.options["conflict"]), int(config.options["chapter"]), seed, limit)  # type: ignore[arg-type]
 
     def config_of(self, state: State) -> MatchConfig:
+        flags = {"round_limit": state.round_limit}
         if state.journey is not None:
-            return self.configure("campaign", 1, {})
-        return self.configure(state.mode, 1, {"conflict": state.conflict, "chapter": state.chapter})
+            return self.configure("campaign", 1, {}, flags)
+        return self.configure(state.mode, 1, {"conflict": state.conflict, "chapter": state.chapter}, flags)
 
     def to_act(self, state: State) -> frozenset[int]:
         if state.journey is not None:

@@ -38,11 +38,11 @@ def new_fight(conflict: str, chapter: int, sheet: Sheet) -> Fight:
     return Fight(conflict=conflict, cell=board.cell_of(column.character), foes=foes)
 
 
-def new_state(conflict: str, chapter: int, seed: int) -> State:
+def new_state(conflict: str, chapter: int, seed: int, round_limit: int = 0) -> State:
     rng = Rng(seed)
     sheet, action_deck = skirmish_sheet(chapter, rng)
     decks = new_decks(rng, action_deck)
-    s = State("skirmish", conflict, chapter, rng.state, sheet, decks)
+    s = State("skirmish", conflict, chapter, rng.state, sheet, decks, round_limit=round_limit)
     start_fight(s, conflict, chapter)
     return s
 

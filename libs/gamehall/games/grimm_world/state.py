@@ -148,3 +148,6 @@ class State(msgspec.Struct, forbid_unknown_fields=True):
     steps: int = 0
     journey: Journey | None = None
     """The campaign outside combat (mode `campaign`); None in a skirmish."""
+    round_limit: int = 0
+    """Rule flag `round_limit`: a fight still on after this many combat rounds is lost. 0 (the default) is the
+    book's rule: a fight ends only by its Conflict Card's win and loss conditions (W-CB-07)."""

@@ -207,7 +207,10 @@ class Placement(_Entry, frozen=True):
 
 
 class ConflictDef(_Entry, frozen=True):
-    """A Conflict Card (W-CB-02): grid of Terrain Cards with orientation, placements, initiative, compass, ends."""
+    """A Conflict Card (W-CB-02): grid of Terrain Cards with orientation, placements, initiative, compass, ends.
+
+    A fight ends only by its win and loss conditions (W-CB-07): there is no round limit on the card (the rule flag
+    `round_limit` adds one, off by default)."""
 
     key: str
     name: str
@@ -216,7 +219,6 @@ class ConflictDef(_Entry, frozen=True):
     initiative: Literal["character", "enemies"]
     compass: dict[str, int]
     placements: tuple[Placement, ...]
-    round_limit: int
     difficulty: Literal["easy", "normal", "hard"]
     victory: str
     defeat: str
