@@ -108,7 +108,9 @@ def _skip_travel(t: Trip, op: Op) -> None:
 @handler("random")
 def _random(t: Trip, op: Op) -> None:
     """Value card on the Chapter Card; cycle to a card whose back matches the location; resolve the entry of the
-    Encounter Value (W-RE-01..04). Both cards stay out until Landscape is done."""
+    Encounter Value (W-RE-01..03). Both cards stay out until Landscape is done. When no card of the whole deck
+    matches, Martha *may* swap a held good whose card matches for the top card (W-RE-04): she is asked which one,
+    or none (then there is no random encounter this round)."""
     j, decks = t.j, t.s.decks
     ids = set(location(j.regions, j.location).ids)
     value_card = t.take()
@@ -118,20 +120,45 @@ def _random(t: Trip, op: Op) -> None:
         if t.landscape(t.top()) in ids:
             break
         t.cycle()
-    if t.landscape(t.top()) not in ids:
-        swap = next((g for g in j.goods if t.landscape(g.card) in ids), None)
-        if swap is None:
-            t.emit("no_encounter", value=value)
-            return
-        j.goods.remove(swap)  # W-RE-04: the good's card takes the top card's place as that good
-        top = t.take()
-        j.goods.append(type(swap)(top, swap.kind))
-        decks.encounter.insert(0, swap.card)
-        t.emit("swap_good", kind=swap.kind)
+    if t.landscape(t.top()) in ids:
+        t.push(Op("encounter", n=value))
+        return
+    swaps = {g.card: g for g in j.goods if t.landscape(g.card) in ids}
+    if not swaps:
+        t.emit("no_encounter", value=value)
+        return
+    options = [Choice("Keep your goods: no random encounter", (Op("no_encounter", n=value),))]
+    options += [Choice(f"Swap your {g.kind} ({card}, back {t.landscape(card)}) for the top card",
+                       (Op("swap_good", card=card), Op("encounter", n=value))) for card, g in sorted(swaps.items())]
+    t.ask("No card of the deck matches this place", options)
+
+
+@handler("no_encounter")
+def _no_encounter(t: Trip, op: Op) -> None:
+    t.emit("no_encounter", value=op.n)
+
+
+@handler("swap_good")
+def _swap_good(t: Trip, op: Op) -> None:
+    """W-RE-04: "you may exchange a good in your bag with the appropriate Landscape Identifier for the top card of
+    the Encounter Deck": the top card becomes that good, and the good's card is the encounter."""
+    j = t.j
+    good = next(g for g in j.goods if g.card == op.card)
+    j.goods.remove(good)
+    top = t.take()
+    j.goods.append(type(good)(top, good.kind))
+    t.s.decks.encounter.insert(0, good.card)
+    t.emit("swap_good", kind=good.kind)
+
+
+@handler("encounter")
+def _encounter(t: Trip, op: Op) -> None:
+    """The top card, whose back matches the location, is turned over and the entry of Encounter Value op.n is
+    resolved (W-RE-02)."""
     card = t.take()
-    j.held.append(card)
-    entry = next((e for lo, hi, e in ENCOUNTERS[card].ranges if lo <= value <= hi), "")
-    t.emit("random_encounter", value=value, card=card, entry=entry)
+    t.j.held.append(card)
+    entry = next((e for lo, hi, e in ENCOUNTERS[card].ranges if lo <= op.n <= hi), "")
+    t.emit("random_encounter", value=op.n, card=card, entry=entry)
     if entry:
         t.push(*entry_ops(entry))
 
