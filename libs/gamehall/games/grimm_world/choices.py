@@ -197,13 +197,15 @@ def _retreat_move_choices(ctx: Ctx) -> list[Action]:
 
 
 def _retreat_dest(ctx: Ctx, direction: str) -> int | None:
-    """A Retreat step must keep Martha moving directly away from the activated enemy (W-CRx-03)."""
+    """A Retreat step (W-CRx-03): "The distance to the enemy must be equal or greater after this reaction" (8.2.2.3.3).
+    Our reading: no step may bring Martha closer to the activated enemy than she stood when the Retreat was played
+    (f.pc), so she never goes round it, every stop is legal, and a step need not gain distance (a sideways step
+    round a rock, a step back to the starting distance)."""
     f = ctx.f
     dest = _martha_step(ctx, direction, f.pb)
     if dest is None:
         return None
-    enemy = f.foes[f.pa].cell
-    return dest if ctx.board.distance(dest, enemy) > ctx.board.distance(f.cell, enemy) else None
+    return dest if ctx.board.distance(dest, f.foes[f.pa].cell) >= f.pc else None
 
 
 def _attacked_choices(ctx: Ctx) -> list[Action]:
@@ -252,7 +254,8 @@ def apply_prompt(ctx: Ctx, action: Action) -> None:
         if isinstance(action, React):
             spend_reaction(ctx, action.card)
             reaction = card_reaction(ctx, action.card)
-            set_prompt(ctx, P_RETREAT_MOVE, enemy, reaction[1] if reaction else 0)
+            start = ctx.board.distance(f.cell, f.foes[enemy].cell)
+            set_prompt(ctx, P_RETREAT_MOVE, enemy, reaction[1] if reaction else 0, start)
             _close_retreat_if_stuck(ctx)
     elif kind == P_RETREAT_MOVE:
         if isinstance(action, Step):
