@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from functools import cache
 from itertools import combinations
@@ -57,13 +58,16 @@ def weight(items: list[str] | tuple[str, ...]) -> int:
 
 
 def weapons(sheet: Sheet) -> list[Weapon]:
-    """The attack options: bare fists plus every equipped weapon (white numbers stand alone, W-IT-06)."""
+    """The attack options: bare fists plus every equipped weapon, copies of one weapon as one option (white numbers
+    stand alone, W-IT-06)."""
     character = CHARACTERS[sheet.character]
     out = [Weapon(FISTS, character.base["range"], character.base["damage"], None, ())]
-    for key in sheet.equipped:
+    copies = Counter(sheet.equipped)
+    for key in dict.fromkeys(sheet.equipped):
         item = ITEMS[key]
-        if item.weapon:
-            out.append(Weapon(key, item.range, item.damage, item.rate, item.crit))
+        if item.weapon:  # two copies of a weapon in hand: each keeps its own attack rate (W-TX-08, W-AK-02)
+            out.append(Weapon(key, item.range, item.damage, None if item.rate is None else item.rate * copies[key],
+                              item.crit))
     return out
 
 

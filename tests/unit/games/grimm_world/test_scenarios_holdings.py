@@ -10,6 +10,7 @@ from gamehall.games.grimm_world.atlas import PAGES, REGIONS
 from gamehall.games.grimm_world.catalog import ACTION_CARDS, ENCOUNTERS, ITEMS
 from gamehall.games.grimm_world.content.schema import ItemDef, LostPageDef, Op
 from gamehall.games.grimm_world.market import available
+from gamehall.games.grimm_world.sheet import weapons
 from gamehall.games.grimm_world.trip import Trip
 
 from .journeys import b_cards, do, journey, kinds, labels, pick, picks, roll, stacked
@@ -196,10 +197,33 @@ def test_SC_W28_receiving_items_remove_and_lose(monkeypatch: pytest.MonkeyPatch)
         monkeypatch.setitem(ENCOUNTERS, key, msgspec.structs.replace(base, key=key, item=item, broken=False))
     s = journey(11, deck=["T91", "T92", "T93", *stacked()])
     do(s, Op("item", text="common"))
-    assert s.sheet.stored == ["club"] and s.journey.items["club"] == "T93"
+    assert s.sheet.stored == ["club"] and s.journey.items["club"] == ["T93"]
     assert s.decks.encounter[-2:] == ["T91", "T92"]
     s = journey(11, thalers=2)
     do(s, Op("pay", n=3, then=(Op("goods", good="wood", n=1),)))
     assert s.sheet.thalers == 2 and not s.journey.goods  # 'Remove' needs all of it
     do(s, Op("thalers", n=-3))
     assert s.sheet.thalers == 0  # 'Lose' takes what there is
+
+
+def test_W_TX_08_item_13_a_second_copy_of_an_item_is_kept(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Item 13, W-TX-08: the book sets no limit on copies of an item: a second dagger is received like any item
+    (it used to go back under the deck), each copy keeps its own card, and two daggers in hand keep their own
+    attack rates (W-AK-02)."""
+    base = ENCOUNTERS["B01"]
+    for key in ("T81", "T82"):
+        monkeypatch.setitem(ENCOUNTERS, key, msgspec.structs.replace(base, key=key, item="dagger", broken=False))
+    s = journey(13, deck=["T81", "T82", *stacked()], thalers=0)
+    events = do(s, Op("item", text="common"))
+    s, _ = pick(s, "Done")
+    events += do(s, Op("item", text="common"))
+    assert not kinds(events, "item_duplicate") and [e["item"] for e in kinds(events, "item")] == ["dagger", "dagger"]
+    assert s.sheet.stored == ["dagger", "dagger"] and s.journey.items == {"dagger": ["T81", "T82"]}
+    assert not {"T81", "T82"} & set(s.decks.encounter)
+    s.journey.menu = []
+    s.sheet.equipped, s.sheet.stored = ["dagger", "dagger"], []
+    assert [(w.key, w.rate) for w in weapons(s.sheet)] == [("fists", None), ("dagger", 2 * ITEMS["dagger"].rate)]
+    do(s, Op("blacksmith"))
+    s, _ = pick(s, "Sell Dagger")
+    assert s.sheet.equipped == ["dagger"] and s.sheet.thalers == ITEMS["dagger"].sell
+    assert s.decks.encounter[-1] == "T82" and s.journey.items == {"dagger": ["T81"]}

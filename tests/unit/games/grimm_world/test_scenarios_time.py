@@ -131,7 +131,7 @@ def test_SC_W57_a_check_costs_cards() -> None:
 
 def test_SC_W58_selling() -> None:
     s = journey(13, broken=("spear",), stored=("dagger",), thalers=0, goods=[(b_cards()[0], "provision")])
-    s.journey.items = {"spear": "B05", "dagger": ""}
+    s.journey.items = {"spear": ["B05"], "dagger": [""]}
     do(s, Op("blacksmith"))
     s, _ = pick(s, "Sell broken Spear")
     assert s.sheet.thalers == ITEMS["spear"].sell_broken and s.decks.encounter[-1] == "B05"
