@@ -36,7 +36,7 @@ from gamehall.games.grimm_world.combat import (
     wound_options,
 )
 from gamehall.games.grimm_world.context import Ctx
-from gamehall.games.grimm_world.sheet import hand_loadouts, set_hands, weapons
+from gamehall.games.grimm_world.sheet import combat_loadouts, set_loadout, weapons
 from gamehall.games.grimm_world.sight import visible
 from gamehall.games.grimm_world.state import (
     CHARACTER,
@@ -76,8 +76,8 @@ def character_phase(ctx: Ctx) -> list[Action]:
     for n in range(1, min(room, len(hand)) + 1):
         out.extend(Play(combo) for combo in combinations(hand, n))
     if room > 0:
-        loadouts = hand_loadouts(sheet)
-        out.extend(Reequip(card, hands) for card in hand for hands in loadouts)
+        loadouts = combat_loadouts(sheet)
+        out.extend(Reequip(card, hands, accessories) for card in hand for hands, accessories in loadouts)
     for special in (False, True):
         mp = _pool(ctx, special)
         if mp <= 0:
@@ -171,21 +171,23 @@ def apply_character(ctx: Ctx, action: Action) -> None:
         sheet.hand.remove(action.card)
         f.discard.append(action.card)
         f.played += 1
-        ctx.then(Task("sight"), Task("equip", s=",".join(action.hands)))
+        ctx.then(Task("sight"), Task("equip", s=",".join(action.hands) + "|" + ",".join(action.accessories)))
     elif isinstance(action, EndPhase):
         ctx.then(Task("enemy_phase"))
 
 
 def equip_task(ctx: Ctx, t: Task) -> None:
-    set_hands(ctx.s.sheet, tuple(k for k in t.s.split(",") if k))
-    ctx.emit("reequip", hands=t.s)
+    """The re-equip of a played card (after the sight triggers): t.s is 'hand items|accessories'."""
+    hands, _, accessories = t.s.partition("|")
+    set_loadout(ctx.s.sheet, tuple(k for k in hands.split(",") if k), tuple(k for k in accessories.split(",") if k))
+    ctx.emit("reequip", hands=hands, accessories=accessories)
 
 
 # ----------------------------------------------------------------- prompts
 
 
 def _equip_choices(ctx: Ctx) -> list[Action]:
-    return [*(Reequip("", hands) for hands in hand_loadouts(ctx.s.sheet)), Decline()]
+    return [*(Reequip("", hands, accessories) for hands, accessories in combat_loadouts(ctx.s.sheet)), Decline()]
 
 
 def _retreat_choices(ctx: Ctx) -> list[Action]:
@@ -246,8 +248,8 @@ def apply_prompt(ctx: Ctx, action: Action) -> None:
     if kind == P_EQUIP:
         clear_prompt(ctx)
         if isinstance(action, Reequip):
-            set_hands(ctx.s.sheet, action.hands)
-            ctx.emit("reequip", hands=",".join(action.hands), free=True)
+            set_loadout(ctx.s.sheet, action.hands, action.accessories)
+            ctx.emit("reequip", hands=",".join(action.hands), accessories=",".join(action.accessories), free=True)
     elif kind == P_RETREAT:
         enemy = f.pa
         clear_prompt(ctx)

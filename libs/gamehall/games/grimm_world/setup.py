@@ -9,7 +9,7 @@ from gamehall.games.grimm_world.combat import run, set_prompt, start_character_p
 from gamehall.games.grimm_world.context import Ctx, new_foe
 from gamehall.games.grimm_world.decks import new_decks
 from gamehall.games.grimm_world.field import battlefield
-from gamehall.games.grimm_world.sheet import check_equipment, hand_loadouts, stats
+from gamehall.games.grimm_world.sheet import check_equipment, combat_loadouts, stats
 from gamehall.games.grimm_world.state import COLORS, ENEMY, P_EQUIP, Fight, Sheet, State, Task
 
 
@@ -57,7 +57,7 @@ def start_fight(s: State, conflict: str, tier: int) -> list[Event]:
         ctx.then(Task("enemy_phase"))  # the first Character Phase is skipped (W-CB-05)
     else:
         start_character_phase(ctx)
-        if hand_loadouts(s.sheet):
+        if combat_loadouts(s.sheet):
             set_prompt(ctx, P_EQUIP)
     run(ctx)
     return ctx.close()
