@@ -13,7 +13,7 @@ from gamehall.games.grimm_world.market import available
 from gamehall.games.grimm_world.sheet import weapons
 from gamehall.games.grimm_world.trip import Trip
 
-from .journeys import b_cards, do, journey, kinds, labels, pick, picks, roll, stacked
+from .journeys import b_cards, card_with, do, journey, kinds, labels, pick, picks, roll, stacked
 
 
 def test_SC_W17_inn() -> None:
@@ -227,3 +227,25 @@ def test_W_TX_08_item_13_a_second_copy_of_an_item_is_kept(monkeypatch: pytest.Mo
     s, _ = pick(s, "Sell Dagger")
     assert s.sheet.equipped == ["dagger"] and s.sheet.thalers == ITEMS["dagger"].sell
     assert s.decks.encounter[-1] == "T82" and s.journey.items == {"dagger": ["T81"]}
+
+
+def test_W_LA_05_item_17_the_blacksmith_event_symbol_triggers_its_event() -> None:
+    """Item 17, W-LA-05 step 3: "if a [event] symbol is shown, an event occurs. Immediately follow the corresponding
+    instructions on the Encounter Card." B13 shows the event symbol at towns (designed): drawn for a town's
+    display it counts as one of the 3 cards, its event (sparks, Dexterity 6+ or 1 damage) happens before the next
+    card is drawn, and its item cannot be bought there."""
+    assert ENCOUNTERS["B13"].event_at == "t" and ENCOUNTERS["B13"].event == "forge_sparks"
+    town = card_with("B")
+    wares = [k for k in b_cards() if ENCOUNTERS[k].item and not ENCOUNTERS[k].broken and "t" in ENCOUNTERS[k].places]
+    deck = stacked(top=["B13", *wares[:3]])
+    deck.remove(town)
+    s = journey(13, deck=deck, thalers=50)
+    s.journey.held = [town]  # the Encounter card of the round: a Village/Town card
+    events = do(s, Op("blacksmith"))
+    s, more = picks(s, "Look at the wares", "roll")
+    events += more
+    assert kinds(events, "smith_event") == [{"card": "B13", "entry": "forge_sparks"}]
+    assert [e["stat"] for e in kinds(events, "check")] == ["dexterity"]  # the event, before the display goes on
+    assert s.journey.display == ["B13", *wares[1:3]]  # wares[0] was the check's Fate card
+    bought = [text for text in labels(s) if text.startswith("Buy")]
+    assert len(bought) == 2 and not any(ITEMS[ENCOUNTERS["B13"].item].name in text for text in bought)

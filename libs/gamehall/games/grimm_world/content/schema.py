@@ -246,6 +246,11 @@ class EncounterCardDef(_Entry, frozen=True):
     broken: bool = False
     places: str = ""
     """Blacksmith marks: letters v/t/c for village, town, castle (AMB-9); 'x' = cannot be bought."""
+    event_at: str = ""
+    """Letters v/t/c of the place types where the card shows the blacksmith's event symbol instead of a mark
+    (W-LA-05 step 3): drawn face up there, it counts as a match and its `event` happens at once."""
+    event: str = ""
+    """The encounter entry of that event."""
     prices: tuple[int, int, int] = (1, 1, 1)
     """Price symbols lined up with a Region Card's three goods symbols (W-TD-02)."""
 
