@@ -113,7 +113,7 @@ def _martha_step(ctx: Ctx, direction: str, mp: int) -> int | None:
     """The space Martha would enter, if the step is affordable, free of enemies and standable (W-MV-01..03)."""
     f = ctx.f
     dest = ctx.board.neighbour(f.cell, direction)
-    if dest is None or not can_stand(ctx.board, dest) or dest in ctx.foe_cells():
+    if dest is None or not can_stand(ctx.board, dest) or dest in ctx.figures():
         return None
     cost = step_cost(ctx.board, f.cell, dest)
     if cost is None or cost > mp:

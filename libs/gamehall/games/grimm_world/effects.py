@@ -455,6 +455,13 @@ def _banish_region(t: Trip, op: Op) -> None:
             put_region(t, later[0])
 
 
+@handler("ally")
+def _ally(t: Trip, op: Op) -> None:
+    """An ally joins Martha (card = its key) or, with no key, leaves her (W-CO-06, designed)."""
+    t.s.sheet.ally = op.card
+    t.emit("ally", ally=op.card)
+
+
 @handler("upgrade")
 def _upgrade(t: Trip, op: Op) -> None:
     """A Status Upgrade: black numbers add up; a higher Constitution adds no cards by itself (AMB-24)."""

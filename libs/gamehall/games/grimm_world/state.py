@@ -46,6 +46,7 @@ class Sheet(msgspec.Struct, forbid_unknown_fields=True):
     alignment: Annotated[int, _doc("The alignment track position.")] = 1
     thalers: Annotated[int, _doc("Money.")] = 0
     bag: Annotated[int, _doc("Item capacity of the storage card (0: the character's own bag, W-IT-10).")] = 0
+    ally: Annotated[str, _doc("The ally who fights beside Martha ('' for none; W-CO-06, designed).")] = ""
 
 
 class Decks(msgspec.Struct, forbid_unknown_fields=True):
@@ -78,6 +79,13 @@ class Foe(msgspec.Struct, array_like=True, forbid_unknown_fields=True):
     ] = 0
     ddg: Annotated[int, _doc("Dodge bonus of a Dodge reaction for the attack in progress.")] = 0
     blk: Annotated[int, _doc("Armor bonus of a Block reaction for the attack in progress.")] = 0
+
+
+class Ally(msgspec.Struct, array_like=True, forbid_unknown_fields=True):
+    """Martha's ally on the battlefield (W-CO-06, designed: see ally.py). Encoded as [key, cell]."""
+
+    key: Annotated[str, _doc("The ally's key.")]
+    cell: Annotated[int, _doc("Its battlefield cell (y * width + x).")]
 
 
 class Task(msgspec.Struct, array_like=True, forbid_unknown_fields=True):
@@ -132,6 +140,7 @@ class Fight(msgspec.Struct, forbid_unknown_fields=True):
     pb: Annotated[int, _doc("The prompt's second argument (e.g. Retreat MP left, attack modifier).")] = 0
     pc: Annotated[int, _doc("The prompt's third argument (a Retreat: Martha's distance to the enemy when it began).")] = 0
     result: Annotated[str, _doc("'victory' or 'defeat' once an end condition is met (W-CB-07); else ''.")] = ""
+    ally: Annotated[Ally | None, _doc("Martha's ally figure, if she has one (W-CO-06, designed).")] = None
 
 
 class State(msgspec.Struct, forbid_unknown_fields=True):

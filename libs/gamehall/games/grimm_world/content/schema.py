@@ -134,11 +134,28 @@ class CharacterDef(_Entry, frozen=True):
     provenance: Provenance
 
 
+class AllyDef(_Entry, frozen=True):
+    """An ally: the one figure of Martha's side besides her own (W-CO-06). The book names the figure and gives it no
+    rules, so all of this is designed (see ally.py): it stands next to Martha when a fight starts, acts once at the
+    start of every Enemy Phase (attack an enemy in range and sight, the weakest first, else move up to `move`
+    spaces towards the nearest one and attack if it then can), blocks spaces like a figure, and is never targeted:
+    the Enemy Cards' lines name only the character."""
+
+    key: str
+    name: str
+    range: int
+    attack: int
+    damage: int
+    move: int
+    provenance: Provenance
+
+
 class CharacterPack(_Entry, frozen=True):
     characters: tuple[CharacterDef, ...]
     upgrades: tuple[UpgradeDef, ...]
     skills: tuple[SkillDef, ...]
     loadouts: tuple[LoadoutDef, ...]
+    allies: tuple[AllyDef, ...] = ()
 
 
 class EnemyAction(_Entry, frozen=True):
