@@ -142,7 +142,7 @@ def test_SC_W09_random_encounter_figs40_42() -> None:
     do(s, Op("release"))
     assert s.decks.encounter[-4:] == [a, c, value, g]
     deck, *_ = _fig40_deck(6)
-    s = journey(17, deck=deck, chapter=7)  # chapter modifier 6
+    s = journey(17, deck=deck, chapter=13)  # chapter modifier 6
     assert kinds(do(s, Op("random")), "random_encounter")[0]["value"] == 12
 
 
