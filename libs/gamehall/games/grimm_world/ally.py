@@ -40,29 +40,31 @@ def _targets(ctx: Ctx, cell: int) -> list[int]:
     definition = ALLIES[ctx.f.ally.key] if ctx.f.ally else None
     if definition is None:
         return []
-    return [i for i, foe in enumerate(ctx.f.foes) if foe.hp > 0 and ctx.board.distance(cell, foe.cell) <= definition.range
-            and visible(ctx.board, cell, foe.cell)]
+    board = ctx.board
+    return [i for i, foe in enumerate(ctx.f.foes)
+            if foe.hp > 0 and board.distance(cell, foe.cell) <= definition.range and visible(board, cell, foe.cell)]
 
 
 def ally_act(ctx: Ctx, t: Task) -> None:
     """The ally's activation: attack the weakest enemy in reach, else close in on the nearest, then attack."""
     f = ctx.f
-    if f.ally is None:
+    ally = f.ally
+    if ally is None:
         return
-    definition = ALLIES[f.ally.key]
-    targets = _targets(ctx, f.ally.cell)
+    definition = ALLIES[ally.key]
+    targets = _targets(ctx, ally.cell)
     if not targets:
         standing = [foe.cell for foe in f.foes if foe.hp > 0]
         if not standing:
             return
-        goal = min(standing, key=lambda c: (ctx.board.distance(f.ally.cell, c), c))
+        goal = min(standing, key=lambda c: (ctx.board.distance(ally.cell, c), c))
         occupied = ctx.foe_cells() | {f.cell}
-        path = plan_towards(ctx.board, f.ally.cell, goal, definition.move, frozenset(), occupied, ctx.field.compass,
+        path = plan_towards(ctx.board, ally.cell, goal, definition.move, frozenset(), occupied, ctx.field.compass,
                             lambda: reaction_draw(ctx))
         if path:
-            f.ally.cell = path[-1]
+            ally.cell = path[-1]
             ctx.emit("ally_move", path=path)
-        targets = _targets(ctx, f.ally.cell)
+        targets = _targets(ctx, ally.cell)
     if targets:
         target = min(targets, key=lambda i: (f.foes[i].hp, i))
         _attack(ctx, target)

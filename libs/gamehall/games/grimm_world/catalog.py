@@ -5,8 +5,8 @@ from __future__ import annotations
 from gamehall.engine.content import load_pack
 from gamehall.games.grimm_world.content.schema import (
     ActionCardDef,
-    AllyDef,
     ActionCardPack,
+    AllyDef,
     CharacterDef,
     CharacterPack,
     ConflictDef,

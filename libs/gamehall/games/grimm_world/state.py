@@ -138,7 +138,7 @@ class Fight(msgspec.Struct, forbid_unknown_fields=True):
     ] = P_NONE
     pa: Annotated[int, _doc("The prompt's first argument (the enemy index for retreat/attacked/first_strike).")] = 0
     pb: Annotated[int, _doc("The prompt's second argument (e.g. Retreat MP left, attack modifier).")] = 0
-    pc: Annotated[int, _doc("The prompt's third argument (a Retreat: Martha's distance to the enemy when it began).")] = 0
+    pc: Annotated[int, _doc("The prompt's third argument (a Retreat: her distance to the enemy when it began).")] = 0
     result: Annotated[str, _doc("'victory' or 'defeat' once an end condition is met (W-CB-07); else ''.")] = ""
     ally: Annotated[Ally | None, _doc("Martha's ally figure, if she has one (W-CO-06, designed).")] = None
 

@@ -7,7 +7,16 @@ from collections.abc import Iterator
 
 from gamehall.engine import Rng
 from gamehall.games.grimm_world import campaign  # noqa: F401  (registers every op)
-from gamehall.games.grimm_world.atlas import CAMPAIGN, CHAPTERS, ENTRIES, LANDSCAPES, LAST_CHAPTER, PAGES, REGIONS, copies
+from gamehall.games.grimm_world.atlas import (
+    CAMPAIGN,
+    CHAPTERS,
+    ENTRIES,
+    LANDSCAPES,
+    LAST_CHAPTER,
+    PAGES,
+    REGIONS,
+    copies,
+)
 from gamehall.games.grimm_world.catalog import CONFLICTS, ENCOUNTERS, ITEMS, UPGRADES
 from gamehall.games.grimm_world.content.schema import Op
 from gamehall.games.grimm_world.market import LABELS

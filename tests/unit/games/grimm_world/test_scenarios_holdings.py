@@ -133,7 +133,8 @@ def test_SC_W25_rest() -> None:
     s.sheet.damaged = list(cards)
     assert Trip(s).stats["regeneration"] == 5
     do(s, Op("rest"))
-    s, _ = picks(s, "Eat a provision", *(f"Take back {ACTION_CARDS[c].name} ({c})" for c in ("A07", "A05", "A03", "A06", "A01")))
+    chosen = ("A07", "A05", "A03", "A06", "A01")
+    s, _ = picks(s, "Eat a provision", *(f"Take back {ACTION_CARDS[c].name} ({c})" for c in chosen))
     assert len(s.sheet.hand) == 5 and len(s.sheet.damaged) == 2
     s, _ = pick(s, "Eat a provision")  # 5 healing for the last 2 cards: no choice left
     assert len(s.sheet.hand) == 7 and not s.sheet.damaged and not s.journey.goods

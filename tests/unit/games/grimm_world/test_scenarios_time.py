@@ -8,7 +8,6 @@ from typing import Any
 import msgspec
 import pytest
 
-
 from gamehall.games.grimm_world.atlas import PAGES, PRICES
 from gamehall.games.grimm_world.catalog import ENCOUNTERS, ITEMS, NEXT_CHAPTER, TIME_PASSES
 from gamehall.games.grimm_world.content.schema import LostPageDef, Op
