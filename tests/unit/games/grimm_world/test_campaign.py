@@ -28,7 +28,7 @@ def test_conformance_campaign() -> None:
 
 def test_20_random_campaigns_end_without_errors(record_property: Callable[[str, object], None]) -> None:
     """The long-match check: every campaign reaches its Epilogue (or a declared end); step counts recorded."""
-    started = time.perf_counter()
+    started = time.process_time()  # CPU time: the bound is the engine's cost, not the shared machine's load
     steps = []
     for seed in range(20):
         rng = random.Random(seed)
@@ -43,7 +43,7 @@ def test_20_random_campaigns_end_without_errors(record_property: Callable[[str, 
         steps.append(n)
     record_property("campaign_steps", ",".join(map(str, steps)))
     print(f"random campaign steps: min {min(steps)} median {sorted(steps)[10]} max {max(steps)}")
-    assert time.perf_counter() - started < 45  # about 5-10 s; the bound keeps it from growing unnoticed
+    assert time.process_time() - started < 45  # about 5-10 s; the bound keeps it from growing unnoticed
 
 
 def test_a_campaign_survives_the_codec_mid_story() -> None:
