@@ -32,11 +32,13 @@ class Push(Action, tag="push", frozen=True):
 
 
 class Reequip(Action, tag="reequip", frozen=True):
-    """Play `card` ignoring its symbols to change the hand-slot items (W-RQ-01); card '' is the free
-    re-equip of character initiative (W-CB-05)."""
+    """Play `card` ignoring its symbols to change the hand-slot items and accessories worn (W-RQ-01): `hands` and
+    `accessories` are what Martha wears afterwards (armour stays); card '' is the free re-equip of character
+    initiative (W-CB-05)."""
 
     card: str
     hands: tuple[str, ...]
+    accessories: tuple[str, ...] = ()
 
 
 class EndPhase(Action, tag="end_phase", frozen=True):

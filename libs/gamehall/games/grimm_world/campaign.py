@@ -22,7 +22,7 @@ START_REGION, START_LOCATION = "111", 11
 """Martha sets out from her birthplace Tronda [11] on Region Card 1 (111)."""
 
 
-def new_campaign(seed: int) -> State:
+def new_campaign(seed: int, round_limit: int = 0) -> State:
     """Lay out the piles (W-SU-01), Martha with her 4 starting cards (W-SU-04), then turn over the Book Cover and
     Chapter 1 (W-SU-02) and run to her first choice."""
     rng = Rng(seed)
@@ -38,7 +38,7 @@ def new_campaign(seed: int) -> State:
         training=sorted(k for k, c in PAGES.items() if c.kind == "training"),
         enemy_deck=[e.number for e in ENEMY_PACK.enemies],
     )
-    s = State("campaign", "", 1, rng.state, sheet, decks, journey=journey)
+    s = State("campaign", "", 1, rng.state, sheet, decks, journey=journey, round_limit=round_limit)
     t = Trip(s)
     put_region(t, START_REGION)
     first = CHAPTERS[1]

@@ -6,6 +6,7 @@ from gamehall.engine.content import load_pack
 from gamehall.games.grimm_world.content.schema import (
     ActionCardDef,
     ActionCardPack,
+    AllyDef,
     CharacterDef,
     CharacterPack,
     ConflictDef,
@@ -37,6 +38,7 @@ CHARACTERS: dict[str, CharacterDef] = {c.key: c for c in CHARACTER_PACK.characte
 UPGRADES: dict[str, UpgradeDef] = {u.key: u for u in CHARACTER_PACK.upgrades}
 SKILLS: dict[str, SkillDef] = {s.key: s for s in CHARACTER_PACK.skills}
 LOADOUTS: tuple[LoadoutDef, ...] = CHARACTER_PACK.loadouts
+ALLIES: dict[str, AllyDef] = {a.key: a for a in CHARACTER_PACK.allies}
 ACTION_CARDS: dict[str, ActionCardDef] = {c.key: c for c in ACTION_PACK.cards}
 ITEMS: dict[str, ItemDef] = {i.key: i for i in ITEM_PACK.items}
 ENEMIES: dict[str, EnemyDef] = {e.number: e for e in ENEMY_PACK.enemies}

@@ -36,7 +36,7 @@ from gamehall.games.grimm_world.combat import (
     wound_options,
 )
 from gamehall.games.grimm_world.context import Ctx
-from gamehall.games.grimm_world.sheet import hand_loadouts, set_hands, weapons
+from gamehall.games.grimm_world.sheet import combat_loadouts, set_loadout, weapons
 from gamehall.games.grimm_world.sight import visible
 from gamehall.games.grimm_world.state import (
     CHARACTER,
@@ -76,8 +76,8 @@ def character_phase(ctx: Ctx) -> list[Action]:
     for n in range(1, min(room, len(hand)) + 1):
         out.extend(Play(combo) for combo in combinations(hand, n))
     if room > 0:
-        loadouts = hand_loadouts(sheet)
-        out.extend(Reequip(card, hands) for card in hand for hands in loadouts)
+        loadouts = combat_loadouts(sheet)
+        out.extend(Reequip(card, hands, accessories) for card in hand for hands, accessories in loadouts)
     for special in (False, True):
         mp = _pool(ctx, special)
         if mp <= 0:
@@ -113,7 +113,7 @@ def _martha_step(ctx: Ctx, direction: str, mp: int) -> int | None:
     """The space Martha would enter, if the step is affordable, free of enemies and standable (W-MV-01..03)."""
     f = ctx.f
     dest = ctx.board.neighbour(f.cell, direction)
-    if dest is None or not can_stand(ctx.board, dest) or dest in ctx.foe_cells():
+    if dest is None or not can_stand(ctx.board, dest) or dest in ctx.figures():
         return None
     cost = step_cost(ctx.board, f.cell, dest)
     if cost is None or cost > mp:
@@ -171,21 +171,23 @@ def apply_character(ctx: Ctx, action: Action) -> None:
         sheet.hand.remove(action.card)
         f.discard.append(action.card)
         f.played += 1
-        ctx.then(Task("sight"), Task("equip", s=",".join(action.hands)))
+        ctx.then(Task("sight"), Task("equip", s=",".join(action.hands) + "|" + ",".join(action.accessories)))
     elif isinstance(action, EndPhase):
         ctx.then(Task("enemy_phase"))
 
 
 def equip_task(ctx: Ctx, t: Task) -> None:
-    set_hands(ctx.s.sheet, tuple(k for k in t.s.split(",") if k))
-    ctx.emit("reequip", hands=t.s)
+    """The re-equip of a played card (after the sight triggers): t.s is 'hand items|accessories'."""
+    hands, _, accessories = t.s.partition("|")
+    set_loadout(ctx.s.sheet, tuple(k for k in hands.split(",") if k), tuple(k for k in accessories.split(",") if k))
+    ctx.emit("reequip", hands=hands, accessories=accessories)
 
 
 # ----------------------------------------------------------------- prompts
 
 
 def _equip_choices(ctx: Ctx) -> list[Action]:
-    return [*(Reequip("", hands) for hands in hand_loadouts(ctx.s.sheet)), Decline()]
+    return [*(Reequip("", hands, accessories) for hands, accessories in combat_loadouts(ctx.s.sheet)), Decline()]
 
 
 def _retreat_choices(ctx: Ctx) -> list[Action]:
@@ -197,13 +199,15 @@ def _retreat_move_choices(ctx: Ctx) -> list[Action]:
 
 
 def _retreat_dest(ctx: Ctx, direction: str) -> int | None:
-    """A Retreat step must keep Martha moving directly away from the activated enemy (W-CRx-03)."""
+    """A Retreat step (W-CRx-03): "The distance to the enemy must be equal or greater after this reaction" (8.2.2.3.3).
+    Our reading: no step may bring Martha closer to the activated enemy than she stood when the Retreat was played
+    (f.pc), so she never goes round it, every stop is legal, and a step need not gain distance (a sideways step
+    round a rock, a step back to the starting distance)."""
     f = ctx.f
     dest = _martha_step(ctx, direction, f.pb)
     if dest is None:
         return None
-    enemy = f.foes[f.pa].cell
-    return dest if ctx.board.distance(dest, enemy) > ctx.board.distance(f.cell, enemy) else None
+    return dest if ctx.board.distance(dest, f.foes[f.pa].cell) >= f.pc else None
 
 
 def _attacked_choices(ctx: Ctx) -> list[Action]:
@@ -244,15 +248,16 @@ def apply_prompt(ctx: Ctx, action: Action) -> None:
     if kind == P_EQUIP:
         clear_prompt(ctx)
         if isinstance(action, Reequip):
-            set_hands(ctx.s.sheet, action.hands)
-            ctx.emit("reequip", hands=",".join(action.hands), free=True)
+            set_loadout(ctx.s.sheet, action.hands, action.accessories)
+            ctx.emit("reequip", hands=",".join(action.hands), accessories=",".join(action.accessories), free=True)
     elif kind == P_RETREAT:
         enemy = f.pa
         clear_prompt(ctx)
         if isinstance(action, React):
             spend_reaction(ctx, action.card)
             reaction = card_reaction(ctx, action.card)
-            set_prompt(ctx, P_RETREAT_MOVE, enemy, reaction[1] if reaction else 0)
+            start = ctx.board.distance(f.cell, f.foes[enemy].cell)
+            set_prompt(ctx, P_RETREAT_MOVE, enemy, reaction[1] if reaction else 0, start)
             _close_retreat_if_stuck(ctx)
     elif kind == P_RETREAT_MOVE:
         if isinstance(action, Step):

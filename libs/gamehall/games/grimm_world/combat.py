@@ -166,7 +166,7 @@ def push_foe(ctx: Ctx, t: Task) -> None:
     if "massive" in ctx.foe_def(t.a).skills:
         ctx.emit("push", target=t.a, moved=False, hurt=False)
         return
-    moved, hurt, cell = _push(ctx, f.cell, foe.cell, ctx.foe_cells(t.a) | {f.cell})
+    moved, hurt, cell = _push(ctx, f.cell, foe.cell, ctx.figures(t.a) | {f.cell})
     foe.cell = cell
     if hurt:
         foe.hp -= 1
@@ -183,7 +183,7 @@ def push_martha(ctx: Ctx, t: Task) -> None:
     foe = f.foes[t.a]
     if foe.hp <= 0 or ctx.board.distance(f.cell, foe.cell) != 1:
         return
-    moved, hurt, cell = _push(ctx, foe.cell, f.cell, ctx.foe_cells())
+    moved, hurt, cell = _push(ctx, foe.cell, f.cell, ctx.figures())
     f.cell = cell
     ctx.emit("push", by=t.a, moved=moved, hurt=hurt)
     if hurt:
@@ -224,7 +224,7 @@ def fire(ctx: Ctx, i: int) -> None:
     elif reaction.kind == "dodge":
         foe.ddg = reaction.value
     elif reaction.kind == "retreat":
-        path = plan_away(ctx.board, foe.cell, f.cell, reaction.value, frozenset(definition.skills), ctx.foe_cells(i),
+        path = plan_away(ctx.board, foe.cell, f.cell, reaction.value, frozenset(definition.skills), ctx.figures(i),
                          ctx.field.compass, lambda: reaction_draw(ctx), retreat=True)
         if path:
             foe.cell = path[-1]
@@ -345,7 +345,7 @@ def new_round(ctx: Ctx, t: Task) -> None:
         foe.spent = False
     for card in end_of_round(ctx.s.decks, ctx.rng):
         ctx.emit("reshuffle", surfaced=card)
-    if f.round >= ctx.field.round_limit:
+    if ctx.s.round_limit and f.round >= ctx.s.round_limit:  # only under the rule flag: not the book's (W-CB-07)
         ctx.emit("round_limit", round=f.round)
         end_fight(ctx, "defeat")
         return
@@ -375,13 +375,15 @@ def forfeit(ctx: Ctx) -> None:
 
 
 def enemy_phase(ctx: Ctx, t: Task) -> None:
-    """Every enemy still standing activates once in Initiative order, then Refresh (W-EP-01, W-CB-06)."""
+    """Every enemy still standing activates once in Initiative order, then Refresh (W-EP-01, W-CB-06); Martha's
+    ally, if any, acts first (designed, ally.py)."""
     f = ctx.f
     forfeit(ctx)
     f.phase = ENEMY
     f.reactions = 0
     ctx.emit("phase", phase=ENEMY, round=f.round)
-    ctx.then(*(Task("activate", i) for i in initiative_order(ctx)), Task("refresh"))
+    ally = [Task("ally_act")] if f.ally is not None else []
+    ctx.then(*ally, *(Task("activate", i) for i in initiative_order(ctx)), Task("refresh"))
 
 
 def activate(ctx: Ctx, t: Task) -> None:

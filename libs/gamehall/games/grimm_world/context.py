@@ -51,6 +51,13 @@ class Ctx:
     def foe_cells(self, skip: int = -1) -> set[int]:
         return {foe.cell for j, foe in enumerate(self.f.foes) if foe.hp > 0 and j != skip}
 
+    def figures(self, skip: int = -1) -> set[int]:
+        """Spaces no one else may stop on: the standing enemies (but `skip`) and Martha's ally (W-CO-06)."""
+        cells = self.foe_cells(skip)
+        if self.f.ally is not None:
+            cells.add(self.f.ally.cell)
+        return cells
+
     def fate(self) -> int:
         value = draw_fate(self.s.decks)
         self.s.last_fate = value

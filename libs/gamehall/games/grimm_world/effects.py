@@ -220,6 +220,29 @@ def _heal(t: Trip, op: Op) -> None:
     heal(t, op.n or None)
 
 
+@handler("mend")
+def _mend(t: Trip, op: Op) -> None:
+    """Heal op.n cards that Martha picks one at a time from under the Damage Card (W-RP-01: "You may freely choose
+    the Action Cards"); no menu when every card comes back or the cards are all alike."""
+    damaged = t.s.sheet.damaged
+    if op.n <= 0 or not damaged:
+        return
+    if op.n >= len(damaged) or len(set(damaged)) == 1:
+        heal(t, op.n)
+        return
+    t.ask(f"Heal: take back {op.n} card(s) from under the Damage Card",
+          [Choice(f"Take back {ACTION_CARDS[c].name} ({c})", (Op("mend_card", card=c), Op("mend", n=op.n - 1)))
+           for c in sorted(set(damaged))])
+
+
+@handler("mend_card")
+def _mend_card(t: Trip, op: Op) -> None:
+    sheet = t.s.sheet
+    sheet.damaged.remove(op.card)
+    sheet.hand.append(op.card)
+    t.emit("heal", cards=1, card=op.card)
+
+
 # ----------------------------------------------------------------- alignment, thalers, goods, items
 
 
@@ -430,6 +453,13 @@ def _banish_region(t: Trip, op: Op) -> None:
         later = [k for k in region_cards(region) if k > current and k not in t.j.banished]
         if later:
             put_region(t, later[0])
+
+
+@handler("ally")
+def _ally(t: Trip, op: Op) -> None:
+    """An ally joins Martha (card = its key) or, with no key, leaves her (W-CO-06, designed)."""
+    t.s.sheet.ally = op.card
+    t.emit("ally", ally=op.card)
 
 
 @handler("upgrade")

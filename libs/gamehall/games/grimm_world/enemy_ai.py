@@ -20,7 +20,7 @@ def plan_line(ctx: Ctx, i: int, line: tuple[EnemyAction, ...], rng: Rng, partial
     definition = ctx.foe_def(i)
     skills = frozenset(definition.skills)
     cell = f.foes[i].cell
-    others = ctx.foe_cells(i)
+    others = ctx.figures(i)
     tasks: list[Task] = []
     for action in line:
         task: Task | None = None
@@ -75,7 +75,7 @@ def enemy_move(ctx: Ctx, t: Task) -> None:
     ctx.emit("enemy_step", target=t.a, cell=foe.cell)
     if len(t.path) > 1:
         ctx.then(Task("enemy_move", t.a, path=t.path[1:]))
-    if foe.cell not in ctx.foe_cells(t.a):  # passing through another enemy is not a place to stop and shoot at
+    if foe.cell not in ctx.figures(t.a):  # passing through another figure is not a place to stop and shoot at
         maybe_first_strike(ctx, t.a, was)
 
 

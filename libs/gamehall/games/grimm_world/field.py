@@ -10,11 +10,10 @@ from gamehall.games.grimm_world.catalog import CONFLICTS
 
 @dataclass
 class Battlefield:
-    """The board, Decision Compass and round limit of one conflict."""
+    """The board and Decision Compass of one conflict."""
 
     board: Board
     compass: dict[str, int]
-    round_limit: int
 
 
 _fixtures: dict[str, Battlefield] = {}
@@ -30,6 +29,6 @@ def battlefield(key: str) -> Battlefield:
     if found is not None:
         return found
     conflict = CONFLICTS[key]
-    found = Battlefield(conflict_board(key), dict(conflict.compass), conflict.round_limit)
+    found = Battlefield(conflict_board(key), dict(conflict.compass))
     _fixtures[key] = found
     return found

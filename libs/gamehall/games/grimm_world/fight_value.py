@@ -2,9 +2,10 @@
 
 Each side's expected damage per round comes from the Fate odds (1-6) against Dodge and Armor, crit numbers and
 the enemies' Block/Dodge reactions. Martha kills the enemies in the order that minimises the damage she takes
-(most threat per round of work first); the fight is won if her healthy Action Cards outlast that damage and the
-kills fit in the rounds left. An attack already declared, and the Action Cards still to play this round, count
-as progress now, so a search prefers using its actions to ending the phase with them unused.
+(most threat per round of work first); the fight is won if her healthy Action Cards outlast that damage (and, under
+the `round_limit` rule flag, the kills fit in the rounds left). An attack already declared, and the Action Cards
+still to play this round, count as progress now, so a search prefers using its actions to ending the phase with
+them unused.
 """
 
 from __future__ import annotations
@@ -97,10 +98,11 @@ def fight_value(state: State) -> float:
     for time, threat in jobs:
         clock += time
         taken += threat * clock
-    limit = battlefield(f.conflict).round_limit
-    rounds_left = limit - f.round + (1.0 if f.phase == CHARACTER else 0.5)
     survive = _phi((healthy - 0.5 - taken) / math.sqrt(1.0 + 2.5 * taken))
-    in_time = _phi((rounds_left - clock) / math.sqrt(0.5 + 0.6 * clock))
+    in_time = 1.0
+    if state.round_limit:  # the rule flag's bound (the book has none, W-CB-07)
+        rounds_left = state.round_limit - f.round + (1.0 if f.phase == CHARACTER else 0.5)
+        in_time = _phi((rounds_left - clock) / math.sqrt(0.5 + 0.6 * clock))
     total = sum(d.constitution for _, _, d in live) + sum(ENEMIES[foe.number].constitution for foe in f.foes
                                                           if foe.hp <= 0)
     removed = 1.0 - sum(max(0.0, v) for v in hp.values()) / total if total else 1.0

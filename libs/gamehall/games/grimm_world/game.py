@@ -7,7 +7,7 @@ import random
 from gamehall.engine import Action, Event, JsonDict, MatchConfig, Mode, Option, Outcome, StructGame
 from gamehall.games.grimm_world import campaign, views
 from gamehall.games.grimm_world.actions import ACTION_TYPES, Decline, EndPhase, Stop
-from gamehall.games.grimm_world.catalog import CONFLICTS
+from gamehall.games.grimm_world.catalog import ALLIES, CONFLICTS
 from gamehall.games.grimm_world.choices import apply_character, apply_prompt, legal
 from gamehall.games.grimm_world.combat import run
 from gamehall.games.grimm_world.context import Ctx
@@ -34,6 +34,13 @@ class GrimmWorld(StructGame[State]):
         Option("conflict", "Y701", "the Conflict Card to fight", choices=tuple(sorted(CONFLICTS)), modes=("skirmish",)),
         Option("chapter", 1, "chapter modifier 1-14: picks the placement table and Martha's loadout (the difficulty)",
                choices=tuple(range(1, 15)), modes=("skirmish",)),
+        Option("ally", "", "an ally fighting beside Martha ('' none; the ally's rules are designed, W-CO-06)",
+               choices=("", *sorted(ALLIES)), modes=("skirmish",)),
+    )
+    flags = (
+        Option("round_limit", 0, "not the book's rule: a fight still on after this many combat rounds is lost (0: no "
+               "limit; a fight ends only by its Conflict Card's win and loss conditions, W-CB-07)", minimum=0,
+               maximum=99),
     )
     action_types = ACTION_TYPES
     state_type = State
@@ -42,14 +49,19 @@ class GrimmWorld(StructGame[State]):
 
     def new_match(self, config: MatchConfig, seed: int) -> State:
         config = self.validate_config(config)
+        limit = int(config.flags["round_limit"])  # type: ignore[arg-type]
         if config.mode == "campaign":
-            return campaign.new_campaign(seed)
-        return new_state(str(config.options["conflict"]), int(config.options["chapter"]), seed)  # type: ignore[arg-type]
+            return campaign.new_campaign(seed, limit)
+        options = config.options
+        return new_state(str(options["conflict"]), int(options["chapter"]), seed, limit,  # type: ignore[arg-type]
+                         str(options["ally"]))
 
     def config_of(self, state: State) -> MatchConfig:
+        flags = {"round_limit": state.round_limit}
         if state.journey is not None:
-            return self.configure("campaign", 1, {})
-        return self.configure(state.mode, 1, {"conflict": state.conflict, "chapter": state.chapter})
+            return self.configure("campaign", 1, {}, flags)
+        options = {"conflict": state.conflict, "chapter": state.chapter, "ally": state.sheet.ally}
+        return self.configure(state.mode, 1, options, flags)
 
     def to_act(self, state: State) -> frozenset[int]:
         if state.journey is not None:

@@ -79,7 +79,10 @@ def drop_item(t: Trip, key: str) -> None:
         if key in where:
             where.remove(key)
             break
-    card = t.j.items.pop(key, "")
+    cards = t.j.items.get(key, [])
+    card = cards.pop() if cards else ""
+    if not cards:
+        t.j.items.pop(key, None)
     if card:
         t.under(card)
     else:
@@ -154,14 +157,11 @@ def _moved(op: Op, choice: Choice) -> str:
 
 def receive_item(t: Trip, key: str, card: str, broken: bool = False) -> None:
     """A new item: whole ones go to storage (then Martha may equip them), broken ones above it (W-IT-05). With no
-    room she discards this item or another one (W-TX-08, SC-W20)."""
+    room she discards this item or another one (W-TX-08, SC-W20). The book sets no limit on copies: a second
+    copy of an item she holds is kept like any other item (W-TX-08)."""
     sheet = t.s.sheet
-    if key in t.j.items or key in sheet.equipped or key in sheet.stored or key in sheet.broken:
-        t.emit("item_duplicate", item=key)  # one copy of each item kind (a departure: see the note)
-        t.under(card)
-        return
     (sheet.broken if broken else sheet.stored).append(key)
-    t.j.items[key] = card
+    t.j.items.setdefault(key, []).append(card)
     t.emit("item", item=key, broken=broken)
     t.push(Op("equip_menu"), Op("bag_full"))
 

@@ -42,7 +42,8 @@ class Journey(msgspec.Struct, forbid_unknown_fields=True):
     ] = {}
     goods: Annotated[list[Good], _doc("Encounter Cards held as goods under the storage card.")] = []
     items: Annotated[
-        dict[str, str], _doc("Held item -> the Encounter Card it is printed on ('' for a Lost Pages item, W-IT-08).")
+        dict[str, list[str]],
+        _doc("Held item -> the Encounter Cards its copies are printed on ('' for a Lost Pages copy; W-IT-08, W-TX-08)"),
     ] = {}
     storage: Annotated[str, _doc("The storage card in use ('' for none).")] = ""
     held: Annotated[

@@ -33,7 +33,8 @@ def describe(s: State, action: Action) -> str:
         return f"Push {_enemy(s, action.target)}"
     if isinstance(action, Reequip):
         hands = ", ".join(action.hands) or "empty hands"
-        return f"Re-equip ({hands})" + (f" playing {_card(action.card)}" if action.card else " for free")
+        worn = f"{hands}; accessories: {', '.join(action.accessories) or 'none'}"
+        return f"Re-equip ({worn})" + (f" playing {_card(action.card)}" if action.card else " for free")
     if isinstance(action, React):
         return f"React with {_card(action.card)}" + (f" ({action.weapon})" if action.weapon else "")
     if isinstance(action, Wound):

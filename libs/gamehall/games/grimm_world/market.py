@@ -3,7 +3,7 @@ felling, mining, hunting, fishing, and the merchant's goods market at region pri
 
 from __future__ import annotations
 
-from gamehall.games.grimm_world.atlas import LANDSCAPES, PAGES, PRICES, REGIONS, TRADED
+from gamehall.games.grimm_world.atlas import LANDSCAPES, PAGES, PRICES, REGIONS, TRADED, entry_ops
 from gamehall.games.grimm_world.catalog import ENCOUNTERS, ITEMS
 from gamehall.games.grimm_world.content.schema import Choice, Op
 from gamehall.games.grimm_world.effects import heal
@@ -118,7 +118,7 @@ def _blacksmith(t: Trip, op: Op) -> None:
         choices.append(Choice("Look at the wares", (Op("display"), Op("blacksmith", text="shown"))))
     for card in t.j.display:
         item = ITEMS[ENCOUNTERS[card].item]
-        if "x" not in ENCOUNTERS[card].places and t.s.sheet.thalers >= item.price:
+        if for_sale(t, card) and t.s.sheet.thalers >= item.price:
             choices.append(Choice(f"Buy {item.name} ({item.price} thalers)", (Op("buy_item", card=card), again)))
     choices += sell_choices(t, again)
     t.ask("Blacksmith", choices)
@@ -149,15 +149,29 @@ def _repair(t: Trip, op: Op) -> None:
     t.push(Op("equip_menu"))
 
 
+def for_sale(t: Trip, card: str) -> bool:
+    """A displayed card can be bought unless it shows the cross or, at this place type, the event symbol."""
+    definition = ENCOUNTERS[card]
+    return "x" not in definition.places and place_type(t)[:1] not in definition.event_at
+
+
 @handler("display")
 def _display(t: Trip, op: Op) -> None:
-    """Draw until 3 face-up cards show an item sold in this place type; the others go under the deck (W-LA-05)."""
+    """Draw until 3 face-up cards show an item sold in this place type; the others go under the deck (W-LA-05).
+    A card showing the event symbol for this place type counts as one of the 3, and its event is followed at once
+    ("Immediately follow the corresponding instructions", step 3), after which the drawing goes on; its item
+    cannot be bought (the symbol stands where the mark would)."""
     mark = place_type(t)[:1]
     for _ in range(len(t.s.decks.encounter) + 2):
         if len(t.j.display) >= 3 or not mark:
             break
         card = t.top()
         definition = ENCOUNTERS[card]
+        if definition.item and not definition.broken and mark in definition.event_at and definition.event:
+            t.j.display.append(t.take())
+            t.emit("smith_event", card=card, entry=definition.event)
+            t.push(*entry_ops(definition.event), Op("display"))
+            return
         if definition.item and not definition.broken and mark in definition.places:
             t.j.display.append(t.take())
         else:

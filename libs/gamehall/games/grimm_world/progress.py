@@ -24,7 +24,7 @@ ROUNDS_PER_CHAPTER = 6
 STAGES = (("told", 13), ("water", 36), ("curse", 23), ("", 11))
 """Each main-quest flag still missing and where Martha must go to earn it (the last: home to Tronda)."""
 ICE = "Y320"
-"""The Lost Page that lets Martha walk to the isle once the lake has frozen (chapter 5's frost places it)."""
+"""The Lost Page that lets Martha walk to the isle once the lake has frozen (the frost of chapter 10 places it)."""
 RAFT = 4
 """The logs the raft needs (Y501)."""
 PRICE = 4

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from gamehall.games.grimm_world.atlas import CHAPTERS, LANDSCAPES, PAGES, entry_ops, location, region_cards
 from gamehall.games.grimm_world.catalog import ENCOUNTERS
-from gamehall.games.grimm_world.chapters import LOST, chapter_ops, end_round_now
+from gamehall.games.grimm_world.chapters import LOST, chapter_ops
 from gamehall.games.grimm_world.content.schema import Choice, Op
 from gamehall.games.grimm_world.effects import heal, put_region, requirement_met
 from gamehall.games.grimm_world.holdings import count, equip_options, give_up_good
@@ -108,7 +108,9 @@ def _skip_travel(t: Trip, op: Op) -> None:
 @handler("random")
 def _random(t: Trip, op: Op) -> None:
     """Value card on the Chapter Card; cycle to a card whose back matches the location; resolve the entry of the
-    Encounter Value (W-RE-01..04). Both cards stay out until Landscape is done."""
+    Encounter Value (W-RE-01..03). Both cards stay out until Landscape is done. When no card of the whole deck
+    matches, Martha *may* swap a held good whose card matches for the top card (W-RE-04): she is asked which one,
+    or none (then there is no random encounter this round)."""
     j, decks = t.j, t.s.decks
     ids = set(location(j.regions, j.location).ids)
     value_card = t.take()
@@ -118,20 +120,45 @@ def _random(t: Trip, op: Op) -> None:
         if t.landscape(t.top()) in ids:
             break
         t.cycle()
-    if t.landscape(t.top()) not in ids:
-        swap = next((g for g in j.goods if t.landscape(g.card) in ids), None)
-        if swap is None:
-            t.emit("no_encounter", value=value)
-            return
-        j.goods.remove(swap)  # W-RE-04: the good's card takes the top card's place as that good
-        top = t.take()
-        j.goods.append(type(swap)(top, swap.kind))
-        decks.encounter.insert(0, swap.card)
-        t.emit("swap_good", kind=swap.kind)
+    if t.landscape(t.top()) in ids:
+        t.push(Op("encounter", n=value))
+        return
+    swaps = {g.card: g for g in j.goods if t.landscape(g.card) in ids}
+    if not swaps:
+        t.emit("no_encounter", value=value)
+        return
+    options = [Choice("Keep your goods: no random encounter", (Op("no_encounter", n=value),))]
+    options += [Choice(f"Swap your {g.kind} ({card}, back {t.landscape(card)}) for the top card",
+                       (Op("swap_good", card=card), Op("encounter", n=value))) for card, g in sorted(swaps.items())]
+    t.ask("No card of the deck matches this place", options)
+
+
+@handler("no_encounter")
+def _no_encounter(t: Trip, op: Op) -> None:
+    t.emit("no_encounter", value=op.n)
+
+
+@handler("swap_good")
+def _swap_good(t: Trip, op: Op) -> None:
+    """W-RE-04: "you may exchange a good in your bag with the appropriate Landscape Identifier for the top card of
+    the Encounter Deck": the top card becomes that good, and the good's card is the encounter."""
+    j = t.j
+    good = next(g for g in j.goods if g.card == op.card)
+    j.goods.remove(good)
+    top = t.take()
+    j.goods.append(type(good)(top, good.kind))
+    t.s.decks.encounter.insert(0, good.card)
+    t.emit("swap_good", kind=good.kind)
+
+
+@handler("encounter")
+def _encounter(t: Trip, op: Op) -> None:
+    """The top card, whose back matches the location, is turned over and the entry of Encounter Value op.n is
+    resolved (W-RE-02)."""
     card = t.take()
-    j.held.append(card)
-    entry = next((e for lo, hi, e in ENCOUNTERS[card].ranges if lo <= value <= hi), "")
-    t.emit("random_encounter", value=value, card=card, entry=entry)
+    t.j.held.append(card)
+    entry = next((e for lo, hi, e in ENCOUNTERS[card].ranges if lo <= op.n <= hi), "")
+    t.emit("random_encounter", value=op.n, card=card, entry=entry)
     if entry:
         t.push(*entry_ops(entry))
 
@@ -239,8 +266,9 @@ def _rest(t: Trip, op: Op) -> None:
 
 @handler("eat")
 def _eat(t: Trip, op: Op) -> None:
+    """One provision goes under the deck and heals Regeneration cards of Martha's choosing (W-RP-01)."""
     give_up_good(t, "provision")
-    heal(t, t.stats["regeneration"])
+    t.push(Op("mend", n=t.stats["regeneration"]))
 
 
 # ----------------------------------------------------------------- fights
@@ -261,6 +289,9 @@ def _fight(t: Trip, op: Op) -> None:
 
 @handler("after_fight")
 def _after_fight(t: Trip, op: Op) -> None:
+    """The fight's resolution entry (W-CB-07). A defeat heals n cards, loses k chapters (W-TM-06 each), "then
+    continue playing" (9.2.3-9.2.4, W-TM-05): the round goes on where the fight began (the card's remaining lines,
+    then the remaining subphases and Rest). Only damage in exploration ends the round at once (9.2.1)."""
     fight = t.s.fight
     t.s.fight = None
     won = fight is not None and fight.result == "victory"
@@ -272,6 +303,5 @@ def _after_fight(t: Trip, op: Op) -> None:
     if won:
         t.push(*op.then, Op("time"))
         return
-    end_round_now(t)
     heal(t, op.n or 1)
-    t.push(*op.orelse, *chapter_ops(LOST, op.k), Op("time"), Op("new_round"))
+    t.push(*op.orelse, *chapter_ops(LOST, op.k), Op("time"))

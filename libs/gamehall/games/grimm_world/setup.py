@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from gamehall.engine import ConfigError, Event, Rng
-from gamehall.games.grimm_world import choices, enemy_ai  # noqa: F401  (register their steps with the runner)
+from gamehall.games.grimm_world import ally, choices, enemy_ai  # noqa: F401  (register their steps with the runner)
 from gamehall.games.grimm_world.catalog import ACTION_CARDS, CHARACTERS, CONFLICTS, loadout_for
 from gamehall.games.grimm_world.combat import run, set_prompt, start_character_phase
 from gamehall.games.grimm_world.context import Ctx, new_foe
 from gamehall.games.grimm_world.decks import new_decks
 from gamehall.games.grimm_world.field import battlefield
-from gamehall.games.grimm_world.sheet import check_equipment, hand_loadouts, stats
+from gamehall.games.grimm_world.sheet import check_equipment, combat_loadouts, stats
 from gamehall.games.grimm_world.state import COLORS, ENEMY, P_EQUIP, Fight, Sheet, State, Task
 
 
@@ -35,14 +35,18 @@ def new_fight(conflict: str, chapter: int, sheet: Sheet) -> Fight:
     if column is None:
         raise ConfigError(f"{conflict} has no placement table for chapter {chapter}")
     foes = [new_foe(number, COLORS[k], board.cell_of(space), k) for k, (number, space) in enumerate(column.enemies)]
-    return Fight(conflict=conflict, cell=board.cell_of(column.character), foes=foes)
+    fight = Fight(conflict=conflict, cell=board.cell_of(column.character), foes=foes)
+    if sheet.ally:  # W-CO-06, designed (ally.py)
+        fight.ally = ally.place_ally(fight, sheet.ally, board, dict(definition.compass))
+    return fight
 
 
-def new_state(conflict: str, chapter: int, seed: int) -> State:
+def new_state(conflict: str, chapter: int, seed: int, round_limit: int = 0, companion: str = "") -> State:
     rng = Rng(seed)
     sheet, action_deck = skirmish_sheet(chapter, rng)
+    sheet.ally = companion
     decks = new_decks(rng, action_deck)
-    s = State("skirmish", conflict, chapter, rng.state, sheet, decks)
+    s = State("skirmish", conflict, chapter, rng.state, sheet, decks, round_limit=round_limit)
     start_fight(s, conflict, chapter)
     return s
 
@@ -57,7 +61,7 @@ def start_fight(s: State, conflict: str, tier: int) -> list[Event]:
         ctx.then(Task("enemy_phase"))  # the first Character Phase is skipped (W-CB-05)
     else:
         start_character_phase(ctx)
-        if hand_loadouts(s.sheet):
+        if combat_loadouts(s.sheet):
             set_prompt(ctx, P_EQUIP)
     run(ctx)
     return ctx.close()

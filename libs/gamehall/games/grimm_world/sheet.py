@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from functools import cache
 from itertools import combinations
@@ -57,13 +58,16 @@ def weight(items: list[str] | tuple[str, ...]) -> int:
 
 
 def weapons(sheet: Sheet) -> list[Weapon]:
-    """The attack options: bare fists plus every equipped weapon (white numbers stand alone, W-IT-06)."""
+    """The attack options: bare fists plus every equipped weapon, copies of one weapon as one option (white numbers
+    stand alone, W-IT-06)."""
     character = CHARACTERS[sheet.character]
     out = [Weapon(FISTS, character.base["range"], character.base["damage"], None, ())]
-    for key in sheet.equipped:
+    copies = Counter(sheet.equipped)
+    for key in dict.fromkeys(sheet.equipped):
         item = ITEMS[key]
-        if item.weapon:
-            out.append(Weapon(key, item.range, item.damage, item.rate, item.crit))
+        if item.weapon:  # two copies of a weapon in hand: each keeps its own attack rate (W-TX-08, W-AK-02)
+            out.append(Weapon(key, item.range, item.damage, None if item.rate is None else item.rate * copies[key],
+                              item.crit))
     return out
 
 
@@ -110,39 +114,57 @@ def equip(sheet: Sheet, key: str) -> None:
     sheet.equipped, sheet.stored = equipped, stored
 
 
-def hand_loadouts(sheet: Sheet) -> list[tuple[str, ...]]:
-    """Every legal set of hand-slot items from those equipped or in the bag (combat re-equip, W-RQ-01),
-    other than the current one; sorted for a stable order."""
-    return list(_hand_loadouts(sheet.character, tuple(sheet.upgrades), tuple(sheet.equipped), tuple(sheet.stored),
-                               tuple(sheet.broken), sheet.bag))
+SWAPPABLE = ("hands", "accessory")
+"""The slots re-equipped in combat: "This only applies to items for the hand-slot and accessories" (W-RQ-01)."""
+
+
+def combat_loadouts(sheet: Sheet) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
+    """Every legal (hand items, accessories) to wear, from those equipped or in the bag, other than the current
+    one (combat re-equip, W-RQ-01; the free re-equip of W-CB-05); armour stays. Copies of an item count apart
+    (W-TX-08). Sorted for a stable order."""
+    return list(_combat_loadouts(sheet.character, tuple(sheet.upgrades), tuple(sheet.equipped), tuple(sheet.stored),
+                                 tuple(sheet.broken), sheet.bag))
+
+
+def _sub_multisets(pool: list[str]) -> list[tuple[str, ...]]:
+    return sorted({combo for n in range(len(pool) + 1) for combo in combinations(sorted(pool), n)})
+
+
+def _worn(items: list[str] | tuple[str, ...], slot: str) -> list[str]:
+    return sorted(k for k in items if ITEMS[k].slot == slot)
 
 
 @cache
-def _hand_loadouts(character: str, upgrades: tuple[str, ...], equipped: tuple[str, ...], stored: tuple[str, ...],
-                   broken: tuple[str, ...], bag: int = 0) -> tuple[tuple[str, ...], ...]:
+def _combat_loadouts(character: str, upgrades: tuple[str, ...], equipped: tuple[str, ...], stored: tuple[str, ...],
+                     broken: tuple[str, ...], bag: int = 0) -> tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]:
     sheet = Sheet(character, list(upgrades), [], list(equipped), list(stored), [], broken=list(broken), bag=bag)
-    pool = sorted({k for k in sheet.equipped + sheet.stored if ITEMS[k].slot == "hands"})
-    fixed = [k for k in sheet.equipped if ITEMS[k].slot != "hands"]
-    current = tuple(sorted(k for k in sheet.equipped if ITEMS[k].slot == "hands"))
+    current = (tuple(_worn(equipped, "hands")), tuple(_worn(equipped, "accessory")))
     out = []
-    for n in range(len(pool) + 1):
-        for combo in combinations(pool, n):
-            if combo == current:
+    for hands in _sub_multisets(_worn(equipped + stored, "hands")):
+        for accessories in _sub_multisets(_worn(equipped + stored, "accessory")):
+            if (hands, accessories) == current:
                 continue
-            rest = [k for k in sheet.stored if ITEMS[k].slot != "hands"] + [k for k in pool if k not in combo]
             try:
-                check_equipment(sheet, fixed + list(combo), rest)
+                _arrange(sheet, hands, accessories)
             except EquipError:
                 continue
-            out.append(combo)
+            out.append((hands, accessories))
     return tuple(out)
 
 
-def set_hands(sheet: Sheet, hands: tuple[str, ...]) -> None:
-    """Apply a hand loadout chosen from `hand_loadouts`."""
-    pool = [k for k in sheet.equipped + sheet.stored if ITEMS[k].slot == "hands"]
-    fixed = [k for k in sheet.equipped if ITEMS[k].slot != "hands"]
-    stored = [k for k in sheet.stored if ITEMS[k].slot != "hands"] + [k for k in sorted(pool) if k not in hands]
-    equipped = fixed + list(hands)
+def _arrange(sheet: Sheet, hands: tuple[str, ...], accessories: tuple[str, ...]) -> tuple[list[str], list[str]]:
+    """(equipped, stored) once `hands` and `accessories` are worn; raises EquipError if that is not legal."""
+    pool = Counter(k for k in sheet.equipped + sheet.stored if ITEMS[k].slot in SWAPPABLE)
+    chosen = Counter(hands) + Counter(accessories)
+    if chosen - pool:
+        raise EquipError(f"{sorted((chosen - pool).elements())} are not Martha's to wear")
+    fixed = [k for k in sheet.equipped if ITEMS[k].slot not in SWAPPABLE]
+    stored = [k for k in sheet.stored if ITEMS[k].slot not in SWAPPABLE] + sorted((pool - chosen).elements())
+    equipped = fixed + list(hands) + list(accessories)
     check_equipment(sheet, equipped, stored)
-    sheet.equipped, sheet.stored = equipped, stored
+    return equipped, stored
+
+
+def set_loadout(sheet: Sheet, hands: tuple[str, ...], accessories: tuple[str, ...]) -> None:
+    """Wear a loadout chosen from `combat_loadouts`."""
+    sheet.equipped, sheet.stored = _arrange(sheet, tuple(sorted(hands)), tuple(sorted(accessories)))

@@ -46,6 +46,7 @@ class Sheet(msgspec.Struct, forbid_unknown_fields=True):
     alignment: Annotated[int, _doc("The alignment track position.")] = 1
     thalers: Annotated[int, _doc("Money.")] = 0
     bag: Annotated[int, _doc("Item capacity of the storage card (0: the character's own bag, W-IT-10).")] = 0
+    ally: Annotated[str, _doc("The ally who fights beside Martha ('' for none; W-CO-06, designed).")] = ""
 
 
 class Decks(msgspec.Struct, forbid_unknown_fields=True):
@@ -78,6 +79,13 @@ class Foe(msgspec.Struct, array_like=True, forbid_unknown_fields=True):
     ] = 0
     ddg: Annotated[int, _doc("Dodge bonus of a Dodge reaction for the attack in progress.")] = 0
     blk: Annotated[int, _doc("Armor bonus of a Block reaction for the attack in progress.")] = 0
+
+
+class Ally(msgspec.Struct, array_like=True, forbid_unknown_fields=True):
+    """Martha's ally on the battlefield (W-CO-06, designed: see ally.py). Encoded as [key, cell]."""
+
+    key: Annotated[str, _doc("The ally's key.")]
+    cell: Annotated[int, _doc("Its battlefield cell (y * width + x).")]
 
 
 class Task(msgspec.Struct, array_like=True, forbid_unknown_fields=True):
@@ -130,8 +138,9 @@ class Fight(msgspec.Struct, forbid_unknown_fields=True):
     ] = P_NONE
     pa: Annotated[int, _doc("The prompt's first argument (the enemy index for retreat/attacked/first_strike).")] = 0
     pb: Annotated[int, _doc("The prompt's second argument (e.g. Retreat MP left, attack modifier).")] = 0
-    pc: Annotated[int, _doc("The prompt's third argument.")] = 0
+    pc: Annotated[int, _doc("The prompt's third argument (a Retreat: her distance to the enemy when it began).")] = 0
     result: Annotated[str, _doc("'victory' or 'defeat' once an end condition is met (W-CB-07); else ''.")] = ""
+    ally: Annotated[Ally | None, _doc("Martha's ally figure, if she has one (W-CO-06, designed).")] = None
 
 
 class State(msgspec.Struct, forbid_unknown_fields=True):
@@ -148,3 +157,6 @@ class State(msgspec.Struct, forbid_unknown_fields=True):
     steps: int = 0
     journey: Journey | None = None
     """The campaign outside combat (mode `campaign`); None in a skirmish."""
+    round_limit: int = 0
+    """Rule flag `round_limit`: a fight still on after this many combat rounds is lost. 0 (the default) is the
+    book's rule: a fight ends only by its Conflict Card's win and loss conditions (W-CB-07)."""

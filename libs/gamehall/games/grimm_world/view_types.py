@@ -112,6 +112,7 @@ class SkirmishView(_ModeView, tag="skirmish"):
     board: BoardView
     enemies: list[EnemyView]
     martha: MarthaView
+    round_limit: Annotated[int, _doc("Rule flag: a fight is lost after this many rounds (0: none, the book's).")] = 0
 
 
 class CampaignView(_ModeView, tag="campaign"):
@@ -129,6 +130,7 @@ class CampaignView(_ModeView, tag="campaign"):
     to_act: Annotated[list[int], _doc("[0] while Martha must act, [] once the story has ended.")]
     deck: EncounterDeckView
     here: LocationView
+    round_limit: Annotated[int, _doc("Rule flag: a fight is lost after this many rounds (0: none, the book's).")] = 0
     board: Annotated[BoardView | msgspec.UnsetType, _doc("Present only during a fight.")] = msgspec.UNSET
     enemies: Annotated[list[EnemyView] | msgspec.UnsetType, _doc("Present only during a fight.")] = msgspec.UNSET
     martha: Annotated[MarthaView | msgspec.UnsetType, _doc("Present only during a fight.")] = msgspec.UNSET

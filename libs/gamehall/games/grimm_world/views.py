@@ -54,6 +54,7 @@ def view(s: State, seat: int | None, to_act: list[int]) -> SkirmishView | Campai
             board=board,
             enemies=enemies,  # type: ignore[arg-type]
             martha=martha,  # type: ignore[arg-type]
+            round_limit=s.round_limit,
         )
     return CampaignView(
         conflict=s.conflict,
@@ -68,6 +69,7 @@ def view(s: State, seat: int | None, to_act: list[int]) -> SkirmishView | Campai
         to_act=to_act,
         deck=deck_view(s),
         here=_here(s),
+        round_limit=s.round_limit,
         board=board,
         enemies=enemies,
         martha=martha,

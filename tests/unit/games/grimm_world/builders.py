@@ -57,10 +57,11 @@ def state(field: Board, martha: tuple[int, int], foes: Sequence[tuple[str, tuple
           origin: tuple[int, int] = (0, 0), hand: Sequence[str] = ("A01", "A02", "A03", "A04"),
           upgrades: Sequence[str] = (), skills: Sequence[str] = (), equipped: Sequence[str] = (),
           stored: Sequence[str] = (), fates: Sequence[int] = (), compass: Mapping[str, int] = FIG95,
-          round_limit: int = 10, phase: str = CHARACTER, seed: int = 7) -> State:
-    """A fight in progress on a fixture battlefield, at the start of a Character Phase unless told otherwise."""
+          round_limit: int = 0, phase: str = CHARACTER, seed: int = 7) -> State:
+    """A fight in progress on a fixture battlefield, at the start of a Character Phase unless told otherwise
+    (`round_limit`: the rule flag, off as in the book)."""
     key = f"fixture-{next(_keys)}"
-    register_fixture(key, Battlefield(field, dict(compass), round_limit))
+    register_fixture(key, Battlefield(field, dict(compass)))
     ox, oy = origin
 
     def cell(xy: tuple[int, int]) -> int:
@@ -71,7 +72,7 @@ def state(field: Board, martha: tuple[int, int], foes: Sequence[tuple[str, tuple
     decks = Decks(deck(fates), [NEXT_CHAPTER], [k for k in sorted(ACTION_CARDS) if k not in owned])
     fight = Fight(key, cell(martha), [Foe(n, COLORS[i], cell(xy), ENEMIES[n].constitution, False, i)
                                       for i, (n, xy) in enumerate(foes)], phase=phase)
-    return State("skirmish", key, 1, Rng(seed).state, sheet, decks, fight)
+    return State("skirmish", key, 1, Rng(seed).state, sheet, decks, fight, round_limit=round_limit)
 
 
 def at(s: State, xy: tuple[int, int], origin: tuple[int, int] = (0, 0)) -> int:

@@ -51,19 +51,23 @@ def test_heuristic_is_bounded_and_rewards_progress() -> None:
 
 
 def test_fight_value_counts_a_declared_attack_and_the_round_limit() -> None:
-    """The damage race reads a played attack card with a target in reach as progress, and less time as less hope."""
+    """The damage race reads a played attack card with a target in reach as progress, and, under the `round_limit`
+    rule flag, less time as less hope (without the flag a late round costs nothing by itself, W-CB-07)."""
     from gamehall.games.grimm_world.actions import Play
     from gamehall.games.grimm_world.fight_value import fight_value
 
     from .builders import board, enemy, state
 
     foe = enemy("T90", dodge=4, constitution=2)
-    fresh = state(board(3, 3), (0, 0), [(foe, (1, 0))], equipped=["spear"], hand=["A04", "A09"])
+    fresh = state(board(3, 3), (0, 0), [(foe, (1, 0))], equipped=["spear"], hand=["A04", "A09"], round_limit=10)
     played, _ = GAME.apply(fresh, 0, Play(("A04",)))
     assert fight_value(played) > fight_value(fresh)
     late = GAME.copy(fresh)
     late.fight.round = 10
     assert fight_value(late) < fight_value(fresh)
+    unbounded_late, unbounded_fresh = GAME.copy(late), GAME.copy(fresh)
+    unbounded_late.round_limit = unbounded_fresh.round_limit = 0
+    assert fight_value(unbounded_late) == fight_value(unbounded_fresh)
 
 
 def test_campaign_progress_never_drops_when_a_main_quest_flag_is_earned() -> None:

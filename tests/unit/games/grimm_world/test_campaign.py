@@ -10,6 +10,7 @@ from collections.abc import Callable
 from gamehall.engine.conformance import assert_conforms
 from gamehall.games.grimm_world import GAME
 from gamehall.games.grimm_world.actions import Pick
+from gamehall.games.grimm_world.atlas import LAST_CHAPTER
 from gamehall.games.grimm_world.content.schema import Op
 from gamehall.games.grimm_world.heuristic import evaluate
 from gamehall.games.grimm_world.score import score
@@ -27,7 +28,7 @@ def test_conformance_campaign() -> None:
 
 def test_20_random_campaigns_end_without_errors(record_property: Callable[[str, object], None]) -> None:
     """The long-match check: every campaign reaches its Epilogue (or a declared end); step counts recorded."""
-    started = time.perf_counter()
+    started = time.process_time()  # CPU time: the bound is the engine's cost, not the shared machine's load
     steps = []
     for seed in range(20):
         rng = random.Random(seed)
@@ -42,7 +43,7 @@ def test_20_random_campaigns_end_without_errors(record_property: Callable[[str, 
         steps.append(n)
     record_property("campaign_steps", ",".join(map(str, steps)))
     print(f"random campaign steps: min {min(steps)} median {sorted(steps)[10]} max {max(steps)}")
-    assert time.perf_counter() - started < 45  # about 5-10 s; the bound keeps it from growing unnoticed
+    assert time.process_time() - started < 45  # about 5-10 s; the bound keeps it from growing unnoticed
 
 
 def test_a_campaign_survives_the_codec_mid_story() -> None:
@@ -61,7 +62,7 @@ def test_the_story_is_winnable_and_losable() -> None:
     do(s, Op("quests"))
     won = GAME.outcome(s)
     assert won is not None and won.ranks == (1,) and won.reason == "victory"
-    s = journey(11, chapter=7)
+    s = journey(11, chapter=LAST_CHAPTER)  # the 14th (issue 40, item 18)
     do(s, Op("chapter", text="next"))
     lost = GAME.outcome(s)
     assert lost is not None and lost.ranks == (2,) and lost.reason == "defeat"
@@ -134,7 +135,8 @@ def test_the_main_quest_chain_leads_from_triha_to_victory() -> None:
 
 
 def test_the_spring_and_the_curse_can_be_won_without_fighting() -> None:
-    """Spirit-light scatters the spiders (2 essence); the charm breaks the curse (2 essence, Knowledge 8+)."""
+    """Spirit-light scatters the spiders (2 essence); the charm breaks the curse (2 essence, Knowledge 9+ since the
+    14-chapter balance: Knowledge 2 + a card's +1 + Fate 6)."""
     s = journey(36, goods=[(k, "essence") for k in stacked()[:4]])
     s.journey.quests = ["Y505"]
     s.journey.flags = ["told"]
@@ -144,5 +146,5 @@ def test_the_spring_and_the_curse_can_be_won_without_fighting() -> None:
     s.journey.location = 23
     s.decks.encounter = stacked(fates=(6,))
     do(s, Op("quests"))
-    s, _ = picks(s, "Pour the spring water", "roll")
+    s, _ = picks(s, "Pour the spring water", "Play Advance and Strike (A02)", "roll")
     assert "curse" in s.journey.flags and s.journey.quests == ["Y507"] and not s.journey.goods

@@ -5,11 +5,22 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from gamehall.engine import Rng
 from gamehall.games.grimm_world import campaign  # noqa: F401  (registers every op)
-from gamehall.games.grimm_world.atlas import CAMPAIGN, CHAPTERS, ENTRIES, LANDSCAPES, PAGES, REGIONS, copies
+from gamehall.games.grimm_world.atlas import (
+    CAMPAIGN,
+    CHAPTERS,
+    ENTRIES,
+    LANDSCAPES,
+    LAST_CHAPTER,
+    PAGES,
+    REGIONS,
+    copies,
+)
 from gamehall.games.grimm_world.catalog import CONFLICTS, ENCOUNTERS, ITEMS, UPGRADES
 from gamehall.games.grimm_world.content.schema import Op
 from gamehall.games.grimm_world.market import LABELS
+from gamehall.games.grimm_world.setup import new_fight, skirmish_sheet
 from gamehall.games.grimm_world.trip import HANDLERS
 
 CARD_OPS = {"resolve", "place", "banish", "future", "quest", "end_quest"}
@@ -88,3 +99,27 @@ def test_the_storybook_has_a_cover_chapters_and_an_epilogue() -> None:
     quests = [k for k, c in PAGES.items() if c.kind == "quest"]
     assert all(PAGES[q].location for q in quests) and all(0 <= PAGES[q].level <= 3 for q in quests)
     assert any(op.op == "win" for _, op in _all_ops()) and any(op.op == "lose" for _, op in _all_ops())
+
+
+def test_item_18_fourteen_chapters_each_with_its_conflict_at_the_books_column() -> None:
+    """Item 18 (4.6, W-CO-11, W-TM-01): the Storybook runs to Chapter 14; every chapter lays out a conflict of its
+    own, fought at the book's placement column for that chapter (Fig 78: 1-4, 5-9, 10+); the Lost Pages grew with
+    the story (54 -> 108), and what is new is tagged designed."""
+    assert LAST_CHAPTER == 14 and sorted(CHAPTERS) == [0, *range(1, 15), 99]
+    assert [CHAPTERS[n].modifier for n in range(1, 15)] == [0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6]
+    fought = []
+    for n in range(1, 15):
+        chapter = CHAPTERS[n]
+        assert chapter.tier == n and chapter.provenance.source == "designed"
+        fights = [op for key in chapter.sub for op in _walk(PAGES[key].ops) if op.op == "fight"]
+        assert len(fights) == 1, n
+        conflict = CONFLICTS[fights[0].card]
+        column = next(p for p in conflict.placements if p.chapters[0] <= n <= p.chapters[1])
+        assert column.chapters == ((1, 4) if n <= 4 else (5, 9) if n <= 9 else (10, 14))
+        sheet, _ = skirmish_sheet(n, Rng(n))
+        fight = new_fight(conflict.key, chapter.tier, sheet)
+        assert [f.number for f in fight.foes] == [e for e, _ in column.enemies]
+        fought.append(conflict.key)
+    assert len(set(fought)) == 14
+    assert len(PAGES) >= 108
+    assert all(PAGES[k].provenance.source == "designed" for k in ("Y135", "Y136", "Y137", "Y138", "Y139", "Y801"))

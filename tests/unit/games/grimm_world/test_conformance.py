@@ -29,7 +29,7 @@ def test_config_and_illegal_actions_are_named() -> None:
         GAME.apply(s, 0, Attack(0, "fists"))
     with pytest.raises(IllegalAction):
         GAME.apply(s, 0, Wound("A01"))
-    assert GAME.config_of(s).options == {"conflict": "Y702", "chapter": 1}
+    assert GAME.config_of(s).options == {"conflict": "Y702", "chapter": 1, "ally": ""}  # the ally option: item 17
 
 
 def test_views_hide_deck_order_only() -> None:

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from gamehall.games.grimm_world import GAME
-from gamehall.games.grimm_world.actions import Attack, EndPhase, Play, Push, Step
+from gamehall.games.grimm_world.actions import Attack, EndPhase, Play, Push, Reequip, Step
+from gamehall.games.grimm_world.sheet import stats
 from gamehall.games.grimm_world.state import P_ATTACKED, P_DAMAGE, Task
 
 from .builders import board, enemy, kinds, play, run_tasks, state, xy
@@ -155,3 +156,20 @@ def test_SC_W40_enemy_first_strike(draws: list[int]) -> None:
     draws.append(5)
     far, events = play(far, Play(("A07",)), Attack(0, "spear"))
     assert [a["by"] for a in kinds(events, "attack")] == ["martha"] and far.fight.foes[0].spent
+
+
+def test_W_RQ_01_item_15_reequip_in_combat_swaps_hand_items_and_accessories() -> None:
+    """Item 15, W-RQ-01 (8.2.1.1.7): the re-equip action "only applies to items for the hand-slot and accessories";
+    armour cannot be re-equipped in combat. With the designed Lucky Charm (an accessory, Dodge +1) in the bag,
+    playing a card puts it on; the leather armour in the bag is never offered."""
+    s = state(board(4, 1), (0, 0), [(DUMMY, (3, 0))], hand=["A01", "A02"], equipped=["spear"],
+              stored=["lucky_charm", "leather_armour"])
+    offered = [a for a in GAME.legal_actions(s, 0) if isinstance(a, Reequip)]
+    assert Reequip("A01", ("spear",), ("lucky_charm",)) in offered
+    assert Reequip("A01", (), ("lucky_charm",)) in offered  # the spear into the bag: the bag holds 2, now full
+    assert all("leather_armour" not in a.hands + a.accessories for a in offered)
+    dodge = stats(s.sheet)["dodge"]
+    s, events = play(s, Reequip("A01", ("spear",), ("lucky_charm",)))
+    assert sorted(s.sheet.equipped) == ["lucky_charm", "spear"] and s.sheet.stored == ["leather_armour"]
+    assert stats(s.sheet)["dodge"] == dodge + 1 and s.fight.played == 1 and "A01" in s.fight.discard
+    assert kinds(events, "reequip") == [{"hands": "spear", "accessories": "lucky_charm"}]

@@ -8,7 +8,7 @@ import pytest
 
 from gamehall.engine import IllegalAction
 from gamehall.games.grimm_world import GAME
-from gamehall.games.grimm_world.actions import Decline, React, Wound
+from gamehall.games.grimm_world.actions import Decline, React, Step, Stop, Wound
 from gamehall.games.grimm_world.board import card_cells
 from gamehall.games.grimm_world.catalog import UPGRADES
 from gamehall.games.grimm_world.content.schema import UpgradeDef
@@ -169,3 +169,19 @@ def test_SC_W48_damage_from_discard_and_refresh() -> None:
     last, events = run_tasks(last, Task("damage", 1))
     assert last.fight.result == "defeat" and kinds(events, "combat_over")
     assert GAME.outcome(last).ranks == (2,)
+
+
+def test_W_CRx_03_item_16_retreat_may_end_at_the_same_distance() -> None:
+    """Item 16, W-CRx-03: Martha's Retreat must leave her "equal or greater" distance from the activated enemy
+    (8.2.2.3.3), so a step need not gain distance: up, then back towards the enemy's column to the distance she
+    started at. A step that would take her closer than that is refused."""
+    s = state(board(4, 3), (2, 1), [(MOVER, (0, 1))], hand=["A04", "A01"], phase=ENEMY)
+    s, _ = run_tasks(s, Task("enemy_phase"))
+    assert s.fight.prompt == P_RETREAT
+    s, _ = play(s, React("A04"))  # Retreat 2 MP; she stands at distance 2
+    legal = GAME.legal_actions(s, 0)
+    assert Step("left") not in legal and {Step("up"), Step("down"), Step("right"), Stop()} <= set(legal)
+    s, _ = play(s, Step("up"))  # distance 3
+    assert Step("left") in GAME.legal_actions(s, 0)  # back to distance 2: allowed (it was refused before item 16)
+    s, events = play(s, Step("left"))
+    assert [xy(s, e["cell"]) for e in kinds(events, "step")] == [(1, 2)]

@@ -142,17 +142,35 @@ def test_SC_W09_random_encounter_figs40_42() -> None:
     do(s, Op("release"))
     assert s.decks.encounter[-4:] == [a, c, value, g]
     deck, *_ = _fig40_deck(6)
-    s = journey(17, deck=deck, chapter=7)  # chapter modifier 6
+    s = journey(17, deck=deck, chapter=13)  # chapter modifier 6
     assert kinds(do(s, Op("random")), "random_encounter")[0]["value"] == 12
 
 
 def test_SC_W10_no_matching_landscape_card_swaps_a_good() -> None:
     h_cards = [k for k in b_cards() if ENCOUNTERS[k].landscape == "H"]
     s = journey(36, goods=[(h_cards[0], "wood"), *((k, "ore") for k in h_cards[1:])])
-    events = do(s, Op("random"))
+    do(s, Op("random"))
+    s, events = pick(s, f"Swap your wood ({h_cards[0]}")  # she may swap (W-RE-04): here she does
     assert kinds(events, "swap_good") and s.journey.held[-1] == h_cards[0]  # the H-card is resolved
     wood = [g.card for g in s.journey.goods if g.kind == "wood"]
     assert len(wood) == 1 and ENCOUNTERS[wood[0]].landscape != "H"  # the old top card is the wood now
+
+
+def test_W_RE_04_item_14_the_swap_of_a_good_is_the_players_choice() -> None:
+    """Item 14, W-RE-04: when no card of the deck matches, the player "may" exchange a matching good for the top
+    card: the engine asks which good (or none). Declining keeps the goods and there is no random encounter."""
+    h_cards = [k for k in b_cards() if ENCOUNTERS[k].landscape == "H"]
+    goods = [(h_cards[0], "wood"), *((k, "ore") for k in h_cards[1:])]
+    s = journey(36, goods=goods)
+    deck = list(s.decks.encounter)
+    do(s, Op("random"))
+    assert labels(s)[0] == "Keep your goods: no random encounter"
+    assert len(labels(s)) == 1 + len(h_cards) and all(f"({k}, back H)" in " ".join(labels(s)) for k in h_cards)
+    s, events = pick(s, "Keep your goods")
+    assert kinds(events, "no_encounter") and not kinds(events, "swap_good") and not kinds(events, "random_encounter")
+    assert [(g.card, g.kind) for g in s.journey.goods] == goods and s.journey.held == [deck[0]]  # only the Value card
+    do(s, Op("release"))
+    assert s.decks.encounter[-1] == deck[0] and not s.journey.held  # the Value card is back under the deck
 
 
 def test_SC_W11_order_of_location_encounters_fig47() -> None:

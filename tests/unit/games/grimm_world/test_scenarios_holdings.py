@@ -7,12 +7,13 @@ import msgspec
 import pytest
 
 from gamehall.games.grimm_world.atlas import PAGES, REGIONS
-from gamehall.games.grimm_world.catalog import ENCOUNTERS, ITEMS
+from gamehall.games.grimm_world.catalog import ACTION_CARDS, ENCOUNTERS, ITEMS
 from gamehall.games.grimm_world.content.schema import ItemDef, LostPageDef, Op
 from gamehall.games.grimm_world.market import available
+from gamehall.games.grimm_world.sheet import weapons
 from gamehall.games.grimm_world.trip import Trip
 
-from .journeys import b_cards, do, journey, kinds, labels, pick, picks, roll, stacked
+from .journeys import b_cards, card_with, do, journey, kinds, labels, pick, picks, roll, stacked
 
 
 def test_SC_W17_inn() -> None:
@@ -132,11 +133,26 @@ def test_SC_W25_rest() -> None:
     s.sheet.damaged = list(cards)
     assert Trip(s).stats["regeneration"] == 5
     do(s, Op("rest"))
-    s, _ = pick(s, "Eat a provision")
+    chosen = ("A07", "A05", "A03", "A06", "A01")
+    s, _ = picks(s, "Eat a provision", *(f"Take back {ACTION_CARDS[c].name} ({c})" for c in chosen))
     assert len(s.sheet.hand) == 5 and len(s.sheet.damaged) == 2
-    s, _ = pick(s, "Eat a provision")
+    s, _ = pick(s, "Eat a provision")  # 5 healing for the last 2 cards: no choice left
     assert len(s.sheet.hand) == 7 and not s.sheet.damaged and not s.journey.goods
     assert s.decks.encounter[-2:] == [b_cards()[0], b_cards()[1]]
+
+
+def test_W_RP_01_item_10_rest_heals_the_cards_the_player_chooses() -> None:
+    """Item 10, W-RP-01: "For each damage healed, take one discarded Action Card ... back to your hand. You may
+    freely choose the Action Cards" (7.1.3): the newest cards can come back before the oldest."""
+    s = journey(11, hand=("A01",), goods=[(b_cards()[0], "provision")])
+    s.sheet.damaged = ["A02", "A03", "A04", "A05", "A06"]
+    assert Trip(s).stats["regeneration"] == 3
+    do(s, Op("rest"))
+    s, _ = pick(s, "Eat a provision")
+    assert labels(s) == [f"Take back {ACTION_CARDS[c].name} ({c})" for c in ("A02", "A03", "A04", "A05", "A06")]
+    s, _ = picks(s, *(f"Take back {ACTION_CARDS[c].name} ({c})" for c in ("A06", "A04", "A02")))
+    assert sorted(s.sheet.hand) == ["A01", "A02", "A04", "A06"] and s.sheet.damaged == ["A03", "A05"]
+    assert not s.journey.menu and not s.journey.goods  # no provision left: the Rest has nothing more to offer
 
 
 def test_SC_W26_banishing_a_region_card_range() -> None:
@@ -182,10 +198,55 @@ def test_SC_W28_receiving_items_remove_and_lose(monkeypatch: pytest.MonkeyPatch)
         monkeypatch.setitem(ENCOUNTERS, key, msgspec.structs.replace(base, key=key, item=item, broken=False))
     s = journey(11, deck=["T91", "T92", "T93", *stacked()])
     do(s, Op("item", text="common"))
-    assert s.sheet.stored == ["club"] and s.journey.items["club"] == "T93"
+    assert s.sheet.stored == ["club"] and s.journey.items["club"] == ["T93"]
     assert s.decks.encounter[-2:] == ["T91", "T92"]
     s = journey(11, thalers=2)
     do(s, Op("pay", n=3, then=(Op("goods", good="wood", n=1),)))
     assert s.sheet.thalers == 2 and not s.journey.goods  # 'Remove' needs all of it
     do(s, Op("thalers", n=-3))
     assert s.sheet.thalers == 0  # 'Lose' takes what there is
+
+
+def test_W_TX_08_item_13_a_second_copy_of_an_item_is_kept(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Item 13, W-TX-08: the book sets no limit on copies of an item: a second dagger is received like any item
+    (it used to go back under the deck), each copy keeps its own card, and two daggers in hand keep their own
+    attack rates (W-AK-02)."""
+    base = ENCOUNTERS["B01"]
+    for key in ("T81", "T82"):
+        monkeypatch.setitem(ENCOUNTERS, key, msgspec.structs.replace(base, key=key, item="dagger", broken=False))
+    s = journey(13, deck=["T81", "T82", *stacked()], thalers=0)
+    events = do(s, Op("item", text="common"))
+    s, _ = pick(s, "Done")
+    events += do(s, Op("item", text="common"))
+    assert not kinds(events, "item_duplicate") and [e["item"] for e in kinds(events, "item")] == ["dagger", "dagger"]
+    assert s.sheet.stored == ["dagger", "dagger"] and s.journey.items == {"dagger": ["T81", "T82"]}
+    assert not {"T81", "T82"} & set(s.decks.encounter)
+    s.journey.menu = []
+    s.sheet.equipped, s.sheet.stored = ["dagger", "dagger"], []
+    assert [(w.key, w.rate) for w in weapons(s.sheet)] == [("fists", None), ("dagger", 2 * ITEMS["dagger"].rate)]
+    do(s, Op("blacksmith"))
+    s, _ = pick(s, "Sell Dagger")
+    assert s.sheet.equipped == ["dagger"] and s.sheet.thalers == ITEMS["dagger"].sell
+    assert s.decks.encounter[-1] == "T82" and s.journey.items == {"dagger": ["T81"]}
+
+
+def test_W_LA_05_item_17_the_blacksmith_event_symbol_triggers_its_event() -> None:
+    """Item 17, W-LA-05 step 3: "if a [event] symbol is shown, an event occurs. Immediately follow the corresponding
+    instructions on the Encounter Card." B13 shows the event symbol at towns (designed): drawn for a town's
+    display it counts as one of the 3 cards, its event (sparks, Dexterity 6+ or 1 damage) happens before the next
+    card is drawn, and its item cannot be bought there."""
+    assert ENCOUNTERS["B13"].event_at == "t" and ENCOUNTERS["B13"].event == "forge_sparks"
+    town = card_with("B")
+    wares = [k for k in b_cards() if ENCOUNTERS[k].item and not ENCOUNTERS[k].broken and "t" in ENCOUNTERS[k].places]
+    deck = stacked(top=["B13", *wares[:3]])
+    deck.remove(town)
+    s = journey(13, deck=deck, thalers=50)
+    s.journey.held = [town]  # the Encounter card of the round: a Village/Town card
+    events = do(s, Op("blacksmith"))
+    s, more = picks(s, "Look at the wares", "roll")
+    events += more
+    assert kinds(events, "smith_event") == [{"card": "B13", "entry": "forge_sparks"}]
+    assert [e["stat"] for e in kinds(events, "check")] == ["dexterity"]  # the event, before the display goes on
+    assert s.journey.display == ["B13", *wares[1:3]]  # wares[0] was the check's Fate card
+    bought = [text for text in labels(s) if text.startswith("Buy")]
+    assert len(bought) == 2 and not any(ITEMS[ENCOUNTERS["B13"].item].name in text for text in bought)

@@ -3,6 +3,8 @@ the last card, selling, trading at Triha) from /work/shared/rules/grimm-world.md
 
 from __future__ import annotations
 
+from typing import Any
+
 import msgspec
 import pytest
 
@@ -10,6 +12,8 @@ from gamehall.games.grimm_world.atlas import PAGES, PRICES
 from gamehall.games.grimm_world.catalog import ENCOUNTERS, ITEMS, NEXT_CHAPTER, TIME_PASSES
 from gamehall.games.grimm_world.content.schema import LostPageDef, Op
 from gamehall.games.grimm_world.decks import draw_fate
+from gamehall.games.grimm_world.rounds import ROUND
+from gamehall.games.grimm_world.state import State
 
 from .journeys import b_cards, do, journey, kinds, labels, pick, picks, stacked
 
@@ -79,6 +83,34 @@ def test_SC_W55_losing_a_combat_that_costs_two_chapters() -> None:
     assert not kinds(events, "reshuffle")
 
 
+def _lose(s: State) -> list[Any]:
+    """Every card of the fight in progress goes under the Damage Card (W-CD-02), then the campaign resumes."""
+    assert s.fight is not None and not s.fight.result
+    s.fight.result = "defeat"
+    s.sheet.damaged += s.sheet.hand + s.fight.discard
+    s.sheet.hand, s.fight.discard = [], []
+    return do(s)
+
+
+def test_W_TM_05_item_11_a_lost_fight_heals_loses_chapters_then_the_round_goes_on(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Item 11, W-TM-05 / 9.2.3-9.2.4: heal, lose the chapters, "then continue playing": the rest of the round
+    (the next Location card, Landscape, Quest, Trading, Rest) still happens, and the next round is round 2.
+    Only damage during exploration ends the round at once (9.2.1, SC-W54)."""
+    ambush = _page(monkeypatch, "Y907", ops=[{"op": "fight", "card": "Y702", "n": 2, "k": 1}], location=13)
+    after = _page(monkeypatch, "Y908", ops=[{"op": "thalers", "n": 3}], location=13)
+    s = journey(13, bar=(ambush, after), thalers=0)
+    do(s, *ROUND[ROUND.index(Op("location")):])  # the round from its Location subphase on
+    events = _lose(s)
+    assert s.fight is None and len(s.sheet.hand) == 2 and s.chapter == 2 and s.journey.story["E"] == ["Y666"]
+    assert s.sheet.thalers == 3  # the next Location card of this round was resolved after the defeat
+    assert labels(s) == ["No trading", "Trade"]  # the Trading subphase still comes
+    s, more = pick(s, "No trading")
+    events += more
+    assert [e["round"] for e in kinds(events, "round")] == [2] and s.journey.round == 2
+    assert labels(s)[0] == "Stay at Triha [13]"
+
+
 def test_SC_W56_spending_a_chapter() -> None:
     s = journey(11, bar=("Y118",))
     deck = list(s.decks.encounter)
@@ -98,7 +130,7 @@ def test_SC_W57_a_check_costs_cards() -> None:
 
 def test_SC_W58_selling() -> None:
     s = journey(13, broken=("spear",), stored=("dagger",), thalers=0, goods=[(b_cards()[0], "provision")])
-    s.journey.items = {"spear": "B05", "dagger": ""}
+    s.journey.items = {"spear": ["B05"], "dagger": [""]}
     do(s, Op("blacksmith"))
     s, _ = pick(s, "Sell broken Spear")
     assert s.sheet.thalers == ITEMS["spear"].sell_broken and s.decks.encounter[-1] == "B05"

@@ -134,11 +134,28 @@ class CharacterDef(_Entry, frozen=True):
     provenance: Provenance
 
 
+class AllyDef(_Entry, frozen=True):
+    """An ally: the one figure of Martha's side besides her own (W-CO-06). The book names the figure and gives it no
+    rules, so all of this is designed (see ally.py): it stands next to Martha when a fight starts, acts once at the
+    start of every Enemy Phase (attack an enemy in range and sight, the weakest first, else move up to `move`
+    spaces towards the nearest one and attack if it then can), blocks spaces like a figure, and is never targeted:
+    the Enemy Cards' lines name only the character."""
+
+    key: str
+    name: str
+    range: int
+    attack: int
+    damage: int
+    move: int
+    provenance: Provenance
+
+
 class CharacterPack(_Entry, frozen=True):
     characters: tuple[CharacterDef, ...]
     upgrades: tuple[UpgradeDef, ...]
     skills: tuple[SkillDef, ...]
     loadouts: tuple[LoadoutDef, ...]
+    allies: tuple[AllyDef, ...] = ()
 
 
 class EnemyAction(_Entry, frozen=True):
@@ -207,7 +224,10 @@ class Placement(_Entry, frozen=True):
 
 
 class ConflictDef(_Entry, frozen=True):
-    """A Conflict Card (W-CB-02): grid of Terrain Cards with orientation, placements, initiative, compass, ends."""
+    """A Conflict Card (W-CB-02): grid of Terrain Cards with orientation, placements, initiative, compass, ends.
+
+    A fight ends only by its win and loss conditions (W-CB-07): there is no round limit on the card (the rule flag
+    `round_limit` adds one, off by default)."""
 
     key: str
     name: str
@@ -216,7 +236,6 @@ class ConflictDef(_Entry, frozen=True):
     initiative: Literal["character", "enemies"]
     compass: dict[str, int]
     placements: tuple[Placement, ...]
-    round_limit: int
     difficulty: Literal["easy", "normal", "hard"]
     victory: str
     defeat: str
@@ -244,6 +263,11 @@ class EncounterCardDef(_Entry, frozen=True):
     broken: bool = False
     places: str = ""
     """Blacksmith marks: letters v/t/c for village, town, castle (AMB-9); 'x' = cannot be bought."""
+    event_at: str = ""
+    """Letters v/t/c of the place types where the card shows the blacksmith's event symbol instead of a mark
+    (W-LA-05 step 3): drawn face up there, it counts as a match and its `event` happens at once."""
+    event: str = ""
+    """The encounter entry of that event."""
     prices: tuple[int, int, int] = (1, 1, 1)
     """Price symbols lined up with a Region Card's three goods symbols (W-TD-02)."""
 
