@@ -83,8 +83,8 @@ class AgainstAPlatform(unittest.IsolatedAsyncioTestCase):
         alice, bob = await self._player(), await self._player()
         anonymous = Gamehall.connect(ADDRESS)
         self.addAsyncCleanup(anonymous.close)
-        with self.assertRaises(Unauthenticated) as unauthenticated:
-            await anonymous.matches.list()
+        with self.assertRaises(Unauthenticated) as unauthenticated:  # reads of public matches need no token
+            await anonymous.matches.create(GAME, join_seat=0)
         self.assertEqual(unauthenticated.exception.reason, "UNAUTHENTICATED")
         self.assertIsNotNone(unauthenticated.exception.__cause__)
 

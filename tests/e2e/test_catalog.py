@@ -25,9 +25,14 @@ def test_catalog_lists_every_game_with_schemas(platform: Running) -> None:
         assert views == get_game(game.id).view_schema(), f"{game.id}: the catalog serves the schema of its view types"
 
 
-def test_catalog_needs_a_token(platform: Running) -> None:
+def test_anonymous_visitors_list_the_games_and_a_bad_token_is_still_refused(platform: Running) -> None:
+    """Issue 38: the catalogue is public (the home page lists it signed out); a token that is sent must be good."""
+    listed = platform.client().catalog.ListGames(catalog_pb2.ListGamesRequest())
+    assert {g.id for g in listed.games} >= set(game_ids())
     with pytest.raises(grpc.RpcError) as info:
-        platform.client().catalog.ListGames(catalog_pb2.ListGamesRequest())
+        platform.client().catalog.ListGames(
+            catalog_pb2.ListGamesRequest(), metadata=(("authorization", "Bearer not-a-token"),)
+        )
     assert info.value.code() == grpc.StatusCode.UNAUTHENTICATED
 
 

@@ -184,7 +184,8 @@ def test_killing_matchmaking_loses_no_ticket_and_matches_none_twice(platform: Ru
             "SELECT DISTINCT match_id FROM seats WHERE account_id IN (?, ?)", (erin.account.id, frank.account.id)
         ).fetchall()
     assert rows == [(a.match_id,)]
-    assert erin.match(a.match_id).status == match_pb2.MATCH_STATUS_OPEN
+    # issue 39: each matchmade seat is taken for its player, so the full match has started
+    assert erin.match(a.match_id).status == match_pb2.MATCH_STATUS_RUNNING
 
 
 def test_killing_persistence_loses_no_ticket_and_matching_resumes(platform: Running) -> None:

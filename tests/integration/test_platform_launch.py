@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import ssl
 import subprocess
 import sys
 import time
@@ -134,7 +135,7 @@ def _check_operator_login(gateway: str, password: str, credentials: grpc.Channel
 
 def _check_web_login(log: Path, password: str, deadline: float) -> None:
     """The web pages' API bridge reaches the gateway over its TLS port: the operator logs in through it (Connect
-    JSON over HTTP, as a browser's page would)."""
+    JSON over HTTPS, as a browser's page would; the web port serves the gateway's public certificate)."""
     port = None
     while time.monotonic() < deadline and port is None:
         lines = log.read_text().splitlines() if log.exists() else []
@@ -142,11 +143,12 @@ def _check_web_login(log: Path, password: str, deadline: float) -> None:
         time.sleep(0.1)
     assert port is not None, "the web service never reported serving"
     request = urllib.request.Request(
-        f"http://127.0.0.1:{port}/gamehall.v1.AuthService/Login",
+        f"https://127.0.0.1:{port}/gamehall.v1.AuthService/Login",
         data=json.dumps({"username": "operator", "password": password}).encode(),
         headers={"content-type": "application/json"},
     )
-    with urllib.request.urlopen(request, timeout=30) as reply:
+    trusted = ssl.create_default_context(cafile=str(log.parent.parent / "tls" / "gateway-public.crt"))
+    with urllib.request.urlopen(request, timeout=30, context=trusted) as reply:
         assert json.loads(reply.read())["token"]
 
 

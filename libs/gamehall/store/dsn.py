@@ -2,10 +2,10 @@
 
 - ``sqlite:///var/lib/gamehall/gamehall.db`` — an absolute path; a relative one is ``sqlite:///./var/x.db``
   (or ``sqlite:var/x.db``); query options ``synchronous`` (off/normal/full/extra, default full) and
-  ``busy_timeout`` (ms, default 5000). An absolute path directly under the filesystem root, or in a folder
-  that does not exist, is refused (`sqlite:///var/gamehall.db` meant as relative would otherwise make an
-  empty store elsewhere); `open_store(..., must_exist=True)`, as the command-line tools call it, also
-  refuses a file that does not exist yet.
+  ``busy_timeout`` (ms, default 5000). An absolute path directly under the filesystem root is refused
+  (`sqlite:///gamehall.db` meant as relative would otherwise make an empty store there); a service creates
+  the folders of its store's path; `open_store(..., must_exist=True)`, as the command-line tools call it,
+  refuses a folder or a file that does not exist yet (a tool reads a store, never makes one).
 - ``postgresql://user:password@host:5432/db`` (or ``postgres://``) — any libpq URL asyncpg accepts.
 """
 
@@ -49,13 +49,13 @@ def sqlite_options(dsn: str) -> tuple[Path, dict[str, Any]]:
 
 def check_sqlite_path(dsn: str, path: Path, *, must_exist: bool = False) -> None:
     """Refuse a SQLite path that is most likely a typo, before anything creates a file there: an absolute
-    path directly under `/` or in a folder that does not exist, or (with `must_exist`) a file that is not there.
-    The message shows the relative spelling."""
+    path directly under `/`, or (with `must_exist`) a folder or file that is not there. The message shows the
+    relative spelling."""
     relative = f"sqlite:///./{path.relative_to(path.anchor)}" if path.is_absolute() else ""
     hint = f"; for a path relative to the working directory write {relative}" if relative else ""
     if path.is_absolute() and len(path.parent.parts) <= 1:
         raise InvalidArgument(f"{dsn!r} names {path}, at the filesystem root: refused{hint}")
-    if path.is_absolute() and not path.parent.is_dir():
+    if must_exist and path.is_absolute() and not path.parent.is_dir():
         raise InvalidArgument(f"{dsn!r} names {path}, but the folder {path.parent} does not exist{hint}")
     if must_exist and not path.is_file():
         raise InvalidArgument(f"{dsn!r} names {path}, which does not exist (no store there){hint}")

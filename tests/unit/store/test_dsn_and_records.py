@@ -37,14 +37,14 @@ def test_a_relative_sqlite_path_has_a_spelling_with_three_slashes() -> None:
 
 async def test_typos_that_would_make_an_empty_store_elsewhere_are_refused(tmp_path: Path) -> None:
     """Issue 39: `--database-url sqlite:///var/gamehall.db` (meant relative) made an empty store outside the
-    checkout. Paths at the root, in a missing folder, or (for readers) missing files are refused, before any
-    file is made, with the relative spelling."""
+    checkout. Paths at the root, and for readers (the command-line tools) missing folders and files, are refused
+    before any file is made, with the relative spelling; a service's store creates the folders of its path."""
     with pytest.raises(InvalidArgument, match=r"filesystem root.*sqlite:///\./gamehall\.db"):
         await open_store("sqlite:///gamehall.db")
     assert not Path("/gamehall.db").exists()
     missing = tmp_path / "no-such-folder" / "gamehall.db"
     with pytest.raises(InvalidArgument, match="does not exist"):
-        await open_store(f"sqlite://{missing}")
+        await open_store(f"sqlite://{missing}", must_exist=True)
     assert not missing.parent.exists()
     absent = tmp_path / "gamehall.db"
     with pytest.raises(InvalidArgument, match=r"which does not exist.*sqlite:///\./"):
