@@ -17,9 +17,11 @@ from .builders import C, P, build, build_creature, turn
 from .tale_builders import tale
 
 
-def test_item_7_plain_ranks_cannot_tell_a_coop_win_from_a_loss() -> None:
-    """Item 7: why: with every seat tied, rank-based returns are 0.5 each, win or loss."""
-    assert Outcome((1, 1)).returns() == Outcome((2, 2)).returns() == (0.5, 0.5)
+def test_item_7_plain_ranks_tell_a_coop_win_from_a_loss_but_not_how_well() -> None:
+    """Item 7: why a team score: rank-based returns (with item 21's fix) tell a shared win (0.5 each) from a shared
+    loss (0.25 each), where both were 0.5, but not a narrow win from a clean one."""
+    assert Outcome((1, 1)).returns() == (0.5, 0.5)
+    assert Outcome((2, 2)).returns() == (0.25, 0.25)
 
 
 def test_item_7_creature_duel_win_and_loss_are_shared_and_ordered() -> None:
