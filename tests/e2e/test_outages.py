@@ -93,8 +93,8 @@ def test_postgres_stopped_for_a_minute(tmp_path: Path, monkeypatch: pytest.Monke
         assert postgres.stop is not None and postgres.start is not None
         gateway = Client(grpc.insecure_channel(platform.service("gateway").address))
         load = Load(gateway, think=12.0, retry_for=150 * SCALE)
-        load.start(pairs=3, against_bots=3, prepared=4)  # a move a match every 12 s: 4 rounds span the outage
-        time.sleep(3)
+        load.start(pairs=3, against_bots=3, prepared=3)  # a move a match every 12 s: rounds go on into the outage
+        time.sleep(1)
         postgres.stop()
         try:
             seen = _during_the_fault(platform, load, 60.0 * SCALE, lag_alert_after=35)
@@ -102,7 +102,7 @@ def test_postgres_stopped_for_a_minute(tmp_path: Path, monkeypatch: pytest.Monke
             postgres.start()
         back_at = time.monotonic()
         caught_up = _steady(platform, back_at)
-        time.sleep(3)  # play goes on after the outage too
+        time.sleep(1)  # play goes on after the outage too
         load.stop()
         wait_caught_up(platform)
         load.verify(platform)
@@ -163,8 +163,8 @@ def test_full_disks_for_30_s(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
     ):
         gateway = Client(grpc.insecure_channel(platform.service("gateway").address))
         load = Load(gateway, think=6.0, retry_for=150 * SCALE)
-        load.start(pairs=3, against_bots=3, prepared=4)
-        time.sleep(3)
+        load.start(pairs=3, against_bots=3, prepared=3)
+        time.sleep(1)
         fillers = [_fill(database), _fill(logs)]
         full_at = time.monotonic()
         try:
@@ -173,7 +173,7 @@ def test_full_disks_for_30_s(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
             for filler in fillers:
                 filler.unlink()
         caught_up = _steady(platform, time.monotonic())
-        time.sleep(3)
+        time.sleep(1)
         load.stop()
         wait_caught_up(platform)
         load.verify(platform)
