@@ -27,7 +27,7 @@ log = structlog.get_logger("gamehall.patience")
 AWAY_CODES = frozenset({grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED})
 """gRPC statuses that say the callee (or what it depends on) is away for now, not that the request is wrong."""
 
-BACKOFF_FIRST, BACKOFF_MAX = 0.2, 10.0
+BACKOFF_FIRST, BACKOFF_MAX = 0.1, 2.0
 """Seconds before the first retry, doubling to at most this much between retries."""
 
 
@@ -112,7 +112,7 @@ class Waiter:
 
     async def wait(self, exc: BaseException, beat: Callable[[], Awaitable[None]] | None = None) -> None:
         """Record that the work failed because a dependency is away, then sleep the next backoff step
-        (0.2 s doubling to 10 s), calling `beat` at least every `beat_every` seconds meanwhile."""
+        (0.1 s doubling to 2 s), calling `beat` at least every `beat_every` seconds meanwhile."""
         if self._attempt == 0:
             await _begin(self, exc)
         self._attempt += 1
