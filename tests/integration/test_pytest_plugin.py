@@ -5,6 +5,7 @@ passes; without Docker and without the server package, the fixture fails saying 
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -32,11 +33,18 @@ def test_the_readmes_show_the_same_ten_line_test() -> None:
     assert len(code.strip().splitlines()) <= 11 and "gamehall_bot_match" in code
 
 
+def _outsider_environment() -> dict[str, str]:
+    """This process's environment without what this repository's suite sets for itself (its fixture games in
+    GAMEHALL_GAME_MODULES, its import paths): a third party's pytest has none of it."""
+    return {k: v for k, v in os.environ.items() if not k.startswith(("GAMEHALL_", "PYTEST_")) and k != "PYTHONPATH"}
+
+
 def test_the_readme_test_starts_a_stack_and_passes(tmp_path: Path) -> None:
     (tmp_path / "test_my_bot.py").write_text(_readme_test(ROOT / "README.md"))
     done = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--gamehall-backend", "local", "-rA"],
         cwd=tmp_path,
+        env=_outsider_environment(),
         capture_output=True,
         text=True,
         timeout=600,
