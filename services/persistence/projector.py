@@ -31,7 +31,7 @@ from gamehall.events.v1 import match_pb2 as epb
 from gamehall.events.v1.log_pb2 import LogEntry
 from gamehall.runtime import metrics, patience
 from gamehall.runtime.background import BackgroundLoop
-from gamehall.runtime.bus import Bus, PermanentEventError
+from gamehall.runtime.bus import Bus, PermanentEventError, note_pending
 from gamehall.runtime.matchlog import ALL_ENTRIES, LOG_STREAM, PROJECTOR, MatchLog
 from gamehall.store import Store
 from gamehall.store.projection import LogRecord, Projected, ProjectionConflict, ProjectionGap, Settled
@@ -204,6 +204,7 @@ class Projector(BackgroundLoop):
                 log.warning("match log fetch failed", error=str(exc) or type(exc).__name__)
                 await asyncio.sleep(RETRY_SECONDS)
                 continue
+            note_pending(messages)
             await self.handle(messages)
             if len(messages) < self.batch:
                 await asyncio.sleep(self.linger)  # let a batch gather: one transaction and one fetch for many
@@ -405,7 +406,7 @@ class Projector(BackgroundLoop):
     async def _purged(match_id: str, purge: Awaitable[None]) -> None:
         try:
             await purge
-        except Exception as exc:  # the stream's max age is the safety net
+        except Exception as exc:  # the entries stay (the log has no age limit): harmless, as they are projected
             log.warning("match log purge failed", match_id=match_id, error=str(exc))
 
 

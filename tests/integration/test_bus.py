@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sized
 
 import pytest
 from nats.js import api
@@ -13,7 +14,7 @@ from tests.support.nats import NatsServer
 pytestmark = pytest.mark.integration
 
 
-async def _collect_until(received: list[bytes], count: int, timeout: float = 10.0) -> None:
+async def _collect_until(received: Sized, count: int, timeout: float = 10.0) -> None:
     async def wait() -> None:
         while len(received) < count:
             await asyncio.sleep(0.02)
@@ -146,4 +147,33 @@ async def test_in_flight_consumer_runs_slow_handlers_side_by_side_and_acks_each(
         info = await _settled(bus, "GAMEHALL_TURNS", "bots-high-card")
         assert info.num_ack_pending == 0 and info.num_pending == 0
     finally:
+        await bus.close()
+
+
+async def test_a_consumer_reports_what_it_has_not_received_yet(nats_server: NatsServer) -> None:
+    """`gamehall_jetstream_consumer_pending` (the chart's GamehallJetStreamConsumerLag) follows the consumer:
+    ten messages waiting, one handled at a time, the gauge counts down to 0 as they are received."""
+    from gamehall.runtime import metrics
+
+    bus = await Bus.connect(nats_server.url, "test")
+    seen: list[float] = []
+    release = asyncio.Event()
+
+    async def handle(msg) -> None:  # type: ignore[no-untyped-def]
+        seen.append(metrics.JETSTREAM_PENDING.labels("GAMEHALL_MATCHES", "pending-reader")._value.get())
+        await release.wait()
+
+    try:
+        await bus.ensure_streams()
+        for i in range(10):
+            await bus.publish(match_subject("m9", "action"), f"a{i}".encode(), f"m9:{i}")
+        sub = await bus.durable("GAMEHALL_MATCHES", "pending-reader", "gamehall.v1.match.m9.>", ack_wait=5)
+        bus.consume(sub, handle, batch=1)
+        await _collect_until(seen, 1)
+        assert seen == [9]  # the first of ten is in hand: nine not yet received
+        release.set()
+        await _collect_until(seen, 10)
+        assert seen == [9, 8, 7, 6, 5, 4, 3, 2, 1, 0]
+    finally:
+        release.set()
         await bus.close()

@@ -381,6 +381,7 @@ class Bus:
         """Up to `count` messages ([] when none came within a second); None once the connection is closed."""
         try:
             messages: list[Msg] = await sub.fetch(count, timeout=1.0)
+            note_pending(messages)
             return messages
         except TimeoutError:  # nats' own, or asyncio's when a lingering pull request's time ran out
             return []
@@ -610,11 +611,6 @@ class Bus:
         finally:
             beating.cancel()
 
-    async def pending(self, stream: str, durable: str) -> int:
-        info = await self.js.consumer_info(stream, durable)
-        metrics.JETSTREAM_PENDING.labels(stream, durable).set(info.num_pending)
-        return int(info.num_pending)
-
     async def close(self) -> None:
         """Stop consumers after their current message, flush publishes and drain the connection."""
         self._closing.set()
@@ -637,6 +633,15 @@ class Bus:
                 await self.nc.drain()
             except Exception:
                 await self.nc.close()
+
+
+def note_pending(messages: list[Msg]) -> None:
+    """Set `gamehall_jetstream_consumer_pending` from a fetched batch: the last message's metadata says how many
+    messages the consumer has not received yet (JetStream counts it for free; no consumer_info call). Nothing is
+    set on an empty fetch, so a consumer stalled at its ack limit keeps its last figure rather than reading 0."""
+    last = messages[-1].metadata if messages else None
+    if last is not None and last.stream and last.consumer:
+        metrics.JETSTREAM_PENDING.labels(last.stream, last.consumer).set(last.num_pending)
 
 
 def _retention(stream: str) -> api.RetentionPolicy | None:
