@@ -39,7 +39,6 @@ from gamehall.games.grimm_world.context import Ctx
 from gamehall.games.grimm_world.sheet import combat_loadouts, set_loadout, weapons
 from gamehall.games.grimm_world.sight import visible
 from gamehall.games.grimm_world.state import (
-    CHARACTER,
     P_ATTACKED,
     P_DAMAGE,
     P_EQUIP,
@@ -47,6 +46,7 @@ from gamehall.games.grimm_world.state import (
     P_REFRESH,
     P_RETREAT,
     P_RETREAT_MOVE,
+    FightPhase,
     Task,
 )
 
@@ -59,7 +59,7 @@ def legal(ctx: Ctx) -> list[Action]:
     handler = _PROMPTS.get(f.prompt)
     if handler is not None:
         return handler(ctx)
-    if f.phase != CHARACTER:
+    if f.phase != FightPhase.CHARACTER:
         return []
     return character_phase(ctx)
 

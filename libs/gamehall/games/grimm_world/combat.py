@@ -14,15 +14,13 @@ from gamehall.games.grimm_world.moves import plan_away
 from gamehall.games.grimm_world.sheet import crit_numbers, weapon, weapons
 from gamehall.games.grimm_world.sight import dodge_modifier, visible
 from gamehall.games.grimm_world.state import (
-    CHARACTER,
-    ENEMY,
-    OVER,
     P_ATTACKED,
     P_DAMAGE,
     P_FIRST_STRIKE,
     P_NONE,
     P_REFRESH,
     P_RETREAT,
+    FightPhase,
     Task,
 )
 
@@ -318,7 +316,7 @@ def end_fight(ctx: Ctx, result: str) -> None:
     if f.result:
         return
     f.result = result
-    f.phase = OVER
+    f.phase = FightPhase.OVER
     ctx.s.sheet.hand.extend(f.discard)
     f.discard = []
     f.tasks = []
@@ -355,11 +353,11 @@ def new_round(ctx: Ctx, t: Task) -> None:
 
 def start_character_phase(ctx: Ctx) -> None:
     f = ctx.f
-    f.phase = CHARACTER
+    f.phase = FightPhase.CHARACTER
     f.played = 0
     f.uses = {}
     forfeit(ctx)
-    ctx.emit("phase", phase=CHARACTER, round=f.round)
+    ctx.emit("phase", phase=FightPhase.CHARACTER, round=f.round)
 
 
 def forfeit(ctx: Ctx) -> None:
@@ -379,9 +377,9 @@ def enemy_phase(ctx: Ctx, t: Task) -> None:
     ally, if any, acts first (designed, ally.py)."""
     f = ctx.f
     forfeit(ctx)
-    f.phase = ENEMY
+    f.phase = FightPhase.ENEMY
     f.reactions = 0
-    ctx.emit("phase", phase=ENEMY, round=f.round)
+    ctx.emit("phase", phase=FightPhase.ENEMY, round=f.round)
     ally = [Task("ally_act")] if f.ally is not None else []
     ctx.then(*ally, *(Task("activate", i) for i in initiative_order(ctx)), Task("refresh"))
 

@@ -18,7 +18,7 @@ from gamehall.games.grimm_world.content.schema import EnemyDef
 from gamehall.games.grimm_world.field import battlefield
 from gamehall.games.grimm_world.sheet import Weapon, crit_numbers, stats, weapons
 from gamehall.games.grimm_world.sight import dodge_modifier
-from gamehall.games.grimm_world.state import CHARACTER, Fight, Foe, State
+from gamehall.games.grimm_world.state import Fight, FightPhase, Foe, State
 
 REACTION_SHARE = 0.8
 """Share of enemy damage left after Martha's own Block / Dodge reactions (one card per activation)."""
@@ -101,7 +101,7 @@ def fight_value(state: State) -> float:
     survive = _phi((healthy - 0.5 - taken) / math.sqrt(1.0 + 2.5 * taken))
     in_time = 1.0
     if state.round_limit:  # the rule flag's bound (the book has none, W-CB-07)
-        rounds_left = state.round_limit - f.round + (1.0 if f.phase == CHARACTER else 0.5)
+        rounds_left = state.round_limit - f.round + (1.0 if f.phase == FightPhase.CHARACTER else 0.5)
         in_time = _phi((rounds_left - clock) / math.sqrt(0.5 + 0.6 * clock))
     total = sum(d.constitution for _, _, d in live) + sum(ENEMIES[foe.number].constitution for foe in f.foes
                                                           if foe.hp <= 0)
@@ -113,7 +113,7 @@ def fight_value(state: State) -> float:
 def _credit_now(state: State, f: Fight, st: dict[str, int], arms: list[Weapon], crits: set[int],
                 live: list[tuple[int, Foe, EnemyDef]], hp: dict[int, float]) -> None:
     """Take this round's declared attack (and half the worth of cards still to play) off the best target's HP."""
-    if f.phase != CHARACTER or f.prompt or not live:
+    if f.phase != FightPhase.CHARACTER or f.prompt or not live:
         return
     board = battlefield(f.conflict).board
     figures = {foe.cell for _, foe, _ in live}

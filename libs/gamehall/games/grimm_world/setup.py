@@ -10,7 +10,7 @@ from gamehall.games.grimm_world.context import Ctx, new_foe
 from gamehall.games.grimm_world.decks import new_decks
 from gamehall.games.grimm_world.field import battlefield
 from gamehall.games.grimm_world.sheet import check_equipment, combat_loadouts, stats
-from gamehall.games.grimm_world.state import COLORS, ENEMY, P_EQUIP, Fight, Sheet, State, Task
+from gamehall.games.grimm_world.state import COLORS, P_EQUIP, Fight, FightPhase, Sheet, State, Task
 
 
 def skirmish_sheet(chapter: int, rng: Rng) -> tuple[Sheet, list[str]]:
@@ -57,7 +57,7 @@ def start_fight(s: State, conflict: str, tier: int) -> list[Event]:
     s.fight = new_fight(conflict, tier, s.sheet)
     ctx = Ctx(s)
     if CONFLICTS[conflict].initiative == "enemies":
-        ctx.f.phase = ENEMY
+        ctx.f.phase = FightPhase.ENEMY
         ctx.then(Task("enemy_phase"))  # the first Character Phase is skipped (W-CB-05)
     else:
         start_character_phase(ctx)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import Annotated
 
 import msgspec
@@ -18,9 +19,19 @@ P_FIRST_STRIKE = "first_strike"  # an enemy moved into weapon range and sight (W
 P_DAMAGE = "damage"  # choose the Action Card that goes under the Damage Card (W-CD-01)
 P_REFRESH = "refresh"  # choose the cards that come back from the discard pile (W-RF-01)
 
-CHARACTER = "character"
-ENEMY = "enemy"
-OVER = "over"
+
+
+class FightPhase(StrEnum):
+    """Where a combat round is: Martha's Character Phase, the Enemy Phase, or the fight is over (W-CB-*).
+
+    The values are the strings snapshots, views and `phase` events have always carried, so stored matches load
+    unchanged; being a `str`, a member compares equal to its string.
+    """
+
+    CHARACTER = "character"
+    ENEMY = "enemy"
+    OVER = "over"
+
 
 COLORS = ("yellow", "turquoise", "black", "pink")
 """The four Hit Point Cards and figure colours (W-CO-06), in placement order."""
@@ -109,7 +120,9 @@ class Fight(msgspec.Struct, forbid_unknown_fields=True):
     conflict: Annotated[str, _doc("The Conflict Card fought.")]
     cell: Annotated[int, _doc("Martha's battlefield cell (y * width + x).")]
     foes: Annotated[list[Foe], _doc("The enemy figures, in placement order (an action's `enemy` indexes this).")]
-    phase: Annotated[str, _doc("'character' (Martha's phase), 'enemy' or 'over'.")] = CHARACTER
+    phase: Annotated[str, _doc("'character' (Martha's phase), 'enemy' or 'over'.")] = FightPhase.CHARACTER
+    """A FightPhase; typed `str` so the published view schema stays what it was (a decoded state holds the plain
+    string, which compares equal to its FightPhase member)."""
     round: Annotated[int, _doc("The combat round.")] = 1
     discard: Annotated[list[str], _doc("Action Cards in the discard pile.")] = []
     played: Annotated[int, _doc("Action Cards played this Character Phase (at most Action, W-CP-01).")] = 0

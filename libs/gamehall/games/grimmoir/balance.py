@@ -23,7 +23,7 @@ from gamehall.games.grimmoir.actions import PickFaction
 from gamehall.games.grimmoir.bots import BOTS, Bot
 from gamehall.games.grimmoir.catalog import FACTIONS
 from gamehall.games.grimmoir.game import GAME
-from gamehall.games.grimmoir.state import DRAFT, DRAW
+from gamehall.games.grimmoir.state import DRAW, Phase
 
 Result = tuple[str, int, int, float, int]
 """(bot name, faction of seat 0, faction of seat 1, score of seat 0, rounds played)."""
@@ -40,7 +40,7 @@ def play_match(bot: Bot, mains: tuple[int, int], seed: int) -> tuple[float, int]
             break
         seat = rng.choice(sorted(acting))
         action: Action
-        if state.phase == DRAFT and state.step < 2:
+        if state.phase == Phase.DRAFT and state.step < 2:
             action = PickFaction(FACTIONS[mains[seat]])
         else:
             action = bot.choose(state, seat, GAME.legal_actions(state, seat), rng)

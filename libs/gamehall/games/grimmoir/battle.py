@@ -8,7 +8,7 @@ from gamehall.games.grimmoir.actions import Attack, Move, Pass, ShiftColumn, Spe
 from gamehall.games.grimmoir.board import column_occupied, count_units, reach, settle, shift_candidates, shift_column
 from gamehall.games.grimmoir.catalog import CARD_INDEX, CARDS
 from gamehall.games.grimmoir.effects import end_of_round, reset_for_round, resolve_attack, resolve_special
-from gamehall.games.grimmoir.state import BOOK_CLOSED, BOOK_OPEN, DRAW, OVER, State
+from gamehall.games.grimmoir.state import BOOK_CLOSED, BOOK_OPEN, DRAW, Phase, State
 
 ROUND_COINS = 5
 _IDS = tuple(card.id for card in CARDS)
@@ -292,7 +292,7 @@ def flow(state: State, actor: int, events: list[Event]) -> None:
             return
         if state.round_ending:
             new_round(state, events)
-            if state.phase == OVER:
+            if state.phase == Phase.OVER:
                 return
             order = (state.initiative, 1 - state.initiative)
         else:
@@ -319,7 +319,7 @@ def game_over(state: State, active: int, events: list[Event]) -> bool:
     else:
         state.winner = 0 if alive[0] else 1
         state.end_reason = "all opposing characters defeated"
-    state.phase = OVER
+    state.phase = Phase.OVER
     state.pending_shift = -1
     events.append(Event("game_over", {"winner": state.winner, "reason": state.end_reason}))
     return True
@@ -335,7 +335,7 @@ def new_round(state: State, events: list[Event]) -> None:
     state.round_ending = False
     state.round += 1
     if state.round > state.rules.max_rounds:
-        state.phase = OVER
+        state.phase = Phase.OVER
         state.winner, state.end_reason = DRAW, f"round limit ({state.rules.max_rounds}) reached"
         events.append(Event("game_over", {"winner": state.winner, "reason": state.end_reason}))
         return

@@ -9,7 +9,7 @@ from typing import Protocol
 from gamehall.engine import Action
 from gamehall.games.grimmoir.game import GAME
 from gamehall.games.grimmoir.heuristic import evaluate
-from gamehall.games.grimmoir.state import DISPLAY, State
+from gamehall.games.grimmoir.state import Phase, State
 
 
 class Bot(Protocol):
@@ -37,7 +37,7 @@ class GreedyBot:
     name = "greedy"
 
     def choose(self, state: State, seat: int, legal: Sequence[Action], rng: random.Random) -> Action:
-        if state.phase < DISPLAY or len(legal) == 1:
+        if state.phase < Phase.DISPLAY or len(legal) == 1:
             return rng.choice(list(legal))
         best: list[Action] = []
         best_value = -1.0

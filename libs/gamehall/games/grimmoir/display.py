@@ -8,7 +8,7 @@ from itertools import permutations
 from gamehall.engine import Action, Event, IllegalAction
 from gamehall.games.grimmoir.actions import Arrange, Place
 from gamehall.games.grimmoir.catalog import CARD_INDEX, CARDS
-from gamehall.games.grimmoir.state import ARRANGE, BATTLE, BOOK_OPEN, DISPLAY_STEPS, FRONT, State, Unit
+from gamehall.games.grimmoir.state import BOOK_OPEN, DISPLAY_STEPS, FRONT, Phase, State, Unit
 
 START_COINS = 5
 
@@ -60,7 +60,7 @@ def apply_place(state: State, seat: int, action: Place, events: list[Event]) -> 
     )
     state.step += 1
     if state.step == len(DISPLAY_STEPS):
-        state.phase = ARRANGE
+        state.phase = Phase.ARRANGE
         state.step = 0
 
 
@@ -101,7 +101,7 @@ def reveal(state: State, events: list[Event]) -> None:
             unit.book = BOOK_OPEN if printed.has_book else 0
             unit.pens = printed.pens
     state.coins = [START_COINS, START_COINS]
-    state.phase = BATTLE
+    state.phase = Phase.BATTLE
     state.round = 1
     state.initiative = state.first
     state.passed = [False, False]

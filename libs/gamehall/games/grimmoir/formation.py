@@ -17,7 +17,7 @@ from gamehall.games.grimmoir.catalog import (
     TEAM_SIZE,
     allies_of,
 )
-from gamehall.games.grimmoir.state import DISPLAY, RECRUIT, State
+from gamehall.games.grimmoir.state import Phase, State
 
 
 def drafter(state: State) -> int:
@@ -65,7 +65,7 @@ def apply_draft(state: State, seat: int, action: Action, events: list[Event]) ->
         events.append(Event("supporting_faction", {"seat": seat, "faction": None}))
     state.step += 1
     if state.step == 4:
-        state.phase = RECRUIT
+        state.phase = Phase.RECRUIT
         state.step = 0
 
 
@@ -111,7 +111,7 @@ def apply_recruit(state: State, seat: int, action: Recruit, events: list[Event])
     if secret:
         events.append(Event("recruited_secretly", {"seat": seat, "team_size": len(state.teams[seat])}))
     if all(len(team) == TEAM_SIZE for team in state.teams):
-        state.phase = DISPLAY
+        state.phase = Phase.DISPLAY
         state.step = 0
         state.hands = [sorted(team) for team in state.teams]
         events.append(Event("teams_complete", {}))

@@ -35,18 +35,7 @@ from gamehall.games.grimmoir.actions import (
 )
 from gamehall.games.grimmoir.catalog import CARDS
 from gamehall.games.grimmoir.flags import FLAGS, OPTIONS, flags_of, options_of, rules_from
-from gamehall.games.grimmoir.state import (
-    ARRANGE,
-    BATTLE,
-    DISPLAY,
-    DRAFT,
-    DRAW,
-    NOBODY,
-    OVER,
-    RECRUIT,
-    State,
-    new_board,
-)
+from gamehall.games.grimmoir.state import DRAW, NOBODY, PHASE_NAMES, Phase, State, new_board
 from gamehall.games.grimmoir.view_types import GrimmoirView
 from gamehall.games.grimmoir.views import build_view, from_view, redraw_seat
 
@@ -75,7 +64,7 @@ class Grimmoir(StructGame[State]):
         return State(
             rules=rules_from(config.flags, config.options),
             rng=rng.state,
-            phase=DRAFT,
+            phase=Phase.DRAFT,
             first=first,
             initiative=first,
             step=0,
@@ -100,78 +89,78 @@ class Grimmoir(StructGame[State]):
     # ------------------------------------------------------------------ turn structure
     def to_act(self, state: State) -> frozenset[int]:
         phase = state.phase
-        if phase == BATTLE:
+        if phase == Phase.BATTLE:
             return frozenset((state.pending_shift if state.pending_shift >= 0 else state.turn,))
-        if phase == DRAFT:
+        if phase == Phase.DRAFT:
             return frozenset((formation.drafter(state),))
-        if phase == RECRUIT:
+        if phase == Phase.RECRUIT:
             return frozenset(s for s in (0, 1) if len(state.teams[s]) < 6)
-        if phase == DISPLAY:
+        if phase == Phase.DISPLAY:
             return frozenset((display.placer(state),))
-        if phase == ARRANGE:
+        if phase == Phase.ARRANGE:
             return frozenset(s for s in (0, 1) if not state.arranged[s])
         return frozenset()
 
     def legal_actions(self, state: State, seat: int) -> Sequence[Action]:
         phase = state.phase
-        if phase == BATTLE:
+        if phase == Phase.BATTLE:
             return battle.battle_actions(state, seat)
-        if phase == DRAFT:
+        if phase == Phase.DRAFT:
             return formation.draft_actions(state, seat)
-        if phase == RECRUIT:
+        if phase == Phase.RECRUIT:
             return formation.recruit_actions(state, seat)
-        if phase == DISPLAY:
+        if phase == Phase.DISPLAY:
             return display.display_actions(state, seat)
-        if phase == ARRANGE:
+        if phase == Phase.ARRANGE:
             return display.arrange_actions(state, seat)
         return []
 
     def validate_action(self, state: State, seat: int, action: Action) -> None:
         phase = state.phase
-        if phase == BATTLE:
+        if phase == Phase.BATTLE:
             battle.check_battle_action(state, seat, action)
             return
-        if phase == RECRUIT and isinstance(action, Recruit):
+        if phase == Phase.RECRUIT and isinstance(action, Recruit):
             formation.check_recruit(state, seat, action)
             return
-        if phase == DISPLAY and isinstance(action, Place):
+        if phase == Phase.DISPLAY and isinstance(action, Place):
             display.check_place(state, seat, action)
             return
-        if phase == ARRANGE and isinstance(action, Arrange):
+        if phase == Phase.ARRANGE and isinstance(action, Arrange):
             display.check_arrange(state, seat, action)
             return
-        if phase == DRAFT and isinstance(action, (PickFaction, DeclineSupport)):
+        if phase == Phase.DRAFT and isinstance(action, (PickFaction, DeclineSupport)):
             if action not in self.legal_actions(state, seat):
                 what = "main" if state.step < 2 else "supporting"
                 raise IllegalAction(f"{action_id(action)} is not an open {what} faction choice")
             return
         raise IllegalAction(
-            f"{action_id(action)} does not belong to the {('draft', 'recruit', 'display', 'arrange')[phase]} phase"
+            f"{action_id(action)} does not belong to the {PHASE_NAMES[phase]} phase"
         )
 
     def _apply(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
         s = self.copy(state)
         events: list[Event] = []
         phase = s.phase
-        if phase == BATTLE:
+        if phase == Phase.BATTLE:
             battle.apply_battle(s, seat, action, events)
-        elif phase == DRAFT:
+        elif phase == Phase.DRAFT:
             formation.apply_draft(s, seat, action, events)
-        elif phase == RECRUIT:
+        elif phase == Phase.RECRUIT:
             assert isinstance(action, Recruit)
             formation.apply_recruit(s, seat, action, events)
-        elif phase == DISPLAY:
+        elif phase == Phase.DISPLAY:
             assert isinstance(action, Place)
             display.apply_place(s, seat, action, events)
-        elif phase == ARRANGE:
+        elif phase == Phase.ARRANGE:
             assert isinstance(action, Arrange)
             display.apply_arrange(s, seat, action, events)
-            if s.phase == BATTLE:
+            if s.phase == Phase.BATTLE:
                 battle.flow(s, 1 - s.initiative, events)  # the initiative holder takes the first turn
         return s, events
 
     def outcome(self, state: State) -> Outcome | None:
-        if state.phase != OVER:
+        if state.phase != Phase.OVER:
             return None
         if state.winner == DRAW or state.winner == NOBODY:
             return Outcome((1, 1), reason=state.end_reason)

@@ -9,7 +9,7 @@ The share of material a seat owns is its score; a finished match scores 1, 0 or 
 from __future__ import annotations
 
 from gamehall.games.grimmoir.catalog import CARDS, MELEE
-from gamehall.games.grimmoir.state import BATTLE, DRAW, NOBODY, OVER, State
+from gamehall.games.grimmoir.state import DRAW, NOBODY, Phase, State
 
 COIN_WEIGHT = 0.4
 BACK_ROW_MELEE = 0.75
@@ -24,7 +24,7 @@ def card_value(card_index: int) -> float:
 
 
 def side_material(state: State, seat: int) -> float:
-    if state.phase < BATTLE:
+    if state.phase < Phase.BATTLE:
         return sum(card_value(c) for c in state.teams[seat]) + 1.0
     total = 0.0
     base = seat * 6
@@ -50,7 +50,7 @@ six random actions past a node, material and board still say who is ahead."""
 
 def evaluate(state: State, seat: int) -> float:
     """The heuristic value of `state` for `seat`, in [0, 1]."""
-    if state.phase == OVER:
+    if state.phase == Phase.OVER:
         if state.winner in (DRAW, NOBODY):
             return 0.5
         return 1.0 if state.winner == seat else 0.0

@@ -7,10 +7,27 @@ seats (column 1 is the centre). A slot holds a `Unit` or None (a blank space).
 
 from __future__ import annotations
 
+from enum import IntEnum
+
 import msgspec
 
-DRAFT, RECRUIT, DISPLAY, ARRANGE, BATTLE, OVER = range(6)
-PHASE_NAMES: tuple[str, ...] = ("draft", "recruit", "display", "arrange", "battle", "over")
+
+class Phase(IntEnum):
+    """Where the duel is, in the rulebook's order (a match only moves forward through them).
+
+    Snapshots store the int value (so their values must never change); views carry the lower-case name.
+    """
+
+    DRAFT = 0
+    RECRUIT = 1
+    DISPLAY = 2
+    ARRANGE = 3
+    BATTLE = 4
+    OVER = 5
+
+
+PHASE_NAMES: tuple[str, ...] = tuple(p.name.lower() for p in Phase)
+"""The view's `phase` of each Phase, by value ("draft" .. "over")."""
 
 NO_BOOK, BOOK_OPEN, BOOK_CLOSED = 0, 1, 2
 FRONT, BACK = 0, 1
@@ -59,7 +76,7 @@ class Unit(msgspec.Struct, array_like=True):
 class State(msgspec.Struct, array_like=True):
     rules: Rules
     rng: int
-    phase: int
+    phase: Phase
     first: int
     """The seat that had the first-player card at setup ("P1" of the draft and the display)."""
     initiative: int

@@ -15,10 +15,10 @@ from gamehall.games.grimmoir.catalog import BY_FACTION, CARD_INDEX, CARDS, FACTI
 from gamehall.games.grimmoir.state import (
     BOOK_CLOSED,
     BOOK_OPEN,
-    DISPLAY,
     DISPLAY_STEPS,
     NO_BOOK,
     PHASE_NAMES,
+    Phase,
     Rules,
     State,
     Unit,
@@ -92,7 +92,7 @@ def build_view(state: State, viewer: int | None, to_act: list[int]) -> GrimmoirV
         options=_options(rules),
         phase=PHASE_NAMES[state.phase],  # type: ignore[arg-type]
         step=state.step,
-        display_position=DISPLAY_STEPS[state.step][0] if state.phase == DISPLAY else None,  # type: ignore[arg-type]
+        display_position=DISPLAY_STEPS[state.step][0] if state.phase == Phase.DISPLAY else None,  # type: ignore[arg-type]
         first_player=state.first,
         initiative=state.initiative,
         turn=state.turn,
@@ -208,7 +208,7 @@ def from_view(view: dict[str, Any], seat: int, rng: random.Random) -> State:
     state = State(
         rules=rules,
         rng=rng.getrandbits(64),
-        phase=PHASE_NAMES.index(view["phase"]),
+        phase=Phase(PHASE_NAMES.index(view["phase"])),
         first=view["first_player"],
         initiative=view["initiative"],
         step=view["step"],

@@ -11,10 +11,9 @@ from gamehall.games.tiny_epic_quest.state import (
     AGGRESSIVE,
     HEROES,
     KEPT,
-    P_GAIN,
-    P_GROTTO,
-    P_QUEST,
     PASSIVE,
+    Decision,
+    DecisionKind,
     State,
     at_castle,
     gain_health,
@@ -71,7 +70,7 @@ def _occupancy(s: State) -> tuple[dict[int, int], dict[int, set[int]]]:
     count: dict[int, int] = {}
     owners: dict[int, set[int]] = {}
     for h in range(HEROES * s.seats):
-        key = 2 * s.hslot[h] + s.hreg[h]
+        key = 2 * s.hero_slot[h] + s.hero_region[h]
         count[key] = count.get(key, 0) + 1
         owners.setdefault(key, set()).add(h // HEROES)
     return count, owners
@@ -82,7 +81,7 @@ def route_cost(s: State, h: int, through: tuple[int, ...]) -> int:
     if not through:
         return 0
     cost = sum(1 for t in through if s.goblin[t] == AGGRESSIVE)
-    if cost and CLOAK in s.hitems[h]:
+    if cost and CLOAK in s.hero_items[h]:
         return 0
     return cost
 
@@ -95,7 +94,7 @@ def move_options(s: State, seat: int) -> list[Move]:
     out: list[Move] = []
     for i in range(HEROES):
         h = HEROES * seat + i
-        for dest, through, via in GEOMETRY.routes(s.card, s.hslot[h], s.rules.foot_diagonal):
+        for dest, through, via in GEOMETRY.routes(s.card, s.hero_slot[h], s.rules.foot_diagonal):
             if through and route_cost(s, h, through) > power:
                 continue
             card_regions = regions[s.cards[dest]]
@@ -118,15 +117,16 @@ def equip_options(s: State, seat: int) -> list[Equip]:
     """Free rearrangement (T-IT-03): kept items or items of heroes in the seat's own Castle, onto another hero
     there with a free hand."""
     base = HEROES * seat
-    home = [i for i in range(HEROES) if s.hslot[base + i] == s.home[seat] and s.hreg[base + i] == s.home_reg[seat]]
+    home = [i for i in range(HEROES)
+            if s.hero_slot[base + i] == s.home[seat] and s.hero_region[base + i] == s.home_region[seat]]
     if not home:
         return []
-    open_hands = [i for i in home if len(s.hitems[base + i]) < 2]
+    open_hands = [i for i in home if len(s.hero_items[base + i]) < 2]
     out: list[Equip] = []
     for item in s.kept[seat]:
         out.extend(Equip(item, i) for i in open_hands)
     for src in home:
-        for item in s.hitems[base + src]:
+        for item in s.hero_items[base + src]:
             out.extend(Equip(item, i) for i in open_hands if i != src)
     return out
 
@@ -136,16 +136,16 @@ def _castle_places(s: State, seat: int) -> dict[int, int]:
     base = HEROES * seat
     places = {item: KEPT for item in s.kept[seat]}
     for i in range(HEROES):
-        if s.hslot[base + i] == s.home[seat] and s.hreg[base + i] == s.home_reg[seat]:
-            places.update((item, i) for item in s.hitems[base + i])
+        if s.hero_slot[base + i] == s.home[seat] and s.hero_region[base + i] == s.home_region[seat]:
+            places.update((item, i) for item in s.hero_items[base + i])
     return places
 
 
 def exchange_options(s: State, seat: int) -> list[Exchange]:
     """Items exchanged freely at the Castle (T-IT-02/03): any two of the pool held in different places swap,
     so a full hand can be rearranged and a kept item can replace an equipped one."""
-    if not any(s.hslot[HEROES * seat + i] == s.home[seat] and s.hreg[HEROES * seat + i] == s.home_reg[seat]
-               for i in range(HEROES)):
+    if not any(s.hero_slot[HEROES * seat + i] == s.home[seat]
+               and s.hero_region[HEROES * seat + i] == s.home_region[seat] for i in range(HEROES)):
         return []
     places = sorted(_castle_places(s, seat).items())
     return [
@@ -177,11 +177,11 @@ def apply_idle(s: State, seat: int) -> list[Event]:
     base = HEROES * seat
     castle_heroes = [h for h in range(base, base + HEROES) if at_castle(s, h)]
     if castle_heroes:
-        if any(BOOTS in s.hitems[h] for h in castle_heroes):
+        if any(BOOTS in s.hero_items[h] for h in castle_heroes):
             gain_health(s, seat, 1)
             gain_power(s, seat, 1)
         else:
-            s.pending.append([seat, P_GAIN, 1, 0])
+            s.pending.append(Decision(seat, DecisionKind.GAIN, value=1))
     s.moved = True
     return [Event("idled", {"seat": seat})]
 
@@ -192,13 +192,13 @@ def apply_equip(s: State, seat: int, action: Equip) -> list[Event]:
         s.kept[seat].remove(action.item)
     else:
         for i in range(HEROES):
-            if action.item in s.hitems[base + i]:
-                s.hitems[base + i].remove(action.item)
+            if action.item in s.hero_items[base + i]:
+                s.hero_items[base + i].remove(action.item)
                 break
     if action.hero < 0:
         s.kept[seat].append(action.item)
     else:
-        s.hitems[base + action.hero].append(action.item)
+        s.hero_items[base + action.hero].append(action.item)
     return [Event("equipped", {"seat": seat, "item": action.item, "hero": action.hero})]
 
 
@@ -206,13 +206,13 @@ def apply_exchange(s: State, seat: int, action: Exchange) -> list[Event]:
     places = _castle_places(s, seat)
     base = HEROES * seat
     for item, other in ((action.first, action.second), (action.second, action.first)):
-        held = s.kept[seat] if places[item] == KEPT else s.hitems[base + places[item]]
+        held = s.kept[seat] if places[item] == KEPT else s.hero_items[base + places[item]]
         held[held.index(item)] = other
     return [Event("exchanged", {"seat": seat, "items": [action.first, action.second]})]
 
 
 def _find_route(s: State, h: int, action: Move) -> tuple[int, ...]:
-    for dest, through, via in GEOMETRY.routes(s.card, s.hslot[h], s.rules.foot_diagonal):
+    for dest, through, via in GEOMETRY.routes(s.card, s.hero_slot[h], s.rules.foot_diagonal):
         if dest == action.slot and via == action.via:
             return through
     raise IllegalAction("no such route")  # pragma: no cover - validated before
@@ -232,10 +232,10 @@ def quest_candidates(s: State, seat: int, h: int, through: tuple[int, ...], kind
             continue
         if len(through) < card.through_min:
             continue
-        slots = [s.hslot[base + i] for i in range(HEROES)]
+        slots = [s.hero_slot[base + i] for i in range(HEROES)]
         if card.spread and len(set(slots)) < HEROES:
             continue
-        if card.together and slots.count(s.hslot[h]) < 2:
+        if card.together and slots.count(s.hero_slot[h]) < 2:
             continue
         out.append(q)
     return out
@@ -249,27 +249,27 @@ def apply_move(s: State, seat: int, action: Move) -> list[Event]:
     flipped = [t for t in through if s.goblin[t] == AGGRESSIVE]
     for t in flipped:
         s.goblin[t] = PASSIVE
-    s.hslot[h] = action.slot
-    s.hreg[h] = action.region
-    s.hprog[h] = 0
+    s.hero_slot[h] = action.slot
+    s.hero_region[h] = action.region
+    s.hero_progress[h] = 0
     kind, arg = REGIONS[s.side][s.cards[action.slot]][action.region]
     if s.goblin[action.slot] == AGGRESSIVE and (kind == PORTAL or s.rules.end_card_flips_goblin):
         s.goblin[action.slot] = PASSIVE
         flipped.append(action.slot)
-    if kind == PORTAL and HORN in s.hitems[h]:
+    if kind == PORTAL and HORN in s.hero_items[h]:
         gain_power(s, seat, 1)
     events = [Event("moved", {"seat": seat, "hero": action.hero, "slot": action.slot, "region": action.region,
                               "through": list(through), "power_spent": cost, "pacified": flipped})]
-    if not s.qturn[seat]:
+    if not s.quested_this_turn[seat]:
         cands = quest_candidates(s, seat, h, through, kind)
         if len(cands) == 1:
             take_quest(s, seat, cands[0], day=True)
             events.append(Event("quest_completed", {"seat": seat, "quest": cands[0]}))
         elif cands:
             s.choices = cands
-            s.pending.append([seat, P_QUEST, 0, 0])
+            s.pending.append(Decision(seat, DecisionKind.QUEST))
     if kind == CASTLE:
-        s.pending.append([seat, P_GAIN, 1, 0])
+        s.pending.append(Decision(seat, DecisionKind.GAIN, value=1))
     elif kind == GROTTO:
         _arrive_grotto(s, seat, h, arg)
     s.moved = True
@@ -286,13 +286,13 @@ def _arrive_grotto(s: State, seat: int, h: int, grotto: int) -> None:
         # Pure gains: taking them is never worse, so they resolve without asking.
         _grotto_effect(s, seat, grotto, -1)
         return
-    s.pending.append([seat, P_GROTTO, grotto, h])
+    s.pending.append(Decision(seat, DecisionKind.GROTTO, value=grotto, extra=h))
 
 
 def grotto_options(s: State, seat: int, grotto: int) -> list[Action]:
     effect = GROTTO_EFFECTS[grotto]
     base = HEROES * seat
-    temple_heroes = [i for i in range(HEROES) if in_temple(s, base + i) and s.hprog[base + i] < LAST_SPACE]
+    temple_heroes = [i for i in range(HEROES) if in_temple(s, base + i) and s.hero_progress[base + i] < LAST_SPACE]
     aggressive = [slot for slot in range(len(s.cards)) if s.goblin[slot] == AGGRESSIVE and portal_region(s, slot) >= 0]
     uses: list[Action] = []
     if effect in ("advance", "gamble_advance"):
@@ -310,9 +310,9 @@ def grotto_options(s: State, seat: int, grotto: int) -> list[Action]:
 
 
 def _advance_temple(s: State, h: int) -> None:
-    s.hprog[h] += 1
-    if s.hprog[h] >= LAST_SPACE:
-        complete_by_day(s, h, REGIONS[s.side][s.cards[s.hslot[h]]][s.hreg[h]][1])
+    s.hero_progress[h] += 1
+    if s.hero_progress[h] >= LAST_SPACE:
+        complete_by_day(s, h, REGIONS[s.side][s.cards[s.hero_slot[h]]][s.hero_region[h]][1])
 
 
 def _roll(s: State, n: int) -> list[int]:

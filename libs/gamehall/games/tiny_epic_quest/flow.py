@@ -3,6 +3,8 @@ and the end-of-night Resolution. `pump` runs them until some seat must decide.""
 
 from __future__ import annotations
 
+import msgspec
+
 from gamehall.engine import Action, Event, Rng
 from gamehall.games.tiny_epic_quest import night
 from gamehall.games.tiny_epic_quest.actions import Defend, Equip, Gain, Provoke, TakeHit, TakeQuest
@@ -10,21 +12,15 @@ from gamehall.games.tiny_epic_quest.day import grotto_options
 from gamehall.games.tiny_epic_quest.progress import discard_rightmost, free_hands
 from gamehall.games.tiny_epic_quest.state import (
     AGGRESSIVE,
-    DAY,
     DAY_TURNS,
     HEROES,
-    NIGHT,
     NO_GOBLIN,
-    OVER,
-    P_DEFEND,
-    P_EQUIP,
-    P_GAIN,
-    P_GROTTO,
-    P_LEARN,
-    P_PROVOKE,
-    P_QUEST,
     PASSIVE,
     ROUNDS,
+    Decision,
+    DecisionKind,
+    NightStage,
+    Phase,
     State,
     gain_health,
     gain_power,
@@ -58,56 +54,56 @@ def passive_portals(s: State) -> list[int]:
 
 
 # ----------------------------------------------------------------------------- pending decisions
-def pending_actions(s: State, head: list[int]) -> list[Action]:
-    seat, kind, a, _ = head
-    if kind == P_GAIN:
-        return [Gain(i) for i in gain_splits(s, seat, a)]
-    if kind == P_GROTTO:
-        return grotto_options(s, seat, a)
-    if kind == P_QUEST:
+def pending_actions(s: State, head: Decision) -> list[Action]:
+    seat, kind, value = head.seat, head.kind, head.value
+    if kind == DecisionKind.GAIN:
+        return [Gain(i) for i in gain_splits(s, seat, value)]
+    if kind == DecisionKind.GROTTO:
+        return grotto_options(s, seat, value)
+    if kind == DecisionKind.QUEST:
         return [TakeQuest(q) for q in s.choices]
-    if kind == P_EQUIP:
-        return [Equip(a, i) for i in free_hands(s, seat)]
-    if kind == P_LEARN:
+    if kind == DecisionKind.EQUIP:
+        return [Equip(value, i) for i in free_hands(s, seat)]
+    if kind == DecisionKind.LEARN:
         return night.learn_actions(s, seat)
-    if kind == P_DEFEND:
+    if kind == DecisionKind.DEFEND:
         return [Defend(), TakeHit()] if s.power[seat] >= night.defend_cost(s, seat) else [TakeHit()]
-    if kind == P_PROVOKE:
+    if kind == DecisionKind.PROVOKE:
         return [Provoke(slot) for slot in passive_portals(s)]
     raise AssertionError(f"unknown pending kind {kind}")
 
 
-def _auto(s: State, head: list[int], events: list[Event]) -> bool:
+def _auto(s: State, head: Decision, events: list[Event]) -> bool:
     """Resolve the head pending decision when it leaves no real choice; True if it did."""
-    seat, kind, a, b = head
-    if kind == P_GAIN:
-        if b:
-            gain_power(s, seat, b % 16)
-            gain_health(s, seat, b // 16)
-            head[3] = 0
-        splits = gain_splits(s, seat, a)
+    seat, kind, value, extra = head.seat, head.kind, head.value, head.extra
+    if kind == DecisionKind.GAIN:
+        if extra:
+            gain_power(s, seat, extra % 16)
+            gain_health(s, seat, extra // 16)
+            s.pending[0] = msgspec.structs.replace(head, extra=0)  # `head` is the first pending decision
+        splits = gain_splits(s, seat, value)
         if len(splits) == 1:
             s.pending.pop(0)
-            if a:
-                events.append(apply_gain(s, seat, splits[0], a))
+            if value:
+                events.append(apply_gain(s, seat, splits[0], value))
             return True
         return False
-    if kind == P_GROTTO:
-        if not grotto_options(s, seat, a):
+    if kind == DecisionKind.GROTTO:
+        if not grotto_options(s, seat, value):
             s.pending.pop(0)
             return True
         return False
-    if kind == P_EQUIP:
+    if kind == DecisionKind.EQUIP:
         hands = free_hands(s, seat)
         if len(hands) <= 1:
             s.pending.pop(0)
             if hands:
-                s.hitems[HEROES * seat + hands[0]].append(a)
+                s.hero_items[HEROES * seat + hands[0]].append(value)
             else:
-                s.kept[seat].append(a)
+                s.kept[seat].append(value)
             return True
         return False
-    if kind == P_LEARN:
+    if kind == DecisionKind.LEARN:
         free, paid = night.learn_options(s, seat)
         if not free and not paid:
             s.pending.pop(0)
@@ -120,16 +116,16 @@ def _auto(s: State, head: list[int], events: list[Event]) -> bool:
                 night.finish_learning(s, seat)
             return True
         return False
-    if kind == P_DEFEND:
+    if kind == DecisionKind.DEFEND:
         if s.power[seat] < night.defend_cost(s, seat):
             s.pending.pop(0)
-            night.take_damage(s, seat, a, events)
+            night.take_damage(s, seat, value, events)
             return True
         return False
-    if kind == P_PROVOKE:
+    if kind == DecisionKind.PROVOKE:
         passive = passive_portals(s)
-        if a <= 0 or len(passive) <= a:
-            for slot in passive if a > 0 else []:
+        if value <= 0 or len(passive) <= value:
+            for slot in passive if value > 0 else []:
                 s.goblin[slot] = AGGRESSIVE
             s.pending.pop(0)
             return True
@@ -139,13 +135,13 @@ def _auto(s: State, head: list[int], events: list[Event]) -> bool:
 
 # ----------------------------------------------------------------------------- phases
 def start_day(s: State) -> None:
-    s.phase = DAY
+    s.phase = Phase.DAY
     s.turn = 0
     s.card = -1
     s.acted = 0
     s.moved = False
     s.used = [False] * 5
-    s.qturn = [False] * s.seats
+    s.quested_this_turn = [False] * s.seats
     if s.mode == "solo":
         rng = Rng(s.rng)
         s.solo_deck = rng.shuffled(range(5))
@@ -160,7 +156,7 @@ def _end_day_turn(s: State) -> None:
     s.turn += 1
     s.card = -1
     s.acted = 0
-    s.qturn = [False] * s.seats
+    s.quested_this_turn = [False] * s.seats
     if s.turn >= DAY_TURNS:
         night.start_night(s)
     elif s.mode == "solo" and s.solo_deck:
@@ -169,14 +165,14 @@ def _end_day_turn(s: State) -> None:
 
 def _start_resolution(s: State, events: list[Event]) -> None:
     if s.round >= ROUNDS:
-        s.phase = OVER
+        s.phase = Phase.OVER
         events.append(Event("game_over", {"round": s.round}))
         return
     s.magic = 0
     passive = passive_portals(s)
     if s.mode == "solo" and len(passive) > 3:
-        s.pending.append([0, P_PROVOKE, 3, 0])
-        s.stage = night.PROVOKING
+        s.pending.append(Decision(0, DecisionKind.PROVOKE, value=3))
+        s.stage = NightStage.PROVOKING
         return
     for slot in passive:
         s.goblin[slot] = AGGRESSIVE
@@ -189,27 +185,27 @@ def _finish_resolution(s: State, events: list[Event]) -> None:
         if s.goblin[slot] == NO_GOBLIN and portal_region(s, slot) >= 0 and s.supply > 0:
             s.supply -= 1
             s.goblin[slot] = fresh
-    s.gdmg = [0] * len(s.cards)
-    s.gclaim = [-1] * len(s.cards)
+    s.goblin_damage = [0] * len(s.cards)
+    s.goblin_claim = [-1] * len(s.cards)
     s.used = [False] * 5
-    if s.mode == "solo" or s.token_q:
+    if s.mode == "solo" or s.no_quest_by_day:
         discard_rightmost(s)
     s.first = next_seat(s, s.first)
-    s.token_q = True
+    s.no_quest_by_day = True
     s.round += 1
-    s.stage = night.CHOOSE
+    s.stage = NightStage.CHOOSE
     events.append(Event("round_started", {"round": s.round, "first": s.first}))
     start_day(s)
 
 
 def pump(s: State, events: list[Event]) -> None:
     """Advance every automatic step until a seat must decide (or the match is over)."""
-    while s.phase != OVER:
+    while s.phase != Phase.OVER:
         if s.pending:
             if _auto(s, s.pending[0], events):
                 continue
             return
-        if s.phase == DAY:
+        if s.phase == Phase.DAY:
             if s.card < 0 or not s.moved:
                 return
             s.moved = False
@@ -219,16 +215,16 @@ def pump(s: State, events: list[Event]) -> None:
             else:
                 s.actor = next_seat(s, s.actor)
             continue
-        assert s.phase == NIGHT
-        if s.stage == night.DISTRIBUTE:
+        assert s.phase == Phase.NIGHT
+        if s.stage == NightStage.DISTRIBUTE:
             night.distribute(s, events)
             continue
-        if s.stage == night.USE:
+        if s.stage == NightStage.USE:
             if any(s.using):
                 return
             night.end_roll(s)
             continue
-        if s.stage == night.PROVOKING:
+        if s.stage == NightStage.PROVOKING:
             _finish_resolution(s, events)
             continue
         if s.holder < 0:

@@ -35,17 +35,11 @@ from gamehall.games.tiny_epic_quest.scoring import final_outcome
 from gamehall.games.tiny_epic_quest.setup import new_state
 from gamehall.games.tiny_epic_quest.state import (
     AGGRESSIVE,
-    DAY,
     FLAG_DOCS,
     HEROES,
-    OVER,
-    P_DEFEND,
-    P_EQUIP,
-    P_GAIN,
-    P_GROTTO,
-    P_LEARN,
-    P_PROVOKE,
-    P_QUEST,
+    DecisionKind,
+    NightStage,
+    Phase,
     Rules,
     State,
 )
@@ -89,13 +83,13 @@ class TinyEpicQuest(StructGame[State]):
         return self.configure(state.mode, state.seats, options, msgspec.to_builtins(state.rules))
 
     def to_act(self, state: State) -> frozenset[int]:
-        if state.phase == OVER:
+        if state.phase == Phase.OVER:
             return frozenset()
         if state.pending:
-            return frozenset((state.pending[0][0],))
-        if state.phase == DAY:
+            return frozenset((state.pending[0].seat,))
+        if state.phase == Phase.DAY:
             return frozenset((day.selector(state) if state.card < 0 else state.actor,))
-        if state.stage == night.USE:
+        if state.stage == NightStage.USE:
             return frozenset(p for p in range(state.seats) if state.using[p])
         return frozenset((state.holder,))
 
@@ -104,9 +98,9 @@ class TinyEpicQuest(StructGame[State]):
             return []
         if state.pending:
             return pending_actions(state, state.pending[0])
-        if state.phase == DAY:
+        if state.phase == Phase.DAY:
             return day.day_actions(state, seat)
-        if state.stage == night.USE:
+        if state.stage == NightStage.USE:
             return night.use_actions(state, seat)
         return night.choose_actions(state, seat)
 
@@ -141,38 +135,38 @@ class TinyEpicQuest(StructGame[State]):
     @staticmethod
     def _apply_pending(s: State, seat: int, action: Action, events: list[Event]) -> None:
         head = s.pending[0]
-        kind, a = head[1], head[2]
+        kind, value = head.kind, head.value
         rest = s.pending[1:]
         s.pending = []
         keep = False
-        if kind == P_GAIN and isinstance(action, Gain):
-            events.append(apply_gain(s, seat, action.health, a))
-        elif kind == P_GROTTO:
-            events += day.apply_grotto(s, seat, a, action)
-        elif kind == P_QUEST and isinstance(action, TakeQuest):
+        if kind == DecisionKind.GAIN and isinstance(action, Gain):
+            events.append(apply_gain(s, seat, action.health, value))
+        elif kind == DecisionKind.GROTTO:
+            events += day.apply_grotto(s, seat, value, action)
+        elif kind == DecisionKind.QUEST and isinstance(action, TakeQuest):
             take_quest(s, seat, action.quest, day=True)
             events.append(Event("quest_completed", {"seat": seat, "quest": action.quest}))
-        elif kind == P_EQUIP and isinstance(action, Equip):
-            s.hitems[HEROES * seat + action.hero].append(action.item)
-        elif kind == P_LEARN:
+        elif kind == DecisionKind.EQUIP and isinstance(action, Equip):
+            s.hero_items[HEROES * seat + action.hero].append(action.item)
+        elif kind == DecisionKind.LEARN:
             if isinstance(action, Learn):
                 events += night.apply_learn(s, seat, action)
                 keep = not s.rules.single_learn_per_rest
             if not keep:
                 night.finish_learning(s, seat)
-        elif kind == P_DEFEND:
-            night.apply_defend(s, seat, isinstance(action, Defend), a, events)
-        elif kind == P_PROVOKE and isinstance(action, Provoke):
+        elif kind == DecisionKind.DEFEND:
+            night.apply_defend(s, seat, isinstance(action, Defend), value, events)
+        elif kind == DecisionKind.PROVOKE and isinstance(action, Provoke):
             s.goblin[action.slot] = AGGRESSIVE
-            head[2] -= 1
-            keep = head[2] > 0
+            head = msgspec.structs.replace(head, value=head.value - 1)
+            keep = head.value > 0
         s.pending = ([head] if keep else []) + s.pending + rest
-        if kind == P_DEFEND:
+        if kind == DecisionKind.DEFEND:
             # An exhausted seat drops its own pending entries (none are queued behind a defend decision).
-            s.pending = [p for p in s.pending if p[0] != seat or s.status[seat] != 2]
+            s.pending = [p for p in s.pending if p.seat != seat or s.status[seat] != 2]
 
     def outcome(self, state: State) -> Outcome | None:
-        return final_outcome(state) if state.phase == OVER else None
+        return final_outcome(state) if state.phase == Phase.OVER else None
 
     def default_action(self, state: State, seat: int) -> Action | None:
         legal = self.legal_actions(state, seat)

@@ -9,18 +9,12 @@ from __future__ import annotations
 
 import math
 
+import msgspec
+
 from gamehall.games.tiny_epic_quest.night import magic_level
 from gamehall.games.tiny_epic_quest.progress import LEGEND_DONE
 from gamehall.games.tiny_epic_quest.scoring import victory_points
-from gamehall.games.tiny_epic_quest.state import (
-    ADVENTURING,
-    HEROES,
-    NIGHT,
-    OVER,
-    ROUNDS,
-    State,
-    hero_type,
-)
+from gamehall.games.tiny_epic_quest.state import ADVENTURING, HEROES, ROUNDS, Phase, State, hero_type
 from gamehall.games.tiny_epic_quest.tables import (
     GOBLIN_HITS,
     LAST_SPACE,
@@ -44,7 +38,7 @@ def _marginal(table: tuple[int, ...], n: int) -> float:
 def potential(s: State, seat: int) -> float:
     """Banked VP plus a discounted value for unfinished progress."""
     vp = float(victory_points(s, seat))
-    if s.phase == OVER:
+    if s.phase == Phase.OVER:
         return vp
     remaining = (ROUNDS - s.round + 1) / ROUNDS
     quest_step = _marginal(SCORE_QUESTS, len(s.quests_done[seat]))
@@ -60,19 +54,19 @@ def potential(s: State, seat: int) -> float:
         h = base + i
         kind = hero_type(s, h)
         if kind == TEMPLE:
-            temple = REGIONS[s.side][s.cards[s.hslot[h]]][s.hreg[h]][1]
+            temple = REGIONS[s.side][s.cards[s.hero_slot[h]]][s.hero_region[h]][1]
             # A completion may bring a Treasure Quest and a Legendary step (about 2.2 VP of value).
             worth = 2.2 + (quest_step + 0.5 if temple in row_temples else 0.0)
-            extra += worth * (0.15 + 0.85 * s.hprog[h] / LAST_SPACE) * (0.5 + 0.5 * remaining)
+            extra += worth * (0.15 + 0.85 * s.hero_progress[h] / LAST_SPACE) * (0.5 + 0.5 * remaining)
         elif kind == PORTAL:
-            slot = s.hslot[h]
-            extra += goblin_step * (0.25 + 0.6 * s.gdmg[slot] / GOBLIN_HITS)
+            slot = s.hero_slot[h]
+            extra += goblin_step * (0.25 + 0.6 * s.goblin_damage[slot] / GOBLIN_HITS)
         elif kind == OBELISK:
-            level = magic_level(s) if s.phase == NIGHT else 1
+            level = magic_level(s) if s.phase == Phase.NIGHT else 1
             extra += spell_step * (0.2 + 0.25 * level) + 0.3
     extra += 0.25 * s.power[seat] + 0.12 * s.health[seat]
-    if s.phase == NIGHT and s.status[seat] == ADVENTURING:
-        extra += 0.05 * sum(s.pool[seat]) if s.pool else 0.0
+    if s.phase == Phase.NIGHT and s.status[seat] == ADVENTURING:
+        extra += 0.05 * sum(msgspec.structs.astuple(s.pool[seat])) if s.pool else 0.0  # torches, scrolls, attacks
         extra -= 0.6 * max(0, 3 - s.health[seat])
     return vp + extra
 

@@ -3,6 +3,8 @@ defending, exhaustion, the shared Torch/Scroll/Attack step (with Forge Ahead and
 
 from __future__ import annotations
 
+import msgspec
+
 from gamehall.engine import Action, Event, Rng
 from gamehall.games.tiny_epic_quest.actions import Advance, Adventure, Done, Learn, Rest, StopLearning, Strike
 from gamehall.games.tiny_epic_quest.map import GEOMETRY
@@ -12,10 +14,12 @@ from gamehall.games.tiny_epic_quest.state import (
     EXHAUSTED,
     HEROES,
     NO_GOBLIN,
-    P_DEFEND,
-    P_GAIN,
-    P_LEARN,
     RESTED,
+    Decision,
+    DecisionKind,
+    NightStage,
+    Phase,
+    RollSymbols,
     State,
     at_last_space,
     gain_power,
@@ -62,7 +66,6 @@ from gamehall.games.tiny_epic_quest.tables import (
     WAND,
 )
 
-CHOOSE, DISTRIBUTE, USE, PROVOKING = range(4)
 MULTI_DAMAGE = (1, 1, 2, 3)
 """Health lost per Take Damage symbol at Magic Level 0..3 (multiplayer)."""
 SOLO_DAMAGE = ((0, 1), (1, 0, 1), (1,), (2,))
@@ -90,38 +93,39 @@ def _table(values: tuple[tuple[int, ...], ...], level: int, n: int) -> int:
 # ----------------------------------------------------------------------------- options
 def advance_cost(s: State, seat: int, h: int) -> int:
     """Power needed to step hero `h` onto its next temple space after using this roll's symbols; -1 if not able."""
-    if hero_type(s, h) != TEMPLE or s.hprog[h] >= LAST_SPACE:
+    if hero_type(s, h) != TEMPLE or s.hero_progress[h] >= LAST_SPACE:
         return -1
-    temple = REGIONS[s.side][s.cards[s.hslot[h]]][s.hreg[h]][1]
-    sym, need = TRACKS[s.side][temple][s.hprog[h]]
-    have = s.pool[seat][0 if sym == TORCH else 1]
+    temple = REGIONS[s.side][s.cards[s.hero_slot[h]]][s.hero_region[h]][1]
+    sym, need = TRACKS[s.side][temple][s.hero_progress[h]]
+    pool = s.pool[seat]
+    have = pool.torches if sym == TORCH else pool.scrolls
     forge = need - min(have, need)
     if not forge:
         return 0
-    cheap = (sym == TORCH and LANTERN in s.hitems[h]) or (sym == SCROLL and TOME in s.hitems[h])
+    cheap = (sym == TORCH and LANTERN in s.hero_items[h]) or (sym == SCROLL and TOME in s.hero_items[h])
     cost = forge * (1 if cheap else 2)
     return cost if cost <= s.power[seat] else -1
 
 
 def _portal_has_hero(s: State, slot: int) -> bool:
     reg = portal_region(s, slot)
-    return any(s.hslot[h] == slot and s.hreg[h] == reg for h in range(HEROES * s.seats))
+    return any(s.hero_slot[h] == slot and s.hero_region[h] == reg for h in range(HEROES * s.seats))
 
 
 def strike_targets(s: State, seat: int, h: int) -> list[tuple[int, bool]]:
     """Goblins hero `h` may damage now, each with whether the Sword may pay for it."""
-    slot = s.hslot[h]
+    slot = s.hero_slot[h]
     kind = hero_type(s, h)
-    attacks = s.pool[seat][2]
+    attacks = s.pool[seat].attacks
     if kind == PORTAL:
         if s.goblin[slot] == NO_GOBLIN:
             return []
-        sword = SWORD in s.hitems[h] and s.power[seat] >= 1
+        sword = SWORD in s.hero_items[h] and s.power[seat] >= 1
         return [(slot, sword)] if attacks or sword else []
-    if attacks and kind != GROTTO and BOW in s.hitems[h]:
+    if attacks and kind != GROTTO and BOW in s.hero_items[h]:
         out = []
         for adj in GEOMETRY.adjacent[slot]:
-            if s.goblin[adj] != NO_GOBLIN and s.gclaim[adj] in (-1, seat) and not _portal_has_hero(s, adj):
+            if s.goblin[adj] != NO_GOBLIN and s.goblin_claim[adj] in (-1, seat) and not _portal_has_hero(s, adj):
                 out.append((adj, False))
         return out
     return []
@@ -150,11 +154,11 @@ def use_actions(s: State, seat: int) -> list[Action]:
 
 # ----------------------------------------------------------------------------- rolling and distribution
 def start_night(s: State) -> None:
-    s.phase = 1
-    s.stage = CHOOSE
+    s.phase = Phase.NIGHT
+    s.stage = NightStage.CHOOSE
     s.status = [ADVENTURING] * s.seats
     s.holder = s.first if s.mode != "solo" else 0
-    s.pool = [[0, 0, 0] for _ in range(s.seats)]
+    s.pool = [RollSymbols() for _ in range(s.seats)]
     s.using = [False] * s.seats
     s.in_roll = [False] * s.seats
     s.roll = []
@@ -170,23 +174,24 @@ def apply_adventure(s: State, seat: int) -> list[Event]:
 def start_roll(s: State, seat: int, faces: list[int]) -> Event:
     """Set up the resolution of a roll (tests call this to force dice)."""
     s.roll = list(faces)
-    s.dq = [DAMAGE] * faces.count(DAMAGE) + [POWER] * faces.count(POWER) + [MAGIC] * faces.count(MAGIC)
-    s.dq_kind = -1
-    s.dq_n = 0
-    s.stage = DISTRIBUTE
+    s.handout = [DAMAGE] * faces.count(DAMAGE) + [POWER] * faces.count(POWER) + [MAGIC] * faces.count(MAGIC)
+    s.handout_kind = -1
+    s.handout_count = 0
+    s.stage = NightStage.DISTRIBUTE
     s.in_roll = [st == ADVENTURING for st in s.status]
     torches, scrolls, attacks = faces.count(TORCH), faces.count(SCROLL), faces.count(ATTACK)
-    s.pool = [[torches, scrolls, attacks] if s.status[p] == ADVENTURING else [0, 0, 0] for p in range(s.seats)]
+    s.pool = [RollSymbols(torches, scrolls, attacks) if s.status[p] == ADVENTURING else RollSymbols()
+              for p in range(s.seats)]
     return Event("rolled", {"seat": seat, "faces": list(faces), "magic_level": magic_level(s)})
 
 
 def _receiver(s: State) -> int:
     """Next seat to receive a distributed symbol (AMB-6: skips Exhausted players unless the flag says otherwise)."""
     if s.rules.exhausted_skipped:
-        return next_adventurer(s, s.dq_cur, include_self=True)
+        return next_adventurer(s, s.handout_seat, include_self=True)
     n = s.seats
     for k in range(n):
-        p = (s.dq_cur + k) % n
+        p = (s.handout_seat + k) % n
         if s.in_roll[p]:
             return p
     return -1
@@ -196,12 +201,12 @@ def distribute(s: State, events: list[Event]) -> None:
     """Hand out queued symbols one at a time until a defend decision is needed or the queue is empty."""
     solo = s.mode == "solo"
     last = len(track(s)) - 1
-    while s.dq:
-        kind = s.dq[0]
-        if kind != s.dq_kind:
-            s.dq_kind = kind
-            s.dq_n = 0
-            s.dq_cur = s.holder
+    while s.handout:
+        kind = s.handout[0]
+        if kind != s.handout_kind:
+            s.handout_kind = kind
+            s.handout_count = 0
+            s.handout_seat = s.holder
         level = magic_level(s)
         if kind == MAGIC:
             if solo:
@@ -212,17 +217,17 @@ def distribute(s: State, events: list[Event]) -> None:
                 conjure_hurts = level == 3
             if not conjure_hurts:
                 s.magic += 1
-                s.dq.pop(0)
+                s.handout.pop(0)
                 events.append(Event("magic_advanced", {"magic": s.magic, "level": magic_level(s)}))
                 continue
         receiver = _receiver(s)
         if receiver < 0:
-            s.dq.clear()
+            s.handout.clear()
             break
-        s.dq_cur = next_seat(s, receiver)
-        n = s.dq_n
-        s.dq_n += 1
-        s.dq.pop(0)
+        s.handout_seat = next_seat(s, receiver)
+        n = s.handout_count
+        s.handout_count += 1
+        s.handout.pop(0)
         if s.status[receiver] != ADVENTURING:
             events.append(Event("symbol_lost", {"seat": receiver, "symbol": kind}))
             continue
@@ -244,14 +249,14 @@ def distribute(s: State, events: list[Event]) -> None:
             continue
         defendable = kind == DAMAGE or s.rules.defend_any_damage
         if defendable and s.power[receiver] >= defend_cost(s, receiver):
-            s.pending.append([receiver, P_DEFEND, amount, 0])
+            s.pending.append(Decision(receiver, DecisionKind.DEFEND, value=amount))
             return
         take_damage(s, receiver, amount, events)
     _open_use_step(s)
 
 
 def _open_use_step(s: State) -> None:
-    s.stage = USE
+    s.stage = NightStage.USE
     s.using = [s.status[p] == ADVENTURING and bool(effort_actions(s, p)) for p in range(s.seats)]
 
 
@@ -277,11 +282,11 @@ def _release_goblins(s: State, seat: int) -> None:
     for i in range(HEROES):
         h = base + i
         if hero_type(s, h) == PORTAL:
-            s.gdmg[s.hslot[h]] = 0
-    for slot, claim in enumerate(s.gclaim):
+            s.goblin_damage[s.hero_slot[h]] = 0
+    for slot, claim in enumerate(s.goblin_claim):
         if claim == seat:
-            s.gclaim[slot] = -1
-            s.gdmg[slot] = 0
+            s.goblin_claim[slot] = -1
+            s.goblin_damage[slot] = 0
 
 
 def exhaust(s: State, seat: int) -> None:
@@ -293,46 +298,49 @@ def exhaust(s: State, seat: int) -> None:
     s.spell[seat] = max(0, s.spell[seat] - 1)
     s.health[seat] = 6
     s.power[seat] = min(3, max_power(s, seat))
-    s.pool[seat] = [0, 0, 0]
+    s.pool[seat] = RollSymbols()
     s.using[seat] = False
-    s.pending = [p for p in s.pending if p[0] != seat]
+    s.pending = [p for p in s.pending if p.seat != seat]
 
 
 # ----------------------------------------------------------------------------- using symbols
 def apply_advance(s: State, seat: int, action: Advance) -> list[Event]:
     h = HEROES * seat + action.hero
     cost = advance_cost(s, seat, h)
-    temple = REGIONS[s.side][s.cards[s.hslot[h]]][s.hreg[h]][1]
-    sym, need = TRACKS[s.side][temple][s.hprog[h]]
-    k = 0 if sym == TORCH else 1
-    used = min(s.pool[seat][k], need)
-    s.pool[seat][k] -= used
+    temple = REGIONS[s.side][s.cards[s.hero_slot[h]]][s.hero_region[h]][1]
+    sym, need = TRACKS[s.side][temple][s.hero_progress[h]]
+    pool = s.pool[seat]
+    if sym == TORCH:
+        s.pool[seat] = msgspec.structs.replace(pool, torches=pool.torches - min(pool.torches, need))
+    else:
+        s.pool[seat] = msgspec.structs.replace(pool, scrolls=pool.scrolls - min(pool.scrolls, need))
     s.power[seat] -= cost
-    s.hprog[h] += 1
+    s.hero_progress[h] += 1
     _refresh_using(s, seat)
-    return [Event("advanced", {"seat": seat, "hero": action.hero, "space": s.hprog[h], "forged_power": cost})]
+    return [Event("advanced", {"seat": seat, "hero": action.hero, "space": s.hero_progress[h], "forged_power": cost})]
 
 
 def apply_strike(s: State, seat: int, action: Strike) -> list[Event]:
     h = HEROES * seat + action.hero
     slot = action.slot
-    if s.pool[seat][2]:
-        s.pool[seat][2] -= 1
+    pool = s.pool[seat]
+    if pool.attacks:
+        s.pool[seat] = msgspec.structs.replace(pool, attacks=pool.attacks - 1)
         paid = "die"
     else:
         s.power[seat] -= 1
         paid = "sword"
-    if s.hslot[h] != slot:
-        s.gclaim[slot] = seat
-    s.gdmg[slot] += 1
-    events = [Event("goblin_hit", {"seat": seat, "hero": action.hero, "slot": slot, "damage": s.gdmg[slot],
+    if s.hero_slot[h] != slot:
+        s.goblin_claim[slot] = seat
+    s.goblin_damage[slot] += 1
+    events = [Event("goblin_hit", {"seat": seat, "hero": action.hero, "slot": slot, "damage": s.goblin_damage[slot],
                                    "paid": paid})]
-    if s.gdmg[slot] >= GOBLIN_HITS:
+    if s.goblin_damage[slot] >= GOBLIN_HITS:
         s.goblin[slot] = NO_GOBLIN
-        s.gdmg[slot] = 0
-        s.gclaim[slot] = -1
+        s.goblin_damage[slot] = 0
+        s.goblin_claim[slot] = -1
         s.goblins[seat] += 1
-        if HAMMER in s.hitems[h]:
+        if HAMMER in s.hero_items[h]:
             gain_power(s, seat, 1)
         events.append(Event("goblin_defeated", {"seat": seat, "slot": slot, "goblins": s.goblins[seat]}))
     _refresh_using(s, seat)
@@ -340,13 +348,13 @@ def apply_strike(s: State, seat: int, action: Strike) -> list[Event]:
 
 
 def _refresh_using(s: State, seat: int) -> None:
-    if s.stage == USE and s.using[seat] and not effort_actions(s, seat):
+    if s.stage == NightStage.USE and s.using[seat] and not effort_actions(s, seat):
         s.using[seat] = False
 
 
 def end_roll(s: State) -> None:
-    s.stage = CHOOSE
-    s.pool = [[0, 0, 0] for _ in range(s.seats)]
+    s.stage = NightStage.CHOOSE
+    s.pool = [RollSymbols() for _ in range(s.seats)]
     s.using = [False] * s.seats
     s.holder = next_adventurer(s, s.holder, include_self=False)
 
@@ -362,18 +370,18 @@ def apply_rest(s: State, seat: int) -> list[Event]:
     last = [h for h in heroes if at_last_space(s, h)]
     portal = [h for h in heroes if hero_type(s, h) == PORTAL]
     obelisk = [h for h in heroes if hero_type(s, h) == OBELISK]
-    temples = [REGIONS[s.side][s.cards[s.hslot[h]]][s.hreg[h]][1] for h in last]
+    temples = [REGIONS[s.side][s.cards[s.hero_slot[h]]][s.hero_region[h]][1] for h in last]
     returning = last + portal + obelisk
-    amulets = sum(1 for h in returning if AMULET in s.hitems[h])
+    amulets = sum(1 for h in returning if AMULET in s.hero_items[h])
     for h in last + portal:
         send_home(s, h)
     taken = complete_temples(s, seat, temples, day=False) if temples else 0
     gains = len(returning) - (0 if s.rules.treasure_return_bonus else taken)
     if obelisk:
-        s.pending.append([seat, P_LEARN, 0, 0])
+        s.pending.append(Decision(seat, DecisionKind.LEARN))
     extra_power = 1 if has_item(s, seat, RING) else 0
-    s.pending.append([seat, P_GAIN, gains, extra_power + 16 * amulets])
-    s.pool[seat] = [0, 0, 0]
+    s.pending.append(Decision(seat, DecisionKind.GAIN, value=gains, extra=extra_power + 16 * amulets))
+    s.pool[seat] = RollSymbols()
     s.holder = next_adventurer(s, seat, include_self=False)
     return [Event("rested", {"seat": seat, "temples": temples, "returned": len(returning)})]
 
@@ -396,14 +404,14 @@ def learn_options(s: State, seat: int) -> tuple[list[Learn], list[Learn]]:
         h = base + i
         if hero_type(s, h) != OBELISK:
             continue
-        target = _target_level(s, seat, REGIONS[s.side][s.cards[s.hslot[h]]][s.hreg[h]][1])
+        target = _target_level(s, seat, REGIONS[s.side][s.cards[s.hero_slot[h]]][s.hero_region[h]][1])
         if target < 0:
             continue
         need = target - s.spell[seat]
-        bonus = 1 if WAND in s.hitems[h] else 0
+        bonus = 1 if WAND in s.hero_items[h] else 0
         if need <= min(3, trk[s.magic] + bonus):
             free.append(Learn(i, 0))
-        elif STAFF in s.hitems[h]:
+        elif STAFF in s.hero_items[h]:
             for k in range(1, s.power[seat] + 1):
                 if need <= min(3, trk[min(last, s.magic + k)] + bonus):
                     paid.append(Learn(i, k))
@@ -421,7 +429,7 @@ def learn_actions(s: State, seat: int) -> list[Action]:
 
 def apply_learn(s: State, seat: int, action: Learn) -> list[Event]:
     h = HEROES * seat + action.hero
-    target = _target_level(s, seat, REGIONS[s.side][s.cards[s.hslot[h]]][s.hreg[h]][1])
+    target = _target_level(s, seat, REGIONS[s.side][s.cards[s.hero_slot[h]]][s.hero_region[h]][1])
     s.power[seat] -= action.staff
     s.spell[seat] = target
     send_home(s, h)

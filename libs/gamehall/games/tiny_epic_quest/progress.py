@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from gamehall.engine import Rng
-from gamehall.games.tiny_epic_quest.state import HEROES, P_EQUIP, P_GAIN, State, send_home
+from gamehall.games.tiny_epic_quest.state import HEROES, Decision, DecisionKind, State, send_home
 from gamehall.games.tiny_epic_quest.tables import (
     LEGEND,
     LEGENDARY_ITEMS,
@@ -69,8 +69,8 @@ def take_quest(s: State, seat: int, q: int, day: bool) -> None:
     s.row.remove(q)
     s.quests_done[seat].append(q)
     if day:
-        s.token_q = False
-        s.qturn[seat] = True
+        s.no_quest_by_day = False
+        s.quested_this_turn[seat] = True
     refill_row(s, s.rules.quest_rule_every_refill)
     card = QUESTS[q]
     if QUEST_IS_TREASURE[q]:
@@ -93,7 +93,7 @@ def discard_rightmost(s: State) -> None:
 def free_hands(s: State, seat: int) -> list[int]:
     """Heroes (0-2) of `seat` with an open hand."""
     base = HEROES * seat
-    return [i for i in range(HEROES) if len(s.hitems[base + i]) < 2]
+    return [i for i in range(HEROES) if len(s.hero_items[base + i]) < 2]
 
 
 def give_item(s: State, seat: int, item: int) -> None:
@@ -103,14 +103,14 @@ def give_item(s: State, seat: int, item: int) -> None:
     if not hands:
         s.kept[seat].append(item)
     elif len(hands) == 1:
-        s.hitems[HEROES * seat + hands[0]].append(item)
+        s.hero_items[HEROES * seat + hands[0]].append(item)
     else:
-        s.pending.append([seat, P_EQUIP, item, 0])
+        s.pending.append(Decision(seat, DecisionKind.EQUIP, value=item))
 
 
 def item_count(s: State, seat: int) -> int:
     base = HEROES * seat
-    return len(s.kept[seat]) + sum(len(s.hitems[base + i]) for i in range(HEROES))
+    return len(s.kept[seat]) + sum(len(s.hero_items[base + i]) for i in range(HEROES))
 
 
 # ----------------------------------------------------------------------------- temples
@@ -130,7 +130,7 @@ def complete_temples(s: State, seat: int, temples: list[int], day: bool) -> int:
             give_item(s, seat, LEGENDARY_ITEMS[k])
     taken = 0
     for t in temples:
-        if day and s.qturn[seat]:
+        if day and s.quested_this_turn[seat]:
             break
         if not day and s.rules.night_quest_limit and taken:
             break
@@ -145,7 +145,7 @@ def complete_by_day(s: State, h: int, temple: int) -> None:
     """A hero reached a temple's last space by Day (a Grotto): it completes at once (T-TP-05)."""
     seat = h // HEROES
     send_home(s, h)
-    s.pending.append([seat, P_GAIN, 1, 0])
+    s.pending.append(Decision(seat, DecisionKind.GAIN, value=1))
     complete_temples(s, seat, [temple], day=True)
 
 

@@ -37,13 +37,13 @@ def build_map(rng: Rng) -> list[int]:
 def place_homes(s: State) -> None:
     """Each seat's castle slot and region: the castle of the seat's colour."""
     s.home = []
-    s.home_reg = []
+    s.home_region = []
     for seat in range(s.seats):
         castle = CASTLE_CARDS[s.color[seat]]
         slot = s.cards.index(castle)
         regs = REGIONS[s.side][castle]
         s.home.append(slot)
-        s.home_reg.append(0 if regs[0][0] == CASTLE else 1)
+        s.home_region.append(0 if regs[0][0] == CASTLE else 1)
 
 
 def new_state(config: MatchConfig, seed: int) -> State:
@@ -58,16 +58,17 @@ def new_state(config: MatchConfig, seed: int) -> State:
     quest_deck = rng.shuffled(range(N_QUESTS))
     s = State(
         mode=mode, seats=n, difficulty=difficulty, goal=DIFFICULTY_GOALS.get(difficulty, 0), rules=rules, side=side,
-        rng=rng.state, cards=cards, goblin=[NO_GOBLIN] * len(cards), gdmg=[0] * len(cards), gclaim=[-1] * len(cards),
-        supply=GOBLIN_TOKENS, hslot=[], hreg=[], hprog=[0] * (HEROES * n), hitems=[[] for _ in range(HEROES * n)],
+        rng=rng.state, cards=cards, goblin=[NO_GOBLIN] * len(cards), goblin_damage=[0] * len(cards),
+        goblin_claim=[-1] * len(cards), supply=GOBLIN_TOKENS, hero_slot=[], hero_region=[],
+        hero_progress=[0] * (HEROES * n), hero_items=[[] for _ in range(HEROES * n)],
         health=[6] * n, power=[3] * n, spell=[0] * n, goblins=[0] * n, quests_done=[[] for _ in range(n)],
-        kept=[[] for _ in range(n)], legend=[[0, 0, 0] for _ in range(n)], status=[0] * n, home=[], home_reg=[],
+        kept=[[] for _ in range(n)], legend=[[0, 0, 0] for _ in range(n)], status=[0] * n, home=[], home_region=[],
         quest_deck=quest_deck, row=[], discard=[], color=color,
     )
     place_homes(s)
     for seat in range(n):
-        s.hslot.extend([s.home[seat]] * HEROES)
-        s.hreg.extend([s.home_reg[seat]] * HEROES)
+        s.hero_slot.extend([s.home[seat]] * HEROES)
+        s.hero_region.extend([s.home_region[seat]] * HEROES)
     start_side = AGGRESSIVE if side == GLOOM and rules.gloom_setup_aggressive else PASSIVE
     for slot in range(len(cards)):
         if portal_region(s, slot) >= 0:
@@ -75,6 +76,6 @@ def new_state(config: MatchConfig, seed: int) -> State:
             s.supply -= 1
     refill_row(s, enforce=True)
     s.first = 0
-    s.token_q = True
+    s.no_quest_by_day = True
     start_day(s)
     return s

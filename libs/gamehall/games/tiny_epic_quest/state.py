@@ -2,11 +2,34 @@
 
 from __future__ import annotations
 
+from enum import IntEnum
+
 import msgspec
 
 from gamehall.games.tiny_epic_quest.tables import CASTLE, LAST_SPACE, OBELISK, PORTAL, REGIONS, TEMPLE
 
-DAY, NIGHT, OVER = 0, 1, 2
+
+class Phase(IntEnum):
+    """The half of the round being played, or the end of the match (snapshots and views carry the int)."""
+
+    DAY = 0
+    NIGHT = 1
+    OVER = 2
+
+
+class NightStage(IntEnum):
+    """Where the Night is (snapshots and views carry the int)."""
+
+    CHOOSE = 0
+    """Each seat in turn chooses to Adventure or Rest."""
+    DISTRIBUTE = 1
+    """The roll's Take Damage, Gain Power and Conjure symbols are handed out one at a time."""
+    USE = 2
+    """The adventuring seats use the roll's Torches, Scrolls and Attacks."""
+    PROVOKING = 3
+    """Solo: passive goblins are made aggressive."""
+
+
 ADVENTURING, RESTED, EXHAUSTED = 0, 1, 2
 NO_GOBLIN, PASSIVE, AGGRESSIVE = 0, 1, 2
 HEROES = 3
@@ -16,9 +39,41 @@ DAY_TURNS = 4
 KEPT = -1
 """`Equip(hero=KEPT)`: the item stays by the player card."""
 
-# Pending decisions: [seat, kind, a, b].
-P_GAIN, P_GROTTO, P_QUEST, P_EQUIP, P_LEARN, P_DEFEND, P_PROVOKE = range(7)
-P_NAMES = ("gain", "grotto", "quest", "equip", "learn", "defend", "provoke")
+
+
+class DecisionKind(IntEnum):
+    """What a pending decision asks of its seat."""
+
+    GAIN = 0
+    GROTTO = 1
+    QUEST = 2
+    EQUIP = 3
+    LEARN = 4
+    DEFEND = 5
+    PROVOKE = 6
+
+
+class Decision(msgspec.Struct, frozen=True, array_like=True):
+    """A decision waiting for a seat's answer. Encoded as the array [seat, kind, value, extra], as snapshots and
+    views have always carried it; `value` and `extra` mean what the kind says (0 where unused)."""
+
+    seat: int
+    kind: DecisionKind
+    value: int = 0
+    """GAIN: the '1 Health OR 1 Power' gains to split; GROTTO: the grotto; EQUIP: the item; DEFEND: the damage;
+    PROVOKE: the passive goblins still to provoke."""
+    extra: int = 0
+    """GAIN: fixed gains granted first, packed as Power + 16 * Health; GROTTO: the hero."""
+
+
+class RollSymbols(msgspec.Struct, frozen=True, array_like=True):
+    """A seat's Torches, Scrolls and Attacks of the Adventure roll still to use (encoded [torches, scrolls,
+    attacks], as snapshots and views have always carried them)."""
+
+    torches: int = 0
+    scrolls: int = 0
+    attacks: int = 0
+
 
 
 class Rules(msgspec.Struct):
@@ -55,7 +110,11 @@ FLAG_DOCS: dict[str, str] = {
 """What each rule flag (a field of `Rules`) means: the catalog's flag descriptions and the view schema's."""
 
 class State(msgspec.Struct):
-    """Everything about a match. Hero `i` of seat `p` is index `3 * p + i` in the hero lists."""
+    """Everything about a match. Hero `i` of seat `p` is index `3 * p + i` in the hero lists.
+
+    Fields renamed to full words keep their old short name (`msgspec.field(name=...)`) as the key in snapshots,
+    so stored matches load, and `determinize` still reads a view's keys.
+    """
 
     mode: str
     seats: int
@@ -66,13 +125,15 @@ class State(msgspec.Struct):
     rng: int
     cards: list[int]
     goblin: list[int]
-    gdmg: list[int]
-    gclaim: list[int]
+    goblin_damage: list[int] = msgspec.field(name="gdmg")
+    """Hits dealt this Night to each slot's goblin."""
+    goblin_claim: list[int] = msgspec.field(name="gclaim")
+    """The seat fighting each slot's goblin this Night, or -1."""
     supply: int
-    hslot: list[int]
-    hreg: list[int]
-    hprog: list[int]
-    hitems: list[list[int]]
+    hero_slot: list[int] = msgspec.field(name="hslot")
+    hero_region: list[int] = msgspec.field(name="hreg")
+    hero_progress: list[int] = msgspec.field(name="hprog")
+    hero_items: list[list[int]] = msgspec.field(name="hitems")
     health: list[int]
     power: list[int]
     spell: list[int]
@@ -82,17 +143,18 @@ class State(msgspec.Struct):
     legend: list[list[int]]
     status: list[int]
     home: list[int]
-    home_reg: list[int]
+    home_region: list[int] = msgspec.field(name="home_reg")
     quest_deck: list[int]
     row: list[int]
     discard: list[int]
     color: list[int]
     """Player card (colour) per seat: its castle and its Legendary temple pairs."""
     round: int = 1
-    phase: int = DAY
+    phase: Phase = Phase.DAY
     magic: int = 0
     first: int = 0
-    token_q: bool = True
+    no_quest_by_day: bool = msgspec.field(default=True, name="token_q")
+    """No quest was completed by Day this round (the rightmost row quest is then discarded)."""
     used: list[bool] = msgspec.field(default_factory=lambda: [False] * 5)
     solo_deck: list[int] = msgspec.field(default_factory=list)
     options: list[int] = msgspec.field(default_factory=list)
@@ -101,18 +163,23 @@ class State(msgspec.Struct):
     actor: int = 0
     acted: int = 0
     moved: bool = False
-    stage: int = 0
+    stage: NightStage = NightStage.CHOOSE
     in_roll: list[bool] = msgspec.field(default_factory=list)
-    qturn: list[bool] = msgspec.field(default_factory=list)
+    quested_this_turn: list[bool] = msgspec.field(default_factory=list, name="qturn")
     holder: int = 0
     roll: list[int] = msgspec.field(default_factory=list)
-    dq: list[int] = msgspec.field(default_factory=list)
-    dq_cur: int = -1
-    dq_kind: int = -1
-    dq_n: int = 0
-    pool: list[list[int]] = msgspec.field(default_factory=list)
+    handout: list[int] = msgspec.field(default_factory=list, name="dq")
+    """Damage, power and magic symbols of the roll still to hand out (face codes)."""
+    handout_seat: int = msgspec.field(default=-1, name="dq_cur")
+    """The seat next in line for the symbols being handed out, or -1."""
+    handout_kind: int = msgspec.field(default=-1, name="dq_kind")
+    """The face code being handed out, or -1."""
+    handout_count: int = msgspec.field(default=0, name="dq_n")
+    """Symbols of that kind handed out so far."""
+    pool: list[RollSymbols] = msgspec.field(default_factory=list)
     using: list[bool] = msgspec.field(default_factory=list)
-    pending: list[list[int]] = msgspec.field(default_factory=list)
+    pending: list[Decision] = msgspec.field(default_factory=list)
+    """Decisions waiting, first first."""
     choices: list[int] = msgspec.field(default_factory=list)
 
 
@@ -150,11 +217,11 @@ def gain_power(s: State, seat: int, n: int) -> None:
 def has_item(s: State, seat: int, item: int) -> bool:
     """Whether one of the seat's heroes carries `item` (kept items give no benefit)."""
     base = 3 * seat
-    return item in s.hitems[base] or item in s.hitems[base + 1] or item in s.hitems[base + 2]
+    return item in s.hero_items[base] or item in s.hero_items[base + 1] or item in s.hero_items[base + 2]
 
 
 def hero_type(s: State, h: int) -> int:
-    return REGIONS[s.side][s.cards[s.hslot[h]]][s.hreg[h]][0]
+    return REGIONS[s.side][s.cards[s.hero_slot[h]]][s.hero_region[h]][0]
 
 
 def in_temple(s: State, h: int) -> bool:
@@ -162,7 +229,7 @@ def in_temple(s: State, h: int) -> bool:
 
 
 def at_last_space(s: State, h: int) -> bool:
-    return hero_type(s, h) == TEMPLE and s.hprog[h] == LAST_SPACE
+    return hero_type(s, h) == TEMPLE and s.hero_progress[h] == LAST_SPACE
 
 
 def at_castle(s: State, h: int) -> bool:
@@ -175,9 +242,9 @@ def on_obelisk(s: State, h: int) -> bool:
 
 def send_home(s: State, h: int) -> None:
     seat = h // 3
-    s.hslot[h] = s.home[seat]
-    s.hreg[h] = s.home_reg[seat]
-    s.hprog[h] = 0
+    s.hero_slot[h] = s.home[seat]
+    s.hero_region[h] = s.home_region[seat]
+    s.hero_progress[h] = 0
 
 
 def next_seat(s: State, seat: int) -> int:

@@ -6,6 +6,9 @@ Codes index the content pack's lists in the order the catalog serves them: cards
 items, quests, player colours and spell symbols. Per-seat lists have one entry per seat; per-hero
 lists have three per seat, hero `i` of seat `p` at index `3 * p + i`; per-slot lists have one entry
 per land-map slot.
+
+Some fields have full-word names in Python but keep their short keys on the wire (`msgspec.field(name=...)`:
+`goblin_damage` is `gdmg`, `handout_seat` is `dq_cur`, ...), the same keys as the state's snapshots.
 """
 
 from __future__ import annotations
@@ -63,16 +66,22 @@ class TinyEpicQuestView(msgspec.Struct, forbid_unknown_fields=True):
     goblin: Annotated[
         list[Literal[0, 1, 2]], _doc("The goblin on each slot's portal: 0 none, 1 passive, 2 aggressive.")
     ]
-    gdmg: Annotated[PerSlot, _doc("Hits dealt this Night to each slot's goblin.")]
-    gclaim: Annotated[PerSlot, _doc("The seat fighting each slot's goblin this Night, or -1.")]
+    goblin_damage: Annotated[PerSlot, _doc("Hits dealt this Night to each slot's goblin.")] = msgspec.field(name="gdmg")
+    goblin_claim: Annotated[
+        PerSlot, _doc("The seat fighting each slot's goblin this Night, or -1.")
+    ] = msgspec.field(name="gclaim")
     supply: Annotated[int, _doc("Goblin tokens left in the supply.")]
-    hslot: Annotated[PerHero, _doc("Per hero: the map slot it stands on.")]
-    hreg: Annotated[list[Literal[0, 1]], _doc("Per hero: the region of that slot's card, 0 left or 1 right.")]
-    hprog: Annotated[
+    hero_slot: Annotated[PerHero, _doc("Per hero: the map slot it stands on.")] = msgspec.field(name="hslot")
+    hero_region: Annotated[
+        list[Literal[0, 1]], _doc("Per hero: the region of that slot's card, 0 left or 1 right.")
+    ] = msgspec.field(name="hreg")
+    hero_progress: Annotated[
         list[Annotated[int, msgspec.Meta(ge=0, le=4)]],
         _doc("Per hero in a temple: 0 the entrance, 1..4 the track spaces (4 the last)."),
-    ]
-    hitems: Annotated[list[list[int]], _doc("Per hero: the items (content indices) it carries.")]
+    ] = msgspec.field(name="hprog")
+    hero_items: Annotated[
+        list[list[int]], _doc("Per hero: the items (content indices) it carries.")
+    ] = msgspec.field(name="hitems")
     health: Annotated[PerSeat, _doc("Health per seat.")]
     power: Annotated[PerSeat, _doc("Power per seat.")]
     spell: Annotated[PerSeat, _doc("Per seat: the highest spell book learned (0 none).")]
@@ -88,7 +97,9 @@ class TinyEpicQuestView(msgspec.Struct, forbid_unknown_fields=True):
     ]
     status: Annotated[list[Literal[0, 1, 2]], _doc("Per seat at Night: 0 adventuring, 1 rested, 2 exhausted.")]
     home: Annotated[PerSeat, _doc("Per seat: the map slot of its castle.")]
-    home_reg: Annotated[list[Literal[0, 1]], _doc("Per seat: the region (0 left, 1 right) of its castle on that card.")]
+    home_region: Annotated[
+        list[Literal[0, 1]], _doc("Per seat: the region (0 left, 1 right) of its castle on that card.")
+    ] = msgspec.field(name="home_reg")
     quest_deck: Annotated[int, _doc("Quests left in the face-down quest deck (their order is secret).")]
     row: Annotated[list[int], _doc("The face-up quest row (content indices), left to right.")]
     discard: Annotated[list[int], _doc("The quest discard pile (content indices).")]
@@ -97,9 +108,9 @@ class TinyEpicQuestView(msgspec.Struct, forbid_unknown_fields=True):
     phase: Annotated[Literal[0, 1, 2], _doc("0 Day, 1 Night, 2 the match is over.")]
     magic: Annotated[int, _doc("The magic token's position on the Night's magic track.")]
     first: Annotated[int, _doc("The seat holding the first-player token this round.")]
-    token_q: Annotated[
+    no_quest_by_day: Annotated[
         bool, _doc("No quest was completed by Day this round (the rightmost row quest is then discarded).")
-    ]
+    ] = msgspec.field(name="token_q")
     used: Annotated[
         list[bool], msgspec.Meta(min_length=5, max_length=5), _doc("Per Power card (0..4): already played this Day.")
     ]
@@ -117,16 +128,22 @@ class TinyEpicQuestView(msgspec.Struct, forbid_unknown_fields=True):
         _doc("Night stage: 0 choose (adventure or rest), 1 hand out symbols, 2 use the roll, 3 provoke (solo)."),
     ]
     in_roll: Annotated[list[bool], _doc("Per seat: takes part in the current Adventure roll.")]
-    qturn: Annotated[list[bool], _doc("Per seat: completed a quest this Day turn (at most one per turn).")]
+    quested_this_turn: Annotated[
+        list[bool], _doc("Per seat: completed a quest this Day turn (at most one per turn).")
+    ] = msgspec.field(name="qturn")
     holder: Annotated[int, _doc("The seat holding the Adventure dice (to adventure or rest), or -1.")]
     roll: Annotated[
         list[Literal[0, 1, 2, 3, 4, 5]],
         _doc("The last Adventure roll's faces: 0 damage, 1 power, 2 magic, 3 torch, 4 scroll, 5 attack."),
     ]
-    dq: Annotated[list[int], _doc("Damage, power and magic symbols of the roll still to hand out (face codes).")]
-    dq_cur: Annotated[int, _doc("The seat next in line for the symbols being handed out, or -1.")]
-    dq_kind: Annotated[int, _doc("The face code being handed out, or -1.")]
-    dq_n: Annotated[int, _doc("Symbols of that kind handed out so far.")]
+    handout: Annotated[
+        list[int], _doc("Damage, power and magic symbols of the roll still to hand out (face codes).")
+    ] = msgspec.field(name="dq")
+    handout_seat: Annotated[
+        int, _doc("The seat next in line for the symbols being handed out, or -1.")
+    ] = msgspec.field(name="dq_cur")
+    handout_kind: Annotated[int, _doc("The face code being handed out, or -1.")] = msgspec.field(name="dq_kind")
+    handout_count: Annotated[int, _doc("Symbols of that kind handed out so far.")] = msgspec.field(name="dq_n")
     pool: Annotated[list[list[int]], _doc("Per seat: [torches, scrolls, attacks] of the roll still to use.")]
     using: Annotated[list[bool], _doc("Per seat: still using the roll's symbols.")]
     pending: Annotated[

@@ -16,7 +16,7 @@ from gamehall.games.grimm_world.catalog import ACTION_CARDS, ENCOUNTERS, ENEMIES
 from gamehall.games.grimm_world.content.schema import EnemyDef
 from gamehall.games.grimm_world.context import Ctx
 from gamehall.games.grimm_world.field import Battlefield, register_fixture
-from gamehall.games.grimm_world.state import CHARACTER, COLORS, Decks, Fight, Foe, Sheet, State
+from gamehall.games.grimm_world.state import COLORS, Decks, Fight, FightPhase, Foe, Sheet, State
 
 FIG95 = {"down": 1, "left": 2, "right": 3, "up": 4}
 """The Decision Compass of Figure 95 as both worked examples use it (W-DC-04, AMB-6)."""
@@ -57,7 +57,7 @@ def state(field: Board, martha: tuple[int, int], foes: Sequence[tuple[str, tuple
           origin: tuple[int, int] = (0, 0), hand: Sequence[str] = ("A01", "A02", "A03", "A04"),
           upgrades: Sequence[str] = (), skills: Sequence[str] = (), equipped: Sequence[str] = (),
           stored: Sequence[str] = (), fates: Sequence[int] = (), compass: Mapping[str, int] = FIG95,
-          round_limit: int = 0, phase: str = CHARACTER, seed: int = 7) -> State:
+          round_limit: int = 0, phase: FightPhase = FightPhase.CHARACTER, seed: int = 7) -> State:
     """A fight in progress on a fixture battlefield, at the start of a Character Phase unless told otherwise
     (`round_limit`: the rule flag, off as in the book)."""
     key = f"fixture-{next(_keys)}"

@@ -13,7 +13,7 @@ from gamehall.games.grimm_world.board import card_cells
 from gamehall.games.grimm_world.catalog import UPGRADES
 from gamehall.games.grimm_world.content.schema import UpgradeDef
 from gamehall.games.grimm_world.moves import plan_away, plan_towards, random_pick
-from gamehall.games.grimm_world.state import CHARACTER, ENEMY, P_ATTACKED, P_DAMAGE, P_FIRST_STRIKE, P_RETREAT, Task
+from gamehall.games.grimm_world.state import P_ATTACKED, P_DAMAGE, P_FIRST_STRIKE, P_RETREAT, FightPhase, Task
 
 from .builders import FIG95, board, enemy, kinds, play, run_tasks, state, xy
 
@@ -34,24 +34,24 @@ def _line(events: list) -> int:
 
 def test_SC_W41_action_line_selection() -> None:
     hand = ["A01"]
-    adjacent = state(board(9, 2), (0, 0), [(LINES, (1, 0))], hand=hand, phase=ENEMY)
+    adjacent = state(board(9, 2), (0, 0), [(LINES, (1, 0))], hand=hand, phase=FightPhase.ENEMY)
     assert _line(run_tasks(adjacent, Task("choose_line", 0))[1]) == 1
-    near = state(board(9, 2), (0, 0), [(LINES, (3, 0))], hand=hand, phase=ENEMY)
+    near = state(board(9, 2), (0, 0), [(LINES, (3, 0))], hand=hand, phase=FightPhase.ENEMY)
     s, events = run_tasks(near, Task("choose_line", 0))
     assert _line(events) == 2 and xy(s, s.fight.foes[0].cell) == (1, 0) and kinds(events, "enemy_step")
     assert s.fight.prompt == P_ATTACKED or kinds(events, "attack")  # moved adjacent, then attacks
-    far = state(board(9, 2), (0, 0), [(LINES, (7, 0))], hand=hand, phase=ENEMY)
+    far = state(board(9, 2), (0, 0), [(LINES, (7, 0))], hand=hand, phase=FightPhase.ENEMY)
     s, events = run_tasks(far, Task("choose_line", 0))
     assert _line(events) == 3 and xy(s, s.fight.foes[0].cell) == (3, 0)
     closed = board(9, 2, {(1, 0): "blocked", (0, 1): "blocked"})
-    walled = state(closed, (0, 0), [(LINES, (4, 0))], hand=hand, phase=ENEMY)
+    walled = state(closed, (0, 0), [(LINES, (4, 0))], hand=hand, phase=FightPhase.ENEMY)
     s, events = run_tasks(walled, Task("choose_line", 0))
     assert kinds(events, "enemy_line") == [{"target": 0, "line": 0, "partial": True}]
     assert xy(s, s.fight.foes[0].cell) == (4, 0) and not kinds(events, "attack")
 
 
 def test_SC_W42_move_towards_while_adjacent_is_not_executed() -> None:
-    s = state(board(4, 2), (0, 0), [(MOVER, (1, 0))], hand=["A01"], phase=ENEMY)
+    s = state(board(4, 2), (0, 0), [(MOVER, (1, 0))], hand=["A01"], phase=FightPhase.ENEMY)
     s, events = run_tasks(s, Task("choose_line", 0))
     assert _line(events) == 2 and xy(s, s.fight.foes[0].cell) == (1, 0)
 
@@ -97,7 +97,7 @@ def test_SC_W45_random_tiebreak() -> None:
 def test_SC_W46_character_reactions() -> None:
     foes = [(BRUTE, (0, 1)), (BRUTE, (2, 1)), (BRUTE, (1, 2))]
     hand = ["A02", "A09", "A22", "A10", "A13"]
-    s = state(board(3, 3), (1, 1), foes, hand=hand, upgrades=["Y202"], fates=[5, 4, 5, 4, 5, 4], phase=ENEMY)
+    s = state(board(3, 3), (1, 1), foes, hand=hand, upgrades=["Y202"], fates=[5, 4, 5, 4, 5, 4], phase=FightPhase.ENEMY)
     s, _events = run_tasks(s, Task("enemy_phase"))
     assert s.fight.prompt == P_ATTACKED and s.fight.pa == 0
     s, _ = play(s, React("A02"))  # Block +1 against 3 damage, Armor 0: 2 cards
@@ -112,14 +112,15 @@ def test_SC_W46_character_reactions() -> None:
 def test_SC_W46_reaction_budget_and_retreat_timing() -> None:
     foes = [(BRUTE, (0, 1)), (BRUTE, (2, 1)), (BRUTE, (1, 2))]
     hand = ["A04", "A09", "A22", "A10", "A13", "A02", "A11"]
-    s = state(board(3, 3), (1, 1), foes, hand=hand, upgrades=["Y201", "Y202"], fates=[1, 2, 3] * 3, phase=ENEMY)
+    s = state(board(3, 3), (1, 1), foes, hand=hand, upgrades=["Y201", "Y202"], fates=[1, 2, 3] * 3,
+              phase=FightPhase.ENEMY)
     s, events = run_tasks(s, Task("enemy_phase"))
     assert s.fight.prompt == P_RETREAT and not kinds(events, "enemy_line")  # before the line is chosen
     s, events = play(s, Decline())
     assert kinds(events, "enemy_line") and s.fight.prompt == P_ATTACKED
     assert React("A04") not in GAME.legal_actions(s, 0)  # Retreat is no answer to an attack
     reactions = 0
-    while s.fight.phase == ENEMY and not s.fight.result:
+    while s.fight.phase == FightPhase.ENEMY and not s.fight.result:
         legal = GAME.legal_actions(s, 0)
         blocks = [a for a in legal if isinstance(a, React) and a.card != "A04"]
         if s.fight.prompt == P_ATTACKED and blocks:
@@ -132,7 +133,7 @@ def test_SC_W46_reaction_budget_and_retreat_timing() -> None:
 
 def test_SC_W47_character_first_strike() -> None:
     s = state(board(8, 2), (0, 0), [(TOUGH, (6, 0))], hand=["A05", "A01"], equipped=["bow"], fates=[2, 2, 2],
-              phase=ENEMY)
+              phase=FightPhase.ENEMY)
     s, events = run_tasks(s, Task("enemy_phase"))
     assert s.fight.prompt == P_FIRST_STRIKE and xy(s, s.fight.foes[0].cell) == (3, 0)  # just came into bow range
     assert React("A05", "bow") in GAME.legal_actions(s, 0)
@@ -146,7 +147,7 @@ def test_SC_W47_character_first_strike() -> None:
 
 def test_SC_W47_first_strike_dodge_penalty_during_the_activation() -> None:
     s = state(board(8, 2), (0, 0), [(LINES, (2, 0))], hand=["A05", "A01"], equipped=["spear"], fates=[1, 4, 4],
-              phase=ENEMY)
+              phase=FightPhase.ENEMY)
     s, events = run_tasks(s, Task("enemy_phase"))
     # already within the spear's range 2 before it moved, so the First Strike comes when it attacks
     assert s.fight.prompt == P_ATTACKED and xy(s, s.fight.foes[0].cell) == (1, 0)
@@ -157,15 +158,15 @@ def test_SC_W47_first_strike_dodge_penalty_during_the_activation() -> None:
 
 
 def test_SC_W48_damage_from_discard_and_refresh() -> None:
-    s = state(board(3, 3), (0, 0), [(TOUGH, (2, 2))], hand=["A01"], upgrades=["T-regen"], phase=ENEMY)
+    s = state(board(3, 3), (0, 0), [(TOUGH, (2, 2))], hand=["A01"], upgrades=["T-regen"], phase=FightPhase.ENEMY)
     s.fight.discard = ["A02", "A03", "A04"]
     s, _ = run_tasks(s, Task("damage", 2))
     assert s.fight.prompt == P_DAMAGE and {a.card for a in GAME.legal_actions(s, 0)} == {"A01", "A02", "A03", "A04"}
     s, _ = play(s, Wound("A02"), Wound("A03"))
     assert s.sheet.hand == ["A01"] and s.fight.discard == ["A04"] and s.sheet.damaged == ["A02", "A03"]
     s, _ = run_tasks(s, Task("refresh"))
-    assert sorted(s.sheet.hand) == ["A01", "A04"] and s.fight.discard == [] and s.fight.phase == CHARACTER
-    last = state(board(3, 3), (0, 0), [(TOUGH, (2, 2))], hand=["A01"], phase=ENEMY)
+    assert sorted(s.sheet.hand) == ["A01", "A04"] and s.fight.discard == [] and s.fight.phase == FightPhase.CHARACTER
+    last = state(board(3, 3), (0, 0), [(TOUGH, (2, 2))], hand=["A01"], phase=FightPhase.ENEMY)
     last, events = run_tasks(last, Task("damage", 1))
     assert last.fight.result == "defeat" and kinds(events, "combat_over")
     assert GAME.outcome(last).ranks == (2,)
@@ -175,7 +176,7 @@ def test_W_CRx_03_item_16_retreat_may_end_at_the_same_distance() -> None:
     """Item 16, W-CRx-03: Martha's Retreat must leave her "equal or greater" distance from the activated enemy
     (8.2.2.3.3), so a step need not gain distance: up, then back towards the enemy's column to the distance she
     started at. A step that would take her closer than that is refused."""
-    s = state(board(4, 3), (2, 1), [(MOVER, (0, 1))], hand=["A04", "A01"], phase=ENEMY)
+    s = state(board(4, 3), (2, 1), [(MOVER, (0, 1))], hand=["A04", "A01"], phase=FightPhase.ENEMY)
     s, _ = run_tasks(s, Task("enemy_phase"))
     assert s.fight.prompt == P_RETREAT
     s, _ = play(s, React("A04"))  # Retreat 2 MP; she stands at distance 2

@@ -8,7 +8,7 @@ from gamehall.games.grimm_world.actions import Play, Reequip
 from gamehall.games.grimm_world.board import build, card_cells
 from gamehall.games.grimm_world.catalog import CONFLICTS, ENEMIES
 from gamehall.games.grimm_world.setup import new_fight, skirmish_sheet
-from gamehall.games.grimm_world.state import CHARACTER, ENEMY, P_EQUIP
+from gamehall.games.grimm_world.state import P_EQUIP, FightPhase
 
 
 def test_SC_W29_battlefield_setup_orientation_and_numbering() -> None:
@@ -50,8 +50,8 @@ def test_SC_W31_enemy_initiative_skips_the_first_character_phase() -> None:
     s = GAME.new_match(GAME.configure("skirmish", 1, {"conflict": "Y701", "chapter": 2}), 3)
     assert s.fight is not None
     # whatever decision comes first belongs to round 1's Enemy Phase; the first free Character Phase is round 2
-    while s.fight.prompt or s.fight.phase != CHARACTER:
-        assert s.fight.phase == ENEMY and s.fight.round == 1
+    while s.fight.prompt or s.fight.phase != FightPhase.CHARACTER:
+        assert s.fight.phase == FightPhase.ENEMY and s.fight.round == 1
         s, _ = GAME.apply(s, 0, GAME.default_action(s, 0))  # type: ignore[arg-type]
         assert not s.fight.result
     assert s.fight.round == 2 and s.fight.played == 0

@@ -8,7 +8,7 @@ from typing import Any
 from gamehall.engine import Action
 from gamehall.games.grimmoir import GAME
 from gamehall.games.grimmoir.catalog import CARD_INDEX, CARDS, DAMAGE_TYPES, Card
-from gamehall.games.grimmoir.state import BATTLE, BOOK_OPEN, NO_BOOK, State, Unit
+from gamehall.games.grimmoir.state import BOOK_OPEN, NO_BOOK, Phase, State, Unit
 
 Row = Sequence[str | None]
 
@@ -55,7 +55,7 @@ def battle_state(
     (wounds, plus, minus, exhausted, book, pens). No automatic moves are applied.
     """
     state = GAME.new_match(GAME.configure(flags=flags or {}, options=options or {}), seed=1)
-    state.phase = BATTLE
+    state.phase = Phase.BATTLE
     state.first = state.initiative = initiative
     state.turn = turn
     state.round = round_number

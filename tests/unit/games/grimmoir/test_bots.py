@@ -10,7 +10,7 @@ from gamehall.games.grimmoir import GAME
 from gamehall.games.grimmoir.balance import main, play_match
 from gamehall.games.grimmoir.bots import GreedyBot, RandomBot
 from gamehall.games.grimmoir.heuristic import evaluate
-from gamehall.games.grimmoir.state import DRAW, OVER
+from gamehall.games.grimmoir.state import DRAW, Phase
 
 
 def test_evaluate_stays_in_range_and_is_complementary() -> None:
@@ -23,7 +23,7 @@ def test_evaluate_stays_in_range_and_is_complementary() -> None:
         assert evaluate(state, 0) + evaluate(state, 1) == pytest.approx(1.0)
         seat = rng.choice(sorted(GAME.to_act(state)))
         state, _ = GAME.apply(state, seat, rng.choice(list(GAME.legal_actions(state, seat))))
-    assert state.phase == OVER
+    assert state.phase == Phase.OVER
     if state.winner != DRAW:
         assert evaluate(state, state.winner) == 1.0 and evaluate(state, 1 - state.winner) == 0.0
 

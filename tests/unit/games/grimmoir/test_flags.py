@@ -17,7 +17,7 @@ from gamehall.games.grimmoir.actions import (
 )
 from gamehall.games.grimmoir.battle import flow
 from gamehall.games.grimmoir.catalog import BY_FACTION, CARDS, FACTIONS
-from gamehall.games.grimmoir.state import DRAW, OVER
+from gamehall.games.grimmoir.state import DRAW, Phase
 
 from .builder import act, battle_state, card, draft_state, id_at, of_type, quiet
 
@@ -155,7 +155,7 @@ def test_simultaneous_elimination_flag(value: str, winner: int) -> None:
 
     state, x, avenger = _mutual_elimination(value)  # type: ignore[misc]
     after = act(state, P1, Attack(x, avenger))
-    assert after.phase == OVER and after.winner == winner
+    assert after.phase == Phase.OVER and after.winner == winner
     outcome = GAME.outcome(after)
     assert outcome is not None and outcome.ranks == ((1, 1) if winner == DRAW else (1, 2))
 

@@ -21,7 +21,7 @@ from gamehall.games.grimmoir.actions import (
 from gamehall.games.grimmoir.battle import flow
 from gamehall.games.grimmoir.catalog import BY_FACTION, CARDS, FACTIONS, allied
 from gamehall.games.grimmoir.effects import effective_attack
-from gamehall.games.grimmoir.state import ARRANGE, BATTLE, BOOK_CLOSED, BOOK_OPEN, DISPLAY, OVER, RECRUIT
+from gamehall.games.grimmoir.state import BOOK_CLOSED, BOOK_OPEN, Phase
 
 from .builder import act, battle_state, card, draft_state, id_at, of_type, quiet, unit_at
 
@@ -59,7 +59,7 @@ def test_SC_G02_team_options_ingenium_with_humilitat() -> None:
     assert PickFaction("avarum") not in GAME.legal_actions(state, P1)  # not adjacent (and taken)
     state = act(state, P1, PickFaction("humilitat"))
     state = act(state, P2, PickFaction("animo"))
-    assert state.phase == RECRUIT
+    assert state.phase == Phase.RECRUIT
     ing, hum, ani = _ids("ingenium"), _ids("humilitat"), _ids("animo")
 
     def team(state: object, names: list[str]) -> object:
@@ -81,7 +81,7 @@ def test_SC_G02_team_options_ingenium_with_humilitat() -> None:
     with pytest.raises(IllegalAction, match="not recruitable"):
         act(team(state, ing[:4]), P1, Recruit(_ids("avarum")[0]))  # type: ignore[arg-type]
     five = team(state, ing[:5])
-    assert P1 in GAME.to_act(five) and five.phase == RECRUIT  # a team of 5 is not finished
+    assert P1 in GAME.to_act(five) and five.phase == Phase.RECRUIT  # a team of 5 is not finished
 
 
 def test_SC_G03_faction_draft_example() -> None:
@@ -94,7 +94,7 @@ def test_SC_G03_faction_draft_example() -> None:
     with pytest.raises(IllegalAction):
         act(state, P2, PickFaction("ingenium"))
     declined = act(state, P2, DeclineSupport())
-    assert declined.supports[P2] == -1 and declined.phase == RECRUIT
+    assert declined.supports[P2] == -1 and declined.phase == Phase.RECRUIT
 
 
 def _display_ready(first: int = P1) -> object:
@@ -108,7 +108,7 @@ def _display_ready(first: int = P1) -> object:
         state = act(state, first, Recruit(name))
     for name in _ids("ingenium")[:6]:
         state = act(state, p2, Recruit(name))
-    assert state.phase == DISPLAY
+    assert state.phase == Phase.DISPLAY
     return state
 
 
@@ -128,12 +128,12 @@ def test_SC_G04_display_sequence() -> None:
     state = act(state, P1, Place(mine[2], 3))  # E
     assert {a.column for a in GAME.legal_actions(state, P2)} == {3}
     state = act(state, P2, Place(theirs[2], 3))  # F faces E
-    assert state.phase == ARRANGE and GAME.to_act(state) == {P1, P2}
+    assert state.phase == Phase.ARRANGE and GAME.to_act(state) == {P1, P2}
     state = act(state, P1, Arrange((mine[3], mine[4], mine[5])))
     assert GAME.to_act(state) == {P2}
     assert id_at(state, P1, 2, 1) is None  # face down until both committed
     state = act(state, P2, Arrange((theirs[5], theirs[4], theirs[3])))
-    assert state.phase == BATTLE
+    assert state.phase == Phase.BATTLE
     assert [id_at(state, P1, 2, c) for c in (1, 2, 3)] == mine[3:6]
     assert [id_at(state, P2, 2, c) for c in (1, 2, 3)] == [theirs[5], theirs[4], theirs[3]]
     for unit in state.board:
@@ -390,7 +390,7 @@ def test_SC_G17_game_end() -> None:
     state = battle_state(front=[(x, None, None), (y, None, None)], units={y: {"wounds": card(y).strength - 1}})
     state.passed[P2] = True
     after, events = GAME.apply(state, P1, Attack(x, y))
-    assert after.phase == OVER and GAME.outcome(after).winners() == (P1,)  # type: ignore[union-attr]
+    assert after.phase == Phase.OVER and GAME.outcome(after).winners() == (P1,)  # type: ignore[union-attr]
     assert GAME.to_act(after) == frozenset()
     assert not any(e.kind in ("round_end", "new_round") for e in events)
     assert after.round == 1

@@ -9,7 +9,7 @@ from gamehall.engine import Action, IllegalAction
 from gamehall.games.grimmoir import GAME
 from gamehall.games.grimmoir.actions import Attack, Move, Pass, Special, Swap
 from gamehall.games.grimmoir.catalog import CARDS
-from gamehall.games.grimmoir.state import BATTLE, State
+from gamehall.games.grimmoir.state import Phase, State
 
 CONFIGS = [
     GAME.configure(),
@@ -37,7 +37,7 @@ def test_validation_matches_enumeration_in_random_battles() -> None:
         while GAME.to_act(state):
             seat = rng.choice(sorted(GAME.to_act(state)))
             legal = list(GAME.legal_actions(state, seat))
-            if state.phase == BATTLE and state.pending_shift < 0 and rng.random() < 0.3:
+            if state.phase == Phase.BATTLE and state.pending_shift < 0 and rng.random() < 0.3:
                 legal_set = set(legal)
                 for action in _candidates(state, seat):
                     try:

@@ -11,7 +11,7 @@ from gamehall.engine import IllegalAction, NotYourTurn
 from gamehall.games.grimmoir import GAME
 from gamehall.games.grimmoir.actions import Arrange, Attack, DeclineSupport, Pass, PickFaction, Place, Recruit
 from gamehall.games.grimmoir.catalog import BY_FACTION, CARDS, FACTIONS
-from gamehall.games.grimmoir.state import ARRANGE, BATTLE
+from gamehall.games.grimmoir.state import Phase
 
 from .builder import act, battle_state, draft_state, of_type
 
@@ -41,7 +41,7 @@ def _to_arrange(flags: dict[str, str] | None = None) -> object:
         (P2, theirs[2], 3),
     ]:
         state = act(state, seat, Place(name, col))
-    assert state.phase == ARRANGE
+    assert state.phase == Phase.ARRANGE
     return state
 
 
@@ -63,7 +63,7 @@ def test_face_down_placement_is_secret_until_both_commit() -> None:
     other = GAME.resample_hidden(after, P2, random.Random(3))  # type: ignore[arg-type]
     assert GAME.view(other, P2) == GAME.view(after, P2)
     revealed = act(after, P2, Arrange(tuple(_ids("ingenium")[3:6])))  # type: ignore[arg-type]
-    assert revealed.phase == BATTLE
+    assert revealed.phase == Phase.BATTLE
     assert [c["character"] for c in GAME.view(revealed, P2)["board"][P1][3:]] == list(order)
 
 

@@ -53,9 +53,9 @@ def place(s: State, slot: int, card_id: str) -> None:
     place_homes(s)
     for h in range(HEROES * s.seats):
         seat = h // HEROES
-        if s.hslot[h] == before[seat]:
-            s.hslot[h] = s.home[seat]
-            s.hreg[h] = s.home_reg[seat]
+        if s.hero_slot[h] == before[seat]:
+            s.hero_slot[h] = s.home[seat]
+            s.hero_region[h] = s.home_region[seat]
     for slot_ in range(len(s.cards)):
         if portal_region(s, slot_) < 0:
             s.goblin[slot_] = NO_GOBLIN
@@ -76,18 +76,18 @@ def region(s: State, slot: int, kind: str) -> int:
 def put(s: State, seat: int, hero: int, slot: int, kind: str, prog: int = 0) -> int:
     """Place hero `hero` of `seat` on the `kind` region at `slot`; returns the hero's global index."""
     h = HEROES * seat + hero
-    s.hslot[h] = slot
-    s.hreg[h] = region(s, slot, kind)
-    s.hprog[h] = prog
+    s.hero_slot[h] = slot
+    s.hero_region[h] = region(s, slot, kind)
+    s.hero_progress[h] = prog
     return h
 
 
 def at_home(s: State, h: int) -> bool:
     seat = h // HEROES
     return (
-        s.hslot[h] == s.home[seat]
-        and s.hreg[h] == s.home_reg[seat]
-        and REGIONS[s.side][s.cards[s.hslot[h]]][s.hreg[h]][0] == CASTLE
+        s.hero_slot[h] == s.home[seat]
+        and s.hero_region[h] == s.home_region[seat]
+        and REGIONS[s.side][s.cards[s.hero_slot[h]]][s.hero_region[h]][0] == CASTLE
     )
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from gamehall.games.tiny_epic_quest import GAME
 from gamehall.games.tiny_epic_quest.actions import Learn, Move, Rest
 from gamehall.games.tiny_epic_quest.progress import discard_rightmost
-from gamehall.games.tiny_epic_quest.state import AGGRESSIVE, P_DEFEND, PASSIVE, State, portal_region
+from gamehall.games.tiny_epic_quest.state import AGGRESSIVE, PASSIVE, DecisionKind, State, portal_region
 from gamehall.games.tiny_epic_quest.tables import QUEST_IS_TREASURE, SWORD
 
 from .builders import (
@@ -115,7 +115,7 @@ def test_flag_defend_any_damage_AMB_7() -> None:
     s = night(new(seats=2), holder=0, magic=8)
     s.power = [2, 0]
     default, _ = roll(s, [M, T, T, T, T])
-    assert default.pending and default.pending[0][1] == P_DEFEND
+    assert default.pending and default.pending[0].kind == DecisionKind.DEFEND
     s.rules.defend_any_damage = False
     other, _ = roll(s, [M, T, T, T, T])
     assert not other.pending and other.health[0] == 5
@@ -132,7 +132,7 @@ def _shadow_then_ice(**flags: bool) -> State:
     put(s, 0, 0, 0, "temple", prog=4)  # then Ice
     s = act(night(s, holder=0), 0, Rest())
     while s.pending:
-        seat = s.pending[0][0]
+        seat = s.pending[0].seat
         s = act(s, seat, legal(s, seat)[0])
     return s
 
@@ -140,7 +140,7 @@ def _shadow_then_ice(**flags: bool) -> State:
 def test_flag_legendary_strict_order_AMB_9() -> None:
     assert _shadow_then_ice().legend[0][0] == 1
     relaxed = _shadow_then_ice(legendary_strict_order=False)
-    assert relaxed.legend[0][0] == 2 and any(SWORD in relaxed.hitems[i] for i in range(3))
+    assert relaxed.legend[0][0] == 2 and any(SWORD in relaxed.hero_items[i] for i in range(3))
 
 
 def _two_obelisks(**flags: bool) -> State:
@@ -177,7 +177,7 @@ def _treasure_rest(**flags: bool) -> State:
     s.health[0] = 5
     s = act(night(s, holder=0), 0, Rest())
     while s.pending:
-        seat = s.pending[0][0]
+        seat = s.pending[0].seat
         s = act(s, seat, legal(s, seat)[0])
     return s
 

@@ -16,7 +16,7 @@ from .builders import act, copy, day_turn, legal, new, put
 def _full_hands_at_home():  # type: ignore[no-untyped-def]
     s = new(seats=2)
     for i in range(HEROES):
-        s.hitems[i] = [100 + 2 * i, 101 + 2 * i]  # every hand of seat 0 is full; its heroes start in its Castle
+        s.hero_items[i] = [100 + 2 * i, 101 + 2 * i]  # every hand of seat 0 is full; its heroes start in its Castle
     return day_turn(s, "horse", selector=0)
 
 
@@ -25,7 +25,7 @@ def test_T_IT_03_full_hands_are_rearranged_by_exchange() -> None:
     assert not [a for a in legal(s, 0) if isinstance(a, Equip)]  # no free hand: no plain equip
     assert Exchange(100, 102) in legal(s, 0)
     after = act(s, 0, Exchange(100, 102))
-    assert after.hitems[0] == [102, 101] and after.hitems[1] == [100, 103]
+    assert after.hero_items[0] == [102, 101] and after.hero_items[1] == [100, 103]
 
 
 def test_T_IT_03_two_items_of_one_hero_do_not_exchange() -> None:
@@ -35,14 +35,14 @@ def test_T_IT_03_two_items_of_one_hero_do_not_exchange() -> None:
 def test_T_IT_02_a_kept_item_replaces_an_equipped_one() -> None:
     s = new(seats=2)
     for i in range(HEROES):
-        s.hitems[i] = [100 + 2 * i, 101 + 2 * i]
+        s.hero_items[i] = [100 + 2 * i, 101 + 2 * i]
     give_item(s, 0, HORN)
     assert s.kept[0] == [HORN]  # no free hand: the Horn waits by the player card (T-IT-02)
-    s.hitems[0] = [SHIELD, 101]
+    s.hero_items[0] = [SHIELD, 101]
     s = day_turn(s, "horse", selector=0)
     first, second = sorted((HORN, SHIELD))
     after = act(s, 0, Exchange(first, second))
-    assert after.hitems[0] == [HORN, 101] and after.kept[0] == [SHIELD]
+    assert after.hero_items[0] == [HORN, 101] and after.kept[0] == [SHIELD]
 
 
 def test_T_IT_03_not_outside_the_own_castle() -> None:

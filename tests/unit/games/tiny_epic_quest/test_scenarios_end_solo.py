@@ -7,7 +7,15 @@ from gamehall.games.tiny_epic_quest.actions import Idle, Provoke, Select
 from gamehall.games.tiny_epic_quest.flow import pump
 from gamehall.games.tiny_epic_quest.night import start_night
 from gamehall.games.tiny_epic_quest.scoring import victory_points
-from gamehall.games.tiny_epic_quest.state import AGGRESSIVE, NO_GOBLIN, OVER, PASSIVE, RESTED, State, portal_region
+from gamehall.games.tiny_epic_quest.state import (
+    AGGRESSIVE,
+    NO_GOBLIN,
+    PASSIVE,
+    RESTED,
+    Phase,
+    State,
+    portal_region,
+)
 from gamehall.games.tiny_epic_quest.tables import FOOT as FOOT_CARD
 from gamehall.games.tiny_epic_quest.tables import GRYPHON as GRYPHON_CARD
 from gamehall.games.tiny_epic_quest.tables import HORSE, RAFT, SHIP, SWORD
@@ -40,7 +48,7 @@ def test_SC_T30_resolution_sequence() -> None:
     assert [after.goblin[slot] for slot in portals[:3]] == [AGGRESSIVE] * 3
     assert [after.goblin[slot] for slot in portals[3:]] == [PASSIVE] * 4
     assert after.supply == 5 and after.magic == 0 and after.used == [False] * 5
-    assert after.first == 1 and after.token_q is True and after.round == 2
+    assert after.first == 1 and after.no_quest_by_day is True and after.round == 2
 
 
 def test_SC_T32_scoring_and_ties() -> None:
@@ -48,7 +56,7 @@ def test_SC_T32_scoring_and_ties() -> None:
     s.spell[0], s.quests_done[0], s.goblins[0], s.legend[0] = 4, [0, 1, 2], 2, [2, 0, 0]
     assert victory_points(s, 0) == 2 + 3 + 3 + 4 == 12
     assert victory_points(s, 1) == -9
-    s.phase = OVER
+    s.phase = Phase.OVER
     s.spell, s.goblins, s.legend = [0, 0], [0, 0], [[0, 0, 0], [0, 0, 0]]
     s.quests_done = [[0, 1, 2, 3], [4, 5, 6]]  # A 4 quests (6 VP), B 3 quests (3 VP)
     s.spell = [3, 0]  # A: 1 + 6 - 2 = 5
@@ -99,7 +107,7 @@ def test_SC_T35_solo_resolution() -> None:
     portals = _portals(s)
     for slot in portals[5:]:
         s.goblin[slot] = NO_GOBLIN
-    s.token_q = False  # a quest was completed this round: solo discards anyway
+    s.no_quest_by_day = False  # a quest was completed this round: solo discards anyway
     row = list(s.row)
     s = copy(s)
     start_night(s)
@@ -116,9 +124,9 @@ def test_SC_T35_solo_resolution() -> None:
 
 def test_SC_T36_solo_victory() -> None:
     s = new("solo", 1, difficulty="squire")
-    s.phase = OVER
+    s.phase = Phase.OVER
     s.quests_done[0], s.goblins[0], s.spell[0], s.legend[0] = list(range(8)), 6, 8, [0, 2, 0]
-    s.hitems[0] = [SWORD]
+    s.hero_items[0] = [SWORD]
     assert victory_points(s, 0) == 50
     outcome = GAME.outcome(s)
     assert outcome is not None and outcome.reason.startswith("won")

@@ -15,8 +15,8 @@ from gamehall.games.tiny_epic_quest.state import (
     EXHAUSTED,
     HEROES,
     NO_GOBLIN,
-    P_DEFEND,
     RESTED,
+    DecisionKind,
     max_health,
     max_power,
 )
@@ -58,13 +58,13 @@ def test_SC_T14_defending() -> None:
     s = night(_players(2), holder=0, magic=5)
     s.power[0] = 3
     s, _ = roll(s, [D, D, T, T, S])
-    assert s.pending[0][:3] == [0, P_DEFEND, 2]
+    assert (s.pending[0].seat, s.pending[0].kind, s.pending[0].value) == (0, DecisionKind.DEFEND, 2)
     s = act(s, 0, Defend())
     assert (s.power[0], s.health[0]) == (1, 6)
     assert s.health[1] == 4  # N1 (Power 0) cannot defend and loses 2
     shielded = night(_players(2), holder=0, magic=5)
     shielded.power[0] = 3
-    shielded.hitems[1] = [SHIELD]
+    shielded.hero_items[1] = [SHIELD]
     shielded, _ = roll(shielded, [D, T, T, S, S])
     shielded = act(shielded, 0, Defend())
     assert (shielded.power[0], shielded.health[0]) == (2, 6)
@@ -118,7 +118,7 @@ def test_SC_T18_torch_example_shared_dice() -> None:
     s = act(s, 0, Advance(0))
     s = act(s, 0, Advance(0))
     s = act(s, 1, Advance(0))
-    assert (s.hprog[p1], s.hprog[p2]) == (2, 3)
+    assert (s.hero_progress[p1], s.hero_progress[p2]) == (2, 3)
     assert not GAME.to_act(s) or GAME.to_act(s) == frozenset({1})
     split = _temple_night()
     a = put(split, 0, 0, 0, "temple", prog=0)
@@ -127,7 +127,7 @@ def test_SC_T18_torch_example_shared_dice() -> None:
     split, _ = roll(split, [T, T, A, A, A])
     split = act(split, 0, Advance(0))
     split = act(split, 0, Advance(1))
-    assert (split.hprog[a], split.hprog[b]) == (1, 1)
+    assert (split.hero_progress[a], split.hero_progress[b]) == (1, 1)
     assert Advance(0) not in legal(split, 0) and Advance(1) not in legal(split, 0)
 
 
@@ -138,14 +138,14 @@ def test_SC_T19_double_space_and_forge_ahead() -> None:
     s = night(s, holder=0)
     after, _ = roll(s, [S, T, A, A, A])
     after = act(after, 0, Advance(0))
-    assert after.hprog[h] == 3 and after.power[0] == 0
+    assert after.hero_progress[h] == 3 and after.power[0] == 0
     rich = _temple_night()
     h = put(rich, 0, 0, 0, "temple", prog=2)
     rich.power[0] = 4
     rich = night(rich, holder=0)
     rich, _ = roll(rich, [T, T, A, A, A])
     rich = act(rich, 0, Advance(0))
-    assert rich.hprog[h] == 3 and rich.power[0] == 0
+    assert rich.hero_progress[h] == 3 and rich.power[0] == 0
     # A player who is not rolling may forge during another player's roll.
     other = _temple_night()
     h1 = put(other, 1, 0, 1, "temple", prog=0)
@@ -154,7 +154,7 @@ def test_SC_T19_double_space_and_forge_ahead() -> None:
     other, _ = roll(other, [T, T, A, A, A], holder=0)
     assert 1 in GAME.to_act(other)
     other = act(other, 1, Advance(0))
-    assert other.hprog[h1] == 1 and other.power[1] == 0
+    assert other.hero_progress[h1] == 1 and other.power[1] == 0
 
 
 def _goblin_night(**kw: int):  # type: ignore[no-untyped-def]
@@ -175,23 +175,23 @@ def test_SC_T20_attack_example() -> None:
     for seat, slot in ((0, 0), (1, 1)):
         s = act(s, seat, Strike(0, slot))
         s = act(s, seat, Strike(0, slot))
-    assert s.gdmg[0] == 2 and s.gdmg[1] == 2
+    assert s.goblin_damage[0] == 2 and s.goblin_damage[1] == 2
     split = _goblin_night()
     put(split, 0, 0, 0, "portal")
     put(split, 0, 1, 3, "portal")
     split = night(split, holder=0)
     split, _ = roll(split, [A, A, T, T, S])
     one_each = act(act(split, 0, Strike(0, 0)), 0, Strike(1, 3))
-    assert (one_each.gdmg[0], one_each.gdmg[3]) == (1, 1)
+    assert (one_each.goblin_damage[0], one_each.goblin_damage[3]) == (1, 1)
     both = act(act(split, 0, Strike(1, 3)), 0, Strike(1, 3))
-    assert (both.gdmg[0], both.gdmg[3]) == (0, 2)
+    assert (both.goblin_damage[0], both.goblin_damage[3]) == (0, 2)
 
 
 def test_SC_T21_defeating_a_goblin() -> None:
     s = _goblin_night()
     h = put(s, 0, 0, 0, "portal")
     s = night(s, holder=0)
-    s.gdmg[0] = 4
+    s.goblin_damage[0] = 4
     s, _ = roll(s, [A, T, T, S, S])
     s = act(s, 0, Strike(0, 0))
     assert s.goblins[0] == 1 and max_health(s, 0) == 7 and s.goblin[0] == NO_GOBLIN
@@ -210,9 +210,9 @@ def test_SC_T22_goblin_damage_resets() -> None:
     s = _goblin_night()
     h = put(s, 0, 0, 0, "portal")
     s = night(s, holder=0)
-    s.gdmg[0] = 3
+    s.goblin_damage[0] = 3
     s = act(s, 0, Rest())
-    assert at_home(s, h) and s.gdmg[0] == 0 and s.goblin[0] != NO_GOBLIN
+    assert at_home(s, h) and s.goblin_damage[0] == 0 and s.goblin[0] != NO_GOBLIN
 
 
 def test_SC_T23_exhaustion() -> None:
@@ -258,7 +258,7 @@ def test_SC_T24_spell_learning() -> None:
 
 def test_SC_T25_staff_example() -> None:
     s, h = _obelisk("land-06", magic=4, power=3)  # spider (level 3); the token on the 5th space
-    s.hitems[h] = [STAFF]
+    s.hero_items[h] = [STAFF]
     s = act(s, 0, Rest())
     assert Learn(0, 3) in legal(s, 0)
     s = act(s, 0, Learn(0, 3))
@@ -272,7 +272,7 @@ def test_SC_T26_sword_card_example() -> None:
     h = put(s, 0, 0, 0, "portal")
     s.spell[0] = 2
     s.power[0] = 5
-    s.hitems[h] = [SWORD]
+    s.hero_items[h] = [SWORD]
     s = night(s, holder=0)
     s, _ = roll(s, [A, T, T, S, S])
     for _ in range(5):
@@ -281,20 +281,20 @@ def test_SC_T26_sword_card_example() -> None:
     # The Sword works while another player rolls, and not away from a portal.
     other = _goblin_night(power=3)
     h = put(other, 0, 0, 0, "portal")
-    other.hitems[h] = [SWORD]
+    other.hero_items[h] = [SWORD]
     other = night(other, holder=1)
     other, _ = roll(other, [T, T, S, S, S], holder=1)
     assert Strike(0, 0) in legal(other, 0)
     away = _goblin_night(power=3)
     h = put(away, 0, 0, 0, "obelisk")
-    away.hitems[h] = [SWORD, BOW]
+    away.hero_items[h] = [SWORD, BOW]
     away = night(away, holder=0)
     assert not [a for a in legal(away, 0) if isinstance(a, Strike)]
     # With the Bow from one card away the rolled symbol works, the Sword does not.
     away, _ = roll(away, [A, T, T, S, S])
     assert Strike(0, 1) in legal(away, 0)
     away = act(away, 0, Strike(0, 1))
-    assert away.gdmg[1] == 1 and away.power[0] == 3
+    assert away.goblin_damage[1] == 1 and away.power[0] == 3
     assert Strike(0, 1) not in legal(away, 0)
 
 
@@ -319,9 +319,9 @@ def test_SC_T27_legendary_sword() -> None:
     sword = _rest_with_last_space(ice, 0, ["land-02"])
     assert sword.legend[0][0] == 2
     while sword.pending:
-        seat = sword.pending[0][0]
+        seat = sword.pending[0].seat
         sword = act(sword, seat, legal(sword, seat)[0])
-    assert any(SWORD in sword.hitems[i] for i in range(HEROES))
+    assert any(SWORD in sword.hero_items[i] for i in range(HEROES))
     from gamehall.games.tiny_epic_quest.scoring import victory_points
 
     assert victory_points(sword, 0) - victory_points(ice, 0) == 4
@@ -340,12 +340,12 @@ def test_SC_T28_treasure_quest_at_night() -> None:
     s = night(s, holder=1)
     s = act(s, 1, Rest())
     assert QUEST["t03"] in s.quests_done[1] and at_home(s, b) and len(s.row) == 3
-    assert any(CLOAK in s.hitems[3 + i] for i in range(HEROES)) or s.pending
-    assert s.token_q is True
+    assert any(CLOAK in s.hero_items[3 + i] for i in range(HEROES)) or s.pending
+    assert s.no_quest_by_day is True
     while s.pending:
-        seat = s.pending[0][0]
+        seat = s.pending[0].seat
         s = act(s, seat, legal(s, seat)[0])
     s = act(s, 0, Rest())
     assert s.quests_done[0] == [] and at_home(s, a)
-    assert not any(CLOAK in s.hitems[i] for i in range(HEROES))
+    assert not any(CLOAK in s.hero_items[i] for i in range(HEROES))
     assert s.phase == 0 and s.round == 2  # both rested: Resolution ran and round 2 began

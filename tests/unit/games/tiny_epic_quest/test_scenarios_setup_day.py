@@ -11,7 +11,7 @@ from gamehall.games.tiny_epic_quest.flow import pump
 from gamehall.games.tiny_epic_quest.map import GEOMETRY
 from gamehall.games.tiny_epic_quest.night import start_night
 from gamehall.games.tiny_epic_quest.progress import refill_row
-from gamehall.games.tiny_epic_quest.state import AGGRESSIVE, DAY, HEROES, NIGHT, P_GAIN, PASSIVE, RESTED
+from gamehall.games.tiny_epic_quest.state import AGGRESSIVE, HEROES, PASSIVE, RESTED, DecisionKind, Phase
 from gamehall.games.tiny_epic_quest.tables import (
     BOW,
     CASTLE_CARDS,
@@ -46,14 +46,14 @@ def test_SC_T01_setup_invariants() -> None:
         assert (s.health[p], s.power[p], s.spell[p], s.status[p]) == (6, 3, 0, 0)
         assert s.legend[p] == [0, 0, 0]
         assert all(at_home(s, HEROES * p + i) for i in range(HEROES))
-    assert s.magic == 0 and s.round == 1 and s.phase == DAY
+    assert s.magic == 0 and s.round == 1 and s.phase == Phase.DAY
     portals = [slot for slot in range(17) if any(r[0] == PORTAL for r in REGIONS[0][s.cards[slot]])]
     assert len(portals) == 7 and all(s.goblin[slot] == PASSIVE for slot in portals)
     assert s.supply == 9
     assert s.used == [False] * 5
     kinds = [QUEST_IS_TREASURE[q] for q in s.row]
     assert len(s.row) == 3 and True in kinds and False in kinds
-    assert s.token_q is True and s.first == 0
+    assert s.no_quest_by_day is True and s.first == 0
 
 
 def test_SC_T02_quest_row_requirement_at_setup() -> None:
@@ -85,7 +85,7 @@ def test_SC_T04_day_turn_order(seats: int, expected: list[int]) -> None:
     s = new(seats=seats)
     selectors = []
     used_before_night = None
-    while s.phase == DAY:
+    while s.phase == Phase.DAY:
         (seat,) = GAME.to_act(s)
         if s.card < 0:
             selectors.append(seat)
@@ -93,7 +93,7 @@ def test_SC_T04_day_turn_order(seats: int, expected: list[int]) -> None:
         else:
             before = list(s.used)
             s = act(s, seat, Idle())
-            if s.phase == NIGHT:
+            if s.phase == Phase.NIGHT:
                 used_before_night = before
     assert selectors == expected
     assert used_before_night is not None and used_before_night.count(False) == 2
@@ -118,7 +118,7 @@ def test_SC_T05_raft_through_aggressive_goblin() -> None:
     s = act(s, 0, Move(0, 3, region(s, 3, "portal"), 0))
     assert s.power[0] == 1
     assert s.goblin[0] == PASSIVE and s.goblin[3] == PASSIVE
-    assert (s.hslot[0], s.hreg[0]) == (3, region(s, 3, "portal"))
+    assert (s.hero_slot[0], s.hero_region[0]) == (3, region(s, 3, "portal"))
 
 
 def test_SC_T06_raft_without_power_is_rejected() -> None:
@@ -176,7 +176,7 @@ def test_SC_T09_idle_at_a_castle() -> None:
     put(s, 0, 2, s.home[1], "castle")
     s = day_turn(s, "horse", selector=0)
     s = act(s, 0, Idle())
-    assert s.pending[0][:3] == [0, P_GAIN, 1]
+    assert (s.pending[0].seat, s.pending[0].kind, s.pending[0].value) == (0, DecisionKind.GAIN, 1)
     s = act(s, 0, Gain(1))
     assert (s.health[0], s.power[0]) == (5, 2)
     assert not s.pending
@@ -186,7 +186,7 @@ def test_SC_T09_idle_at_a_castle() -> None:
     place(t, 0, "land-12")
     for i in range(HEROES):
         put(t, 0, i, 1 if i < 2 else 0, "grotto")
-    t.hreg[1] = 1 - t.hreg[0]
+    t.hero_region[1] = 1 - t.hero_region[0]
     t.health[0] = 4
     t = day_turn(t, "horse", selector=0)
     t = act(t, 0, Idle())
@@ -204,7 +204,7 @@ def test_SC_T10_castle_arrival_and_retrigger() -> None:
         castle = next(c for c in GEOMETRY.castles if c in GEOMETRY.adjacent[1])
     s = act(s, 0, Move(0, castle, region(s, castle, "castle"), 0))
     s = act(s, 0, Gain(0))
-    assert s.power[0] == 3 and s.hslot[h] == castle
+    assert s.power[0] == 3 and s.hero_slot[h] == castle
     # Next turn the hero is still in the castle: Idling gives only the Idle bonus (one gain).
     s = day_turn(s, "horse", selector=0)
     s = act(s, 0, Idle())
@@ -269,12 +269,12 @@ def test_SC_T29_one_quest_per_turn_token_and_discard() -> None:
     assert {type(a) for a in legal(s, 0)} == {TakeQuest}
     s = act(s, 0, TakeQuest(QUEST["m05"]))
     assert s.quests_done[0] == [QUEST["m05"]] and len(s.row) == 3 and QUEST["m02"] in s.row
-    assert s.token_q is False
+    assert s.no_quest_by_day is False
     row = list(s.row)
     end = _resolve_round(s)
     assert end.row == row  # no discard: a quest was taken by Day
     fresh = copy(s)
-    fresh.token_q = True
+    fresh.no_quest_by_day = True
     end = _resolve_round(fresh)
     assert end.row[1:] == row[:2] and row[2] in end.discard
 
@@ -313,24 +313,24 @@ def test_SC_T31_day_temple_completion_through_grotto() -> None:
     assert s.health[0] == 6
     if s.pending:
         s = act(s, 0, Equip(BOW, 2))
-    assert QUEST["t01"] in s.quests_done[0] and s.token_q is False
-    assert any(BOW in s.hitems[3 * 0 + i] for i in range(HEROES))
+    assert QUEST["t01"] in s.quests_done[0] and s.no_quest_by_day is False
+    assert any(BOW in s.hero_items[3 * 0 + i] for i in range(HEROES))
     assert s.legend[0][0] == 1 and TEMPLE_NAMES[0] == "Ice"
 
 
 def test_SC_T38_equipping() -> None:
     s = new(seats=2)
     for i in range(HEROES):
-        s.hitems[i] = [100 + 2 * i, 101 + 2 * i]
+        s.hero_items[i] = [100 + 2 * i, 101 + 2 * i]
     from gamehall.games.tiny_epic_quest.progress import give_item
 
     give_item(s, 0, HORN)
     assert s.kept[0] == [HORN] and not s.pending
-    s.hitems[0] = [SHIELD]
+    s.hero_items[0] = [SHIELD]
     s = day_turn(s, "horse", selector=0)
     assert Equip(HORN, 0) in legal(s, 0)
     s2 = act(s, 0, Equip(HORN, 0))
-    assert s2.hitems[0] == [SHIELD, HORN] and s2.kept[0] == []
+    assert s2.hero_items[0] == [SHIELD, HORN] and s2.kept[0] == []
     # Not from another player's castle.
     away = copy(s)
     for i in range(HEROES):
