@@ -23,7 +23,7 @@ WEB_DEPS := web/node_modules/.installed
 WEB_SOURCES := $(shell find web/src web/index.html web/build.mjs web/buf.gen.yaml web/tsconfig.json protos/gamehall/v1 \
 	-type f -not -path 'web/src/gen/*' 2>/dev/null)
 
-.PHONY: help setup buf postgres chromium web run test test-fast fuzz proto api-baseline lint bench strength soak chart images clean
+.PHONY: help setup buf postgres chromium web run test test-fast simulate fuzz proto api-baseline lint bench strength soak chart images clean
 
 help:
 	@echo "make run    - set up and run the whole platform on embedded defaults (Ctrl-C stops it)"
@@ -31,6 +31,7 @@ help:
 	@echo "make test   - set up and run the whole test suite"
 	@echo "make bench  - speed table (ratios to baselines measured in the same run)"
 	@echo "make strength - the bots' strength table (sequential tests on paired seeds; exit 1 if a claim fails)"
+	@echo "make simulate - the random-simulation tests at full size (make test plays a quarter-sized sample)"
 	@echo "make soak   - play while services, a NATS node and PostgreSQL are killed, then every invariant checked"
 	@echo "make fuzz   - 10 minutes of drawn messages to every public RPC (FUZZ_SECONDS=..., FUZZ_SEED=random|<n>)"
 	@echo "make proto  - regenerate Python code from protos/   make lint - ruff, mypy, buf lint"
@@ -99,6 +100,10 @@ bench: $(STAMP)
 
 strength: $(STAMP)
 	@$(PY) -m gamehall.bench.strength
+
+# The random-simulation tests (marked `slow`) at the counts they were written with (tests/support/sizes.py).
+simulate: $(STAMP)
+	@GAMEHALL_FULL_SIMULATIONS=1 $(PYTEST) $(PARALLEL) -m slow -p no:cacheprovider -q tests/unit
 
 # The tables soak (60 s, SQLite), then faults at tournament scale (PostgreSQL, a 3-node JetStream cluster,
 # 500 concurrent bot matches; about 8 minutes on 2 cores), then the database outages of tests/e2e/test_outages.py

@@ -6,6 +6,7 @@ import pytest
 
 from gamehall.engine.conformance import assert_conforms
 from gamehall.games.grimmoir import GAME
+from tests.support.sizes import simulations
 
 CONFIGS = [
     GAME.configure(),
@@ -24,14 +25,19 @@ CONFIGS = [
 
 
 @pytest.mark.slow
-def test_conformance_600_matches() -> None:
-    """150 random matches of each rule set (the one mode, two seats), deep checks every 8 steps."""
-    report = assert_conforms(GAME, matches=600, configs=CONFIGS, deep_every=8, seed=11)
-    assert report.matches == 600
+def test_conformance_many_matches() -> None:
+    """150 random matches of each rule set (the one mode, two seats) under `make simulate`, a quarter of that in
+    `make test`; deep checks every 8 steps."""
+    matches = simulations(600, 150)
+    report = assert_conforms(GAME, matches=matches, configs=CONFIGS, deep_every=8, seed=11)
+    assert report.matches == matches
     assert report.hidden_differs > 0
     assert len(report.outcomes) >= 2  # both seats win some matches
 
 
+@pytest.mark.slow
 def test_conformance_fully_deep() -> None:
-    report = assert_conforms(GAME, matches=60, configs=CONFIGS, deep_every=1, seed=5)
-    assert report.matches == 60
+    """Every check at every step: 60 matches under `make simulate`, 20 in `make test`."""
+    matches = simulations(60, 20)
+    report = assert_conforms(GAME, matches=matches, configs=CONFIGS, deep_every=1, seed=5)
+    assert report.matches == matches

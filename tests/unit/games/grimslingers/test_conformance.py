@@ -7,6 +7,7 @@ import pytest
 from gamehall.engine.conformance import assert_conforms
 from gamehall.engine.protocol import MatchConfig
 from gamehall.games.grimslingers import GAME
+from tests.support.sizes import simulations
 
 ALL = {"items": True, "archetypes": True}
 
@@ -75,6 +76,7 @@ CONFIGS: list[tuple[str, list[MatchConfig], int, int]] = [
 @pytest.mark.slow
 @pytest.mark.parametrize(("name", "configs", "matches", "deep_every"), CONFIGS, ids=[c[0] for c in CONFIGS])
 def test_conforms(name: str, configs: list[MatchConfig], matches: int, deep_every: int) -> None:
+    matches = simulations(matches, max(4 * len(configs), matches // 4))
     report = assert_conforms(GAME, matches=matches, configs=configs, deep_every=deep_every, seed=len(name))
     assert report.matches == matches and report.hidden_differs > 0
     assert sum(report.outcomes.values()) == matches
@@ -114,13 +116,14 @@ def test_creature_modes_conform() -> None:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("mode", ["creature-duel", "witch-king"])
-def test_random_bots_finish_500_matches(mode: str) -> None:
-    """500 matches per new mode, random bots on views only (gamehall.ai), every seat count."""
+def test_random_bots_finish_many_matches(mode: str) -> None:
+    """500 matches per new mode under `make simulate` (120 in `make test`), random bots on views only
+    (gamehall.ai), every seat count."""
     from gamehall.ai.arena import play_match
     from gamehall.ai.bot import RandomBot
 
     configs = [c for c in CREATURE_CONFIGS if c.mode == mode] + [GAME.configure(mode, n) for n in (1, 2, 3, 4)]
-    for i in range(500):
+    for i in range(simulations(500, 120)):
         config = configs[i % len(configs)]
         result = play_match(GAME, config, [RandomBot() for _ in range(config.seats)], seed=i)
         assert len(result.outcome.ranks) == config.seats

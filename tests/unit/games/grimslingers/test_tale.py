@@ -16,6 +16,7 @@ from gamehall.games.grimslingers.balance_tale import play
 from gamehall.games.grimslingers.content.tale_schema import TalePack
 from gamehall.games.grimslingers.state import Phase
 from gamehall.games.grimslingers.tale_content import LINKS, NODES, TALE
+from tests.support.sizes import simulations
 
 from .tale_builders import t_of, tale
 
@@ -32,11 +33,13 @@ def test_tall_tale_conforms_over_every_seat_count_and_difficulty() -> None:
 
 @pytest.mark.slow
 def test_tall_tale_conforms_many_matches() -> None:
+    """80 matches under `make simulate`, 30 in `make test` (every configuration at least twice)."""
     flagged = GAME.configure(
         "tall-tale", 2, options={"difficulty": "hard"}, flags={"fx_netting": False, "revenant_immediate": False}
     )
-    report = assert_conforms(GAME, matches=80, configs=[*CONFIGS, flagged], deep_every=6, seed=12)
-    assert report.matches == 80 and sum(report.outcomes.values()) == 80
+    matches = simulations(80, 30)
+    report = assert_conforms(GAME, matches=matches, configs=[*CONFIGS, flagged], deep_every=6, seed=12)
+    assert report.matches == matches and sum(report.outcomes.values()) == matches
 
 
 def _finish(players: int, difficulty: str, seed: int, policy: str) -> tuple[bool, int]:
@@ -67,13 +70,14 @@ def test_bots_finish_campaigns_with_zero_errors(players: int) -> None:
 
 
 @pytest.mark.slow
-def test_500_simulated_campaigns_finish_with_zero_errors() -> None:
-    finished = 0
-    for i in range(500):
+def test_simulated_campaigns_finish_with_zero_errors() -> None:
+    """500 campaigns under `make simulate`, 64 in `make test` (every seat count, difficulty and policy)."""
+    finished, count = 0, simulations(500, 64)
+    for i in range(count):
         players, difficulty = 1 + i % 4, ("easy", "normal", "hard", "impossible")[(i // 4) % 4]
         _finish(players, difficulty, derive_seed(5, i), "default" if i % 2 else "random")
         finished += 1
-    assert finished == 500
+    assert finished == count
 
 
 def test_the_campaign_can_be_won() -> None:

@@ -1,4 +1,5 @@
-"""The conformance kit over 500+ random matches across every mode and seat count, and protocol details."""
+"""The conformance kit over random matches across every mode and seat count (500+ under `make simulate`), and
+protocol details."""
 
 from __future__ import annotations
 
@@ -8,19 +9,22 @@ from gamehall.engine import ConfigError, IllegalAction, NotYourTurn
 from gamehall.engine.conformance import assert_conforms, default_configs
 from gamehall.games.tiny_epic_quest import GAME
 from gamehall.games.tiny_epic_quest.actions import Adventure, Idle, Select
+from tests.support.sizes import simulations
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("chunk", range(2))
 def test_conformance_bulk(chunk: int) -> None:
-    """2 x 252 matches (36 of each mode and seat count, every flag flipped in some), deep checks every 40 steps."""
+    """2 x 252 matches under `make simulate` (36 of each mode and seat count, every flag flipped in some), 2 x 63
+    in `make test`; deep checks every 40 steps."""
     configs = [
         *default_configs(GAME),
         GAME.configure("standard", 3, flags={o.name: not o.default for o in GAME.flags}),
         GAME.configure("solo", 1, {"difficulty": "hero-of-legend"}, {"conjure_damage_last_space": False}),
     ]
-    report = assert_conforms(GAME, matches=252, configs=configs, seed=chunk, deep_every=40)
-    assert report.matches == 252 and report.hidden_differs > 0
+    matches = simulations(252, 63)
+    report = assert_conforms(GAME, matches=matches, configs=configs, seed=chunk, deep_every=40)
+    assert report.matches == matches and report.hidden_differs > 0
     assert set(report.by_config) == {
         "standard/2",
         "standard/3",
