@@ -6,6 +6,12 @@ A live match's calls go to its owner by rendezvous hashing of the match id
 (`gamehall.matches.routing`), so that replica's cache stays warm; a replica that fails or hangs
 is skipped for a while and its matches move to the next in rank, which takes them over from the
 log. Used by every service that reaches a match's owner (the gateway, matchmaking).
+
+Every call's timeout is `deadline` shortened to end before the deadline of the call being served
+(`gamehall.runtime.budget`), so a client's short deadline reaches the owner as less. A call whose budget
+was so shortened and ran out tells nothing about the replica (the caller was in a hurry): the replica
+is neither skipped nor failed over from; only a call given the full `deadline` that ran out, or a
+transport that could not reach the replica (UNAVAILABLE), marks it as failed (issue 37).
 """
 
 from __future__ import annotations
@@ -22,6 +28,7 @@ import structlog
 
 from gamehall.internal.v1 import live_pb2_grpc, rules_pb2_grpc
 from gamehall.matches.routing import rank_replicas
+from gamehall.runtime import budget
 from gamehall.runtime.channels import internal_channel
 from gamehall.runtime.errors import ClientError, read_failure
 from gamehall.runtime.play_stream import CALL_FIELDS, LINGER_SECONDS, PlayStream
@@ -103,24 +110,38 @@ class RulesReplicas:
         Play and the reads a move needs go on the replica's play stream (gamehall.runtime.play_stream), every
         other method is a unary call."""
         if method in CALL_FIELDS:
-            return await self._with_failover(match_id, lambda r: r.plays.call(method, request, self.deadline))
-        return await self._with_failover(match_id, lambda r: getattr(r.live, method)(request, timeout=self.deadline))
+            return await self._with_failover(
+                match_id, self.deadline, lambda r, timeout: r.plays.call(method, request, timeout)
+            )
+        return await self._with_failover(
+            match_id, self.deadline, lambda r, timeout: getattr(r.live, method)(request, timeout=timeout)
+        )
 
     async def on_any(self, method: str, request: Any, key: str = "", timeout: float | None = None) -> Any:
         """A stateless RulesService call on any replica (spread by `key`)."""
         return await self._with_failover(
             key or str(time.monotonic_ns()),
-            lambda r: getattr(r.rules, method)(request, timeout=self.deadline if timeout is None else timeout),
+            self.deadline if timeout is None else timeout,
+            lambda r, given: getattr(r.rules, method)(request, timeout=given),
         )
 
-    async def _with_failover(self, key: str, make: Callable[[_Replica], Awaitable[Any]]) -> Any:
+    async def _with_failover(
+        self, key: str, own: float, make: Callable[[_Replica, float], Awaitable[Any]]
+    ) -> Any:
+        """`make(replica, timeout)` on the key's first healthy replica, then on the next one if the first is dead
+        or hung. Each try's timeout is `own` cut to the time the call being served has left."""
         addresses = await self.ranked(key)
         for tried, address in enumerate(addresses[:2]):
+            timeout = budget.upstream_timeout(own)
             try:
-                return await make(self._replica(address))
+                return await make(self._replica(address), timeout)
             except grpc.aio.AioRpcError as exc:
                 if exc.code() not in FAILOVER_CODES or read_failure(exc) is not None:
                     raise translate(exc) from exc  # an answer from the replica (e.g. its store is away): no failover
+                if exc.code() == grpc.StatusCode.DEADLINE_EXCEEDED and timeout < own:
+                    # our caller's budget ran out, not the replica's patience: a healthy replica behind a slow
+                    # store or a busy loop must not be marked dead by clients with short deadlines
+                    raise translate(exc) from exc
                 self.skip(address)
                 log.warning(
                     "rules replica failed; trying the next", game=self.game, address=address, code=exc.code().name
