@@ -9,9 +9,11 @@ log. Used by every service that reaches a match's owner (the gateway, matchmakin
 
 Every call's timeout is `deadline` shortened to end before the deadline of the call being served
 (`gamehall.runtime.budget`), so a client's short deadline reaches the owner as less. A call whose budget
-was so shortened and ran out tells nothing about the replica (the caller was in a hurry): the replica
-is neither skipped nor failed over from; only a call given the full `deadline` that ran out, or a
-transport that could not reach the replica (UNAVAILABLE), marks it as failed (issue 37).
+was so shortened and ran out tells little about the replica (the caller was in a hurry): the replica is
+neither skipped nor failed over from, unless it has answered nothing at all for a whole `deadline`
+(then it is hung, and clients that all send short deadlines must not keep it in routing forever). A call
+given the full `deadline` that ran out, or a transport that could not reach the replica (UNAVAILABLE),
+marks it as failed at once (issue 37).
 """
 
 from __future__ import annotations
@@ -63,6 +65,9 @@ class RulesReplicas:
     """Seconds a play stream lingers under load to carry several calls per message (`play_stream.Linger`)."""
     _replicas: dict[str, _Replica] = field(default_factory=dict)
     _skip_until: dict[str, float] = field(default_factory=dict)
+    _quiet_since: dict[str, float] = field(default_factory=dict)
+    """Since when each replica, called all along, has answered nothing (no result, no status of its own)."""
+    _called_at: dict[str, float] = field(default_factory=dict)
     _resolved_at: float = 0.0
     _addresses: list[str] = field(default_factory=list)
 
@@ -133,12 +138,15 @@ class RulesReplicas:
         addresses = await self.ranked(key)
         for tried, address in enumerate(addresses[:2]):
             timeout = budget.upstream_timeout(own)
+            self._note_call(address, own)
             try:
-                return await make(self._replica(address), timeout)
+                answer = await make(self._replica(address), timeout)
             except grpc.aio.AioRpcError as exc:
                 if exc.code() not in FAILOVER_CODES or read_failure(exc) is not None:
+                    self._quiet_since[address] = time.monotonic()
                     raise translate(exc) from exc  # an answer from the replica (e.g. its store is away): no failover
-                if exc.code() == grpc.StatusCode.DEADLINE_EXCEEDED and timeout < own:
+                silent = time.monotonic() - self._quiet_since[address]
+                if exc.code() == grpc.StatusCode.DEADLINE_EXCEEDED and timeout < own and silent < own:
                     # our caller's budget ran out, not the replica's patience: a healthy replica behind a slow
                     # store or a busy loop must not be marked dead by clients with short deadlines
                     raise translate(exc) from exc
@@ -148,7 +156,18 @@ class RulesReplicas:
                 )
                 if tried == 1 or len(addresses) == 1:
                     raise translate(exc) from exc
+            else:
+                self._quiet_since[address] = time.monotonic()
+                return answer
         raise AssertionError("unreachable")
+
+    def _note_call(self, address: str, own: float) -> None:
+        """A call to `address` starts: its silence is counted from here unless calls to it went unanswered lately
+        (a replica left idle for `own` seconds starts afresh; one called again and again keeps its silence)."""
+        now = time.monotonic()
+        if address not in self._quiet_since or now - self._called_at.get(address, 0.0) > own:
+            self._quiet_since[address] = now
+        self._called_at[address] = now
 
     async def close(self) -> None:
         for replica in self._replicas.values():
