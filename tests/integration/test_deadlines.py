@@ -67,13 +67,15 @@ class FakeStore(persistence_pb2_grpc.PersistenceServiceServicer):
 
 @dataclass
 class FakeOwner(live_pb2_grpc.LiveMatchServiceServicer):
-    """A rules replica's GetHead that hangs `slow` seconds when set, counting its calls."""
+    """A rules replica's GetHead that hangs `slow` seconds when set, counting its calls and noting their deadlines."""
 
     slow: float = 0.0
     calls: int = 0
+    given: list[float | None] = field(default_factory=list)
 
     async def GetHead(self, request: live_pb2.GetHeadRequest, context: Any) -> live_pb2.GetHeadResponse:
         self.calls += 1
+        self.given.append(context.time_remaining())
         if self.slow:
             await asyncio.sleep(self.slow)
         return live_pb2.GetHeadResponse(version=3, status="running")
@@ -219,3 +221,4 @@ async def test_a_hung_call_under_a_clients_short_deadline_does_not_mark_the_repl
             code, _ = await _get(front, match_id, CLIENT_DEADLINE)
             assert code == grpc.StatusCode.OK
             assert (hung.calls, spare.calls) == (2, 0), "the owner was not skipped"
+            assert all(g is not None and g < CLIENT_DEADLINE - 0.2 for g in hung.given), "the owner got less"
