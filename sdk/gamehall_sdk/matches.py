@@ -106,19 +106,23 @@ class Matches:
         reply = await self._t.unary(self._stub.GetMatch, request, match_pb2.GetMatchResponse, idempotent=True)
         return reply.match
 
-    async def join(self, match_id: str, seat: int | None = None) -> match_pb2.JoinMatchResponse:
-        """Take `seat` (or the first open or reserved one); the reply says which. Not retried."""
-        request = match_pb2.JoinMatchRequest(match_id=match_id)
+    async def join(
+        self, match_id: str, seat: int | None = None, *, request_id: str | None = None
+    ) -> match_pb2.JoinMatchResponse:
+        """Take `seat` (or the first open or reserved one); the reply says which. Retried on UNAVAILABLE under one
+        request id (fresh unless given): a retry gets the seat the first try took, never a second join."""
+        request = match_pb2.JoinMatchRequest(match_id=match_id, request_id=request_id or new_request_id())
         if seat is not None:
             request.seat = seat
-        return await self._t.unary(self._stub.JoinMatch, request, match_pb2.JoinMatchResponse, idempotent=False)
+        return await self._t.unary(self._stub.JoinMatch, request, match_pb2.JoinMatchResponse, idempotent=True)
 
-    async def leave(self, match_id: str) -> match_pb2.Match:
-        """Resign the caller's seat. Not retried on UNAVAILABLE; retried on ABORTED (the match kept changing:
-        nothing was written)."""
-        request = match_pb2.LeaveMatchRequest(match_id=match_id)
+    async def leave(self, match_id: str, *, request_id: str | None = None) -> match_pb2.Match:
+        """Resign the caller's seat (or free it while the match is open). Retried on UNAVAILABLE under one request
+        id (fresh unless given): a retry gets the first answer, not an error, and leaves nothing twice; retried on
+        ABORTED too (the match kept changing: nothing was written)."""
+        request = match_pb2.LeaveMatchRequest(match_id=match_id, request_id=request_id or new_request_id())
         reply = await self._t.unary(
-            self._stub.LeaveMatch, request, match_pb2.LeaveMatchResponse, idempotent=False, retry_aborted=True
+            self._stub.LeaveMatch, request, match_pb2.LeaveMatchResponse, idempotent=True, retry_aborted=True
         )
         return reply.match
 

@@ -46,6 +46,8 @@ from gamehall_services.gateway.upstream import Upstream
 from gamehall_services.gateway.watch import Watcher
 
 log = structlog.get_logger("gamehall.gateway")
+UNARY_SECONDS = 30.0
+"""The gateway's own cap on a unary call: a client's deadline beyond it (or none) is cut to it (issue 37)."""
 SERVICES = {
     name: service
     for module in (auth_pb2, catalog_pb2, match_pb2, audit_pb2)
@@ -54,9 +56,11 @@ SERVICES = {
 
 
 def build_app(settings: Settings) -> ServiceApp:
-    # WatchMatch streams live as long as the match; every public request is bounded at the edge first; the
-    # diagnostics echo is internal only (it would be an unauthenticated door on the public port)
-    app = ServiceApp(settings, default_timeout=None, diagnostics=False, request_check=check_request)
+    # A unary call runs at most UNARY_SECONDS (a client's shorter deadline travels upstream, shrinking at each
+    # hop); WatchMatch and PlaySeat streams live as long as the match, the interceptor bounding no stream; every
+    # public request is bounded at the edge first; the diagnostics echo is internal only (it would be an
+    # unauthenticated door on the public port)
+    app = ServiceApp(settings, default_timeout=UNARY_SECONDS, diagnostics=False, request_check=check_request)
     upstream = Upstream(settings.persistence_addr, settings.rules_addrs, linger=settings.play_stream_linger())
     signing_key = embedded_secrets.token_key(settings).value
     tokens = Tokens(signing_key)

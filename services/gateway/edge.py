@@ -150,8 +150,8 @@ BOUNDS: dict[str, dict[str, Bound]] = {
         "page_token": PAGE_TOKEN,
     },
     "GetMatchRequest": _MATCH_ID,
-    "JoinMatchRequest": {**_MATCH_ID, "seat": SEAT},
-    "LeaveMatchRequest": _MATCH_ID,
+    "JoinMatchRequest": {**_MATCH_ID, "seat": SEAT, "request_id": REQUEST_ID},
+    "LeaveMatchRequest": {**_MATCH_ID, "request_id": REQUEST_ID},
     "GetViewRequest": {**_MATCH_ID, "seat": SEAT},
     "ListLegalActionsRequest": {**_MATCH_ID, "seat": SEAT},
     "SubmitActionRequest": {

@@ -16,7 +16,7 @@ from cachetools import LRUCache
 from gamehall.auth import Claims
 from gamehall.internal.v1 import live_pb2
 from gamehall.internal.v1 import persistence_pb2 as ppb
-from gamehall.matches import require_seat, require_watch
+from gamehall.matches import require_watch
 from gamehall.matches.lifecycle import match_id_for
 from gamehall.runtime.errors import ClientError, Failure
 from gamehall.runtime.interceptor import CarriedCalls
@@ -173,49 +173,26 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
         claims = await self._caller(context)
         if not request.match_id:
             raise _bad("match_id is required")
-        forwarded = live_pb2.JoinMatchRequest(match_id=request.match_id, caller=_caller_proto(claims))
+        forwarded = live_pb2.JoinMatchRequest(
+            match_id=request.match_id, caller=_caller_proto(claims), request_id=request.request_id
+        )
         if request.HasField("seat"):
             forwarded.seat = request.seat
         joined = await (await self._owner(request.match_id)).on_owner(request.match_id, "JoinMatch", forwarded)
         return match_pb2.JoinMatchResponse(match=public_match(joined.match), seat=joined.seat)
 
     async def LeaveMatch(self, request: match_pb2.LeaveMatchRequest, context: Any) -> match_pb2.LeaveMatchResponse:
+        """One call to the match's owner, which frees an open match's seat or forfeits a running one's (issue 37:
+        this was a loop of up to 8 x 3 calls here with no overall budget); the call's deadline is the client's,
+        capped by the gateway's own. A retry with the same request id returns the first answer."""
         claims = await self._caller(context)
-        for _ in range(8):
-            match = await self._fresh_record(request.match_id)
-            seat = require_seat(match, claims, None)
-            if match.status == "open":
-                try:
-                    await call(
-                        self.upstream.persistence.ReleaseSeat(
-                            ppb.ReleaseSeatRequest(match_id=match.id, seat=seat, account_id=claims.account_id)
-                        )
-                    )
-                except ClientError as exc:
-                    if exc.code != grpc.StatusCode.FAILED_PRECONDITION:
-                        raise
-                    continue  # the last seat was taken meanwhile and the match started: resign instead
-                return match_pb2.LeaveMatchResponse(match=public_match(await self._record(match.id)))
-            if match.status != "running":
-                raise ClientError(
-                    grpc.StatusCode.FAILED_PRECONDITION,
-                    f"match {match.id} is {match.status}",
-                    common_pb2.ERROR_REASON_MATCH_OVER,
-                )
-            try:
-                await self.upstream.replicas(match.game).on_owner(
-                    match.id,
-                    "Forfeit",
-                    live_pb2.ForfeitRequest(match_id=match.id, caller=_caller_proto(claims), why="resigned"),
-                )
-            except ClientError as exc:
-                if exc.code != grpc.StatusCode.ABORTED:
-                    raise
-                continue  # a move landed meanwhile: resign at the new version
-            return match_pb2.LeaveMatchResponse(match=public_match(await self._fresh_record(match.id)))
-        raise ClientError(
-            grpc.StatusCode.ABORTED, "the match kept changing; retry", common_pb2.ERROR_REASON_VERSION_CONFLICT
+        if not request.match_id:
+            raise _bad("match_id is required")
+        forwarded = live_pb2.LeaveMatchRequest(
+            match_id=request.match_id, caller=_caller_proto(claims), why="resigned", request_id=request.request_id
         )
+        left = await (await self._owner(request.match_id)).on_owner(request.match_id, "LeaveMatch", forwarded)
+        return match_pb2.LeaveMatchResponse(match=public_match(left.match))
 
     # ----------------------------------------------------------------- play (forwarded to the owner)
     async def GetView(self, request: match_pb2.GetViewRequest, context: Any) -> match_pb2.GetViewResponse:

@@ -12,6 +12,7 @@ from gamehall.internal.v1 import persistence_pb2_grpc
 from gamehall.store import MatchUpdate
 from gamehall.store.errors import InvalidArgument
 from gamehall.store.matches import MAX_DUE
+from gamehall.store.seats import LifecycleKind
 from gamehall_services.persistence.closing import close_through_log
 from gamehall_services.persistence.projector import Projector
 from gamehall_services.persistence.records import (
@@ -110,6 +111,7 @@ class PersistenceServicer(StoreWriter, persistence_pb2_grpc.PersistenceServiceSe
             bot_difficulty=request.bot_difficulty or None,
             outbox=outbox_from_proto(request.outbox),
             start_when_full=start_plan(request.start_when_full) if request.HasField("start_when_full") else None,
+            request_id=request.request_id,
         )
         self._published(request.outbox)
         if request.HasField("start_when_full"):
@@ -122,9 +124,21 @@ class PersistenceServicer(StoreWriter, persistence_pb2_grpc.PersistenceServiceSe
             request.seat,
             account_id=request.account_id or None,
             outbox=outbox_from_proto(request.outbox),
+            request_id=request.request_id,
         )
         self._published(request.outbox)
         return pb.ReleaseSeatResponse(seat=seat_to_proto(seat))
+
+    async def GetLifecycleRequest(
+        self, request: pb.GetLifecycleRequestRequest, context: Any
+    ) -> pb.GetLifecycleRequestResponse:
+        if request.kind not in ("join", "leave") or not request.account_id or not request.request_id:
+            raise InvalidArgument("a lifecycle request is (account_id, kind join or leave, request_id)")
+        kind: LifecycleKind = "join" if request.kind == "join" else "leave"
+        found = await self.store.lifecycle_request(request.account_id, kind, request.request_id)
+        if found is None:
+            return pb.GetLifecycleRequestResponse(found=False)
+        return pb.GetLifecycleRequestResponse(found=True, match_id=found.match_id, seat=found.seat)
 
     async def StartMatch(self, request: pb.StartMatchRequest, context: Any) -> pb.StartMatchResponse:
         plan = start_plan(request)

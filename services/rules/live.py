@@ -22,8 +22,8 @@ import structlog
 
 from gamehall.engine import Game
 from gamehall.engine.errors import IllegalAction
+from gamehall.internal.v1 import live_pb2, persistence_pb2_grpc
 from gamehall.internal.v1 import persistence_pb2 as ppb
-from gamehall.internal.v1 import persistence_pb2_grpc
 from gamehall.matches import Caller, LiveMatch, MatchNotRunning, Step, require_seat, require_watch, seat_of
 from gamehall.matches.errors import MatchError, VersionConflict
 from gamehall.matches.live import LoggedAction, MatchFacts, Remembered, StepView, forfeit_outcome
@@ -32,6 +32,7 @@ from gamehall.runtime import budget, metrics
 from gamehall.runtime.errors import ClientError
 from gamehall.runtime.matchlog import LogConflict, Logged, LogUnavailable, MatchLog
 from gamehall.runtime.upstream import translate_store_call
+from gamehall.store.seats import LEAVE_KEY_PREFIX
 from gamehall.wire import event_to_proto, outcome_to_proto, pages
 from gamehall.wire.convert import dumps
 from gamehall.wire.matches import facts_from_record, logged_from_entry, logged_to_public, outcome_from_json
@@ -618,8 +619,11 @@ class LiveMatches:
             raise
         return "played"
 
-    async def forfeit(self, match_id: str, seat: int, why: str, version: int | None = None) -> int:
-        """End the running match with `seat` ranked last, guarded by the version it was judged at."""
+    async def forfeit(
+        self, match_id: str, seat: int, why: str, version: int | None = None, key: str | None = None
+    ) -> int:
+        """End the running match with `seat` ranked last, guarded by the version it was judged at. `key` is the log
+        entry's request id (default `forfeit:<version>:<seat>`; a leave's is `leave:<its request id>`)."""
         for _ in range(MAX_ATTEMPTS):
             held = await self.held(match_id, fresh=True)
             async with held.lock:
@@ -630,8 +634,9 @@ class LiveMatches:
                     raise VersionConflict(match_id, version, live.version)
                 outcome = forfeit_outcome(len(live.facts.seats), seat, why)
                 entry = close_entry(
-                    live.facts, live.version, "finished", outcome, f"forfeit:{live.version}:{seat}", now_ms()
+                    live.facts, live.version, "finished", outcome, key or f"forfeit:{live.version}:{seat}", now_ms()
                 )
+                entry.seat = seat  # whose forfeit: the projection records a leave as that seat's account's
                 try:
                     matchlog = await self._match_log()
                     held.seq = await matchlog.append(entry, held.seq)
@@ -653,10 +658,82 @@ class LiveMatches:
         await self._push(live, None)
         return int(live.version)
 
-    async def leave(self, match_id: str, caller: Caller, why: str) -> int:
-        held = await self.held(match_id, fresh=True)
-        seat = require_seat(held.live.facts, caller, None)
-        return await self.forfeit(match_id, seat, why)
+    async def leave(
+        self, match_id: str, caller: Caller, why: str, request_id: str = ""
+    ) -> live_pb2.LeaveMatchResponse:
+        """The caller leaves the match, decided here in one call (issue 37: the gateway looped up to 8 times over
+        three calls): an open match's seat is freed, a running match's seat forfeits, and a join that filled the
+        match meanwhile turns the release into a forfeit.
+
+        With `request_id`, a retry returns the match without leaving again, also after a lost reply or a restart of
+        this replica: the first try is recorded in the store, with the seat's release in its transaction, or as
+        the projection of the forfeit's log entry (request id `leave:<request_id>`, with the seat), which this
+        waits for briefly when the match shows the caller's seat resigned but the record is not there yet."""
+        if request_id:
+            replayed = await self._prior_leave(match_id, caller, request_id, wait=False)
+            if replayed is not None:
+                return replayed
+        for _ in range(MAX_ATTEMPTS):
+            held = await self.held(match_id, fresh=True)
+            facts = held.live.facts
+            seat = require_seat(facts, caller, None)
+            if facts.status == "open":
+                release = ppb.ReleaseSeatRequest(
+                    match_id=match_id, seat=seat, account_id=caller.account_id, request_id=request_id
+                )
+                try:
+                    await self._call("ReleaseSeat", release)
+                except ClientError as exc:
+                    if exc.code != grpc.StatusCode.FAILED_PRECONDITION:
+                        raise
+                    self.drop(match_id)
+                    continue  # the last seat was taken meanwhile and the match started: forfeit instead
+                return live_pb2.LeaveMatchResponse(match=await self._record_now(match_id))
+            if facts.status == "running":
+                key = f"{LEAVE_KEY_PREFIX}{request_id}" if request_id else None
+                try:
+                    await self.forfeit(match_id, seat, why, key=key)
+                except MatchNotRunning:
+                    continue  # closed meanwhile (perhaps by this very leave's first try): judge again
+                return live_pb2.LeaveMatchResponse(match=await self._record_now(match_id))
+            if request_id and (facts.outcome or {}).get("reason") == f"forfeit: seat {seat} {why}":
+                replayed = await self._prior_leave(match_id, caller, request_id, wait=True)
+                if replayed is not None:
+                    return replayed
+            raise MatchNotRunning.of(match_id, facts.status)
+        raise ClientError(
+            grpc.StatusCode.ABORTED, f"match {match_id} kept changing; retry", common_pb2.ERROR_REASON_VERSION_CONFLICT
+        )
+
+    async def _prior_leave(
+        self, match_id: str, caller: Caller, request_id: str, *, wait: bool
+    ) -> live_pb2.LeaveMatchResponse | None:
+        """The answer to a retried leave from the store's record of its first try (None: no such try). `wait`: the
+        record may be a forfeit the projection writes milliseconds behind the log, so look a few times."""
+        lookup = ppb.GetLifecycleRequestRequest(account_id=caller.account_id, kind="leave", request_id=request_id)
+        for pause in (0.0, *PROJECTION_WAIT) if wait else (0.0,):
+            await asyncio.sleep(pause)
+            prior = await self._call("GetLifecycleRequest", lookup)
+            if prior.found:
+                if prior.match_id != match_id:
+                    raise ClientError(
+                        grpc.StatusCode.ALREADY_EXISTS,
+                        f"request_id {request_id[:64]!r} was used to leave another match",
+                        common_pb2.ERROR_REASON_ALREADY_EXISTS,
+                    )
+                return live_pb2.LeaveMatchResponse(match=await self._record_now(match_id), replayed=True)
+        return None
+
+    async def _record_now(self, match_id: str) -> ppb.MatchRecord:
+        """The stored record with the head this owner holds when it is newer (the projection runs behind the log)."""
+        record: ppb.MatchRecord = (await self._call("GetMatch", ppb.GetMatchRequest(match_id=match_id))).match
+        held = self._held.get(match_id)
+        if held is not None and held.live.version >= record.version:
+            facts = held.live.facts
+            record.version, record.status = held.live.version, facts.status
+            record.outcome_json = dumps(dict(facts.outcome)) if facts.outcome else record.outcome_json
+            record.clock_state_json = dumps(dict(facts.clock_state)) if facts.clock_state else record.clock_state_json
+        return record
 
 
 def _advanced(facts: MatchFacts, entry: Any) -> MatchFacts:

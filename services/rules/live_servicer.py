@@ -62,7 +62,7 @@ class LiveMatchServicer(live_pb2_grpc.LiveMatchServiceServicer):
         return opened
 
     async def JoinMatch(self, request: live_pb2.JoinMatchRequest, context: Any) -> live_pb2.JoinMatchResponse:
-        joined = await self.lobby.join(request.match_id, _caller(request), _seat(request))
+        joined = await self.lobby.join(request.match_id, _caller(request), _seat(request), request.request_id)
         self.matches.adopt(joined.match)  # the join that started it
         return joined
 
@@ -120,9 +120,10 @@ class LiveMatchServicer(live_pb2_grpc.LiveMatchServiceServicer):
         result = await self.matches.time_out(request.match_id, int(request.seat), int(request.version))
         return live_pb2.TimeOutResponse(result=result)
 
-    async def Forfeit(self, request: live_pb2.ForfeitRequest, context: Any) -> live_pb2.ForfeitResponse:
-        version = await self.matches.leave(request.match_id, _caller(request), request.why or "resigned")
-        return live_pb2.ForfeitResponse(version=version)
+    async def LeaveMatch(self, request: live_pb2.LeaveMatchRequest, context: Any) -> live_pb2.LeaveMatchResponse:
+        return await self.matches.leave(
+            request.match_id, _caller(request), request.why or "resigned", request.request_id
+        )
 
     async def GetHead(self, request: live_pb2.GetHeadRequest, context: Any) -> live_pb2.GetHeadResponse:
         facts, version = await self.matches.head(request.match_id)

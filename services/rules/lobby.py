@@ -147,14 +147,29 @@ class Lobby:
             )
         return record
 
-    async def join(self, match_id: str, caller: Caller, wanted: int | None) -> live_pb2.JoinMatchResponse:
+    async def join(
+        self, match_id: str, caller: Caller, wanted: int | None, request_id: str = ""
+    ) -> live_pb2.JoinMatchResponse:
         """Take a seat, then start the match if it is full. A retry by a seated caller (asking for no seat, or for
         the seat it holds: the gateway resends a join whose reply was lost) is answered with its seat, whatever
-        the match's status now, as the first try was."""
+        the match's status now, as the first try was.
+
+        With `request_id`, a retry is answered from the store's record of the first try (written with the seat's
+        claim, in its transaction), so it gets the seat the first try took even after the caller left it or a
+        restart of this replica, and never joins twice; another id is another join."""
+        if request_id:
+            prior = await self._prior_join(match_id, caller, request_id)
+            if prior is not None:
+                return prior
         record = await self._record(match_id)
         facts = facts_from_record(record)
         held = next((s.seat for s in facts.seats if s.kind == "human" and s.account_id == caller.account_id), None)
         if held is not None and wanted in (None, held):
+            if request_id and record.status == "open":  # this id's answer is that seat from now on
+                note = ppb.ClaimSeatRequest(
+                    match_id=match_id, seat=held, account_id=caller.account_id, kind="human", request_id=request_id
+                )
+                await self._call("ClaimSeat", note)
             return live_pb2.JoinMatchResponse(match=await self.start_if_full(record), seat=held)
         if record.status != "open":
             raise ClientError(
@@ -171,12 +186,27 @@ class Lobby:
             kind="human",
             outbox=[joined],
             start_when_full=self._start_request(record),  # whichever claim fills the match starts it
+            request_id=request_id,
         )
         await self._call("ClaimSeat", claim)
         started = await self._record(match_id)  # the claim that filled it started it
         if started.status == "running":
             log.info("match started", match_id=match_id, seats=len(facts.seats))
         return live_pb2.JoinMatchResponse(match=started, seat=seat)
+
+    async def _prior_join(self, match_id: str, caller: Caller, request_id: str) -> live_pb2.JoinMatchResponse | None:
+        """The answer to a retried join: the seat its first try took, with the match as it is now (None: no try)."""
+        lookup = ppb.GetLifecycleRequestRequest(account_id=caller.account_id, kind="join", request_id=request_id)
+        prior = await self._call("GetLifecycleRequest", lookup)
+        if not prior.found:
+            return None
+        if prior.match_id != match_id:
+            raise ClientError(
+                grpc.StatusCode.ALREADY_EXISTS,
+                f"request_id {request_id[:64]!r} was used to join another match",
+                common_pb2.ERROR_REASON_ALREADY_EXISTS,
+            )
+        return live_pb2.JoinMatchResponse(match=await self._record(match_id), seat=prior.seat, replayed=True)
 
     def _start_request(self, record: ppb.MatchRecord) -> ppb.StartMatchRequest:
         """How `record` starts now: its clock from this moment and the first bot turns of its initial state

@@ -1,7 +1,9 @@
 """Channels between platform services: every unary call gets a deadline (ARCHITECTURE rule 7).
 
 A call made without `timeout=` gets the channel's default, so a hung or stopped dependency
-surfaces as DEADLINE_EXCEEDED within a bounded time instead of a client call that hangs.
+surfaces as DEADLINE_EXCEEDED within a bounded time instead of a client call that hangs. A call made
+while serving another (gamehall.runtime.budget) is shortened to end before its caller's deadline, so
+the remaining deadline travels with each hop, shrinking (issue 37).
 Streams (watches forwarded between services) are long-lived by design and keep no default.
 Under mTLS every channel carries this process's current certificate (gamehall.runtime.tls), renewals included.
 """
@@ -13,7 +15,7 @@ from typing import Any
 
 import grpc
 
-from gamehall.runtime import tls
+from gamehall.runtime import budget, tls
 from gamehall.runtime.renewing_channel import RenewingChannel
 
 DEFAULT_DEADLINE_SECONDS = 10.0
@@ -28,7 +30,9 @@ CHANNEL_OPTIONS = [
 
 
 class DefaultDeadline(grpc.aio.UnaryUnaryClientInterceptor):
-    """Fills in `timeout` on unary calls that were made without one."""
+    """Fills in `timeout` on unary calls that were made without one, and shortens any call made while serving
+    another to end before that call's deadline (`budget.upstream_timeout`): a client's 2 s deadline reaches the
+    next service as less, never as this channel's flat 10 s."""
 
     def __init__(self, seconds: float) -> None:
         if seconds <= 0:
@@ -38,8 +42,10 @@ class DefaultDeadline(grpc.aio.UnaryUnaryClientInterceptor):
     async def intercept_unary_unary(
         self, continuation: Callable[[Any, Any], Any], client_call_details: Any, request: Any
     ) -> Any:
-        if client_call_details.timeout is None:
-            client_call_details = client_call_details._replace(timeout=self.seconds)
+        own = self.seconds if client_call_details.timeout is None else client_call_details.timeout
+        timeout = budget.upstream_timeout(own)
+        if timeout != client_call_details.timeout:
+            client_call_details = client_call_details._replace(timeout=timeout)
         return await continuation(client_call_details, request)
 
 

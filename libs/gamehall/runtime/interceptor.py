@@ -2,9 +2,10 @@
 
 Each RPC gets a trace id (the client's ``x-trace-id`` metadata or a new one) bound into
 every log line, is counted and timed by method and status, runs under a default deadline
-when the client set none, and has its exceptions turned into statuses by
-`gamehall.runtime.errors`: a domain error keeps its message; anything else is INTERNAL
-with a generic message and the trace id, the stack going to the log only.
+when the client set none (a unary call's nested calls get the client's remaining deadline capped by that
+default: `gamehall.runtime.budget`; a server stream, long-lived by design, gets neither), and has its
+exceptions turned into statuses by `gamehall.runtime.errors`: a domain error keeps its message; anything
+else is INTERNAL with a generic message and the trace id, the stack going to the log only.
 """
 
 from __future__ import annotations
@@ -109,7 +110,7 @@ class ServiceInterceptor(grpc.aio.ServerInterceptor):
                     if self.request_check is not None:
                         self.request_check(method, request)
                     left = context.time_remaining()
-                    with budget.serving_until(left if left is not None else self.default_timeout):
+                    with budget.serving_until(_budget(left, self.default_timeout)):
                         result = behavior(request, context)
                         if type(result) is types.CoroutineType or asyncio.iscoroutine(result):
                             timeout = self.default_timeout if left is None else None
@@ -160,6 +161,14 @@ class CarriedCalls:
                         return await work()
             except Exception as exc:
                 return call.failure(exc)
+
+
+def _budget(left: float | None, own: float | None) -> float | None:
+    """The time a unary call has for its nested calls: the client's remaining deadline capped by the service's own
+    (a client's 2 s is 2 s, its hour is the service's 30 s; either alone when the other is unset)."""
+    if left is None:
+        return own
+    return left if own is None else min(left, own)
 
 
 def _short(message: str) -> str:

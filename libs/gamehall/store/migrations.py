@@ -303,6 +303,26 @@ MIGRATIONS: tuple[Migration, ...] = (
             "ALTER TABLE action_log_v7 RENAME TO action_log",
         ),
     ),
+    Migration(
+        8,
+        "lifecycle requests: a join's or leave's first try by (account, request id)",
+        (
+            # Written in the transaction of the seat's claim or release (or of the projected forfeit that a leave
+            # of a running match appended to the log), so a retried join or leave returns its first result after
+            # a lost reply or a restart of the replica that served it (issue 37). A creation needs no row: its
+            # match id is derived from (creator, request id).
+            """CREATE TABLE lifecycle_requests (
+                account_id TEXT NOT NULL,
+                kind TEXT NOT NULL CHECK (kind IN ('join', 'leave')),
+                request_id TEXT NOT NULL CHECK (request_id <> ''),
+                match_id TEXT NOT NULL REFERENCES matches (id) ON DELETE CASCADE,
+                seat INTEGER NOT NULL,
+                created_at {timestamp} NOT NULL,
+                PRIMARY KEY (account_id, kind, request_id)
+            )""",
+            "CREATE INDEX lifecycle_requests_by_match ON lifecycle_requests (match_id)",
+        ),
+    ),
 )
 
 _LEDGER = """CREATE TABLE IF NOT EXISTS schema_migrations (

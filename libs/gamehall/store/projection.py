@@ -24,6 +24,7 @@ from gamehall.store.matches import seats_of
 from gamehall.store.outbox import write_outbox
 from gamehall.store.ratings import Finish, Rater, rate_finishes
 from gamehall.store.records import CLOSED_STATUSES, OutboxMessage, Seat
+from gamehall.store.seats import record_leaves
 from gamehall.store.tournaments import record_results
 from gamehall.store.transaction import Row, Tx
 
@@ -147,6 +148,7 @@ class ProjectionOps(StoreCore):
                 if outbox_for is not None:
                     events += outbox_for(entry, row, settled)
             await write_outbox(tx, events, now)
+            await record_leaves(tx, [(e.match_id, e.seat, e.request_id) for e, _ in closing], now)
             if actions:
                 await tx.executemany(
                     "INSERT INTO action_log (match_id, version, seat, action, request_id, state_digest, created_at) "

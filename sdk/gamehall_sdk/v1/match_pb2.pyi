@@ -159,12 +159,14 @@ class GetMatchResponse(_message.Message):
     def __init__(self, match: _Optional[_Union[Match, _Mapping]] = ...) -> None: ...
 
 class JoinMatchRequest(_message.Message):
-    __slots__ = ("match_id", "seat")
+    __slots__ = ("match_id", "seat", "request_id")
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     match_id: str
     seat: int
-    def __init__(self, match_id: _Optional[str] = ..., seat: _Optional[int] = ...) -> None: ...
+    request_id: str
+    def __init__(self, match_id: _Optional[str] = ..., seat: _Optional[int] = ..., request_id: _Optional[str] = ...) -> None: ...
 
 class JoinMatchResponse(_message.Message):
     __slots__ = ("match", "seat")
@@ -175,10 +177,12 @@ class JoinMatchResponse(_message.Message):
     def __init__(self, match: _Optional[_Union[Match, _Mapping]] = ..., seat: _Optional[int] = ...) -> None: ...
 
 class LeaveMatchRequest(_message.Message):
-    __slots__ = ("match_id",)
+    __slots__ = ("match_id", "request_id")
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     match_id: str
-    def __init__(self, match_id: _Optional[str] = ...) -> None: ...
+    request_id: str
+    def __init__(self, match_id: _Optional[str] = ..., request_id: _Optional[str] = ...) -> None: ...
 
 class LeaveMatchResponse(_message.Message):
     __slots__ = ("match",)

@@ -137,7 +137,8 @@ class MatchServiceServicer:
         """Take an open seat (or the seat reserved for the caller); the match starts once every seat is taken.
         Errors: NOT_FOUND (NOT_FOUND), FAILED_PRECONDITION (NO_OPEN_SEAT, SEAT_TAKEN, ALREADY_SEATED,
         MATCH_OVER), INVALID_ARGUMENT (MALFORMED: no such seat), PERMISSION_DENIED (PERMISSION_DENIED:
-        the seat is reserved for another account).
+        the seat is reserved for another account). Idempotent per request_id: a retry returns the seat the
+        first try took, ALREADY_EXISTS (ALREADY_EXISTS) if the id was used to join another match.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -147,6 +148,8 @@ class MatchServiceServicer:
         """Resign the caller's seat (or free it while the match is open); the match goes on or ends as the game says.
         Errors: NOT_FOUND (NOT_FOUND), PERMISSION_DENIED (PERMISSION_DENIED: the caller holds no seat),
         FAILED_PRECONDITION (MATCH_OVER), ABORTED (VERSION_CONFLICT: the match kept changing; retry).
+        Idempotent per request_id: a retry returns the match as the first try left it, not an error, and
+        leaves nothing again; ALREADY_EXISTS (ALREADY_EXISTS) if the id was used to leave another match.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

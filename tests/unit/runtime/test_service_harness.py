@@ -245,11 +245,14 @@ async def test_a_nested_call_gets_the_time_left_to_the_call_being_served(
     served: tuple[ServiceApp, grpc.aio.Channel],
 ) -> None:
     """Issue 36: a call made upstream ends before its caller's deadline (the answer "the store is slow" arrives
-    in time, not a deadline that reads as a dead replica); with no client deadline, the service's own default."""
+    in time, not a deadline that reads as a dead replica); with no client deadline, the service's own default.
+    Issue 37: a client deadline longer than the service's own is capped by it (the harness's is 0.5 s)."""
     _, channel = served
     stub = diagnostics_pb2_grpc.DiagnosticsServiceStub(channel)
-    given = float((await stub.Echo(diagnostics_pb2.EchoRequest(payload=b"budget"), timeout=2.0)).payload)
-    assert 1.0 < given < 1.8
+    given = float((await stub.Echo(diagnostics_pb2.EchoRequest(payload=b"budget"), timeout=0.45)).payload)
+    assert 0.1 < given < 0.2  # the client's 0.45 s less the margin for the answer
+    capped = float((await stub.Echo(diagnostics_pb2.EchoRequest(payload=b"budget"), timeout=60.0)).payload)
+    assert 0.2 < capped <= 0.25  # the service's own 0.5 s less the margin, not the client's minute
     unbounded = float((await stub.Echo(diagnostics_pb2.EchoRequest(payload=b"budget"))).payload)
     assert 0.05 <= unbounded < 0.5  # the harness's default timeout is 0.5 s
     assert budget.upstream_timeout(10.0) == 10.0  # outside any call: its own timeout

@@ -153,21 +153,25 @@ class TimeOutResponse(_message.Message):
     result: str
     def __init__(self, result: _Optional[str] = ...) -> None: ...
 
-class ForfeitRequest(_message.Message):
-    __slots__ = ("match_id", "caller", "why")
+class LeaveMatchRequest(_message.Message):
+    __slots__ = ("match_id", "caller", "why", "request_id")
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
     CALLER_FIELD_NUMBER: _ClassVar[int]
     WHY_FIELD_NUMBER: _ClassVar[int]
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     match_id: str
     caller: Caller
     why: str
-    def __init__(self, match_id: _Optional[str] = ..., caller: _Optional[_Union[Caller, _Mapping]] = ..., why: _Optional[str] = ...) -> None: ...
+    request_id: str
+    def __init__(self, match_id: _Optional[str] = ..., caller: _Optional[_Union[Caller, _Mapping]] = ..., why: _Optional[str] = ..., request_id: _Optional[str] = ...) -> None: ...
 
-class ForfeitResponse(_message.Message):
-    __slots__ = ("version",)
-    VERSION_FIELD_NUMBER: _ClassVar[int]
-    version: int
-    def __init__(self, version: _Optional[int] = ...) -> None: ...
+class LeaveMatchResponse(_message.Message):
+    __slots__ = ("match", "replayed")
+    MATCH_FIELD_NUMBER: _ClassVar[int]
+    REPLAYED_FIELD_NUMBER: _ClassVar[int]
+    match: _persistence_pb2.MatchRecord
+    replayed: bool
+    def __init__(self, match: _Optional[_Union[_persistence_pb2.MatchRecord, _Mapping]] = ..., replayed: _Optional[bool] = ...) -> None: ...
 
 class OpenMatchRequest(_message.Message):
     __slots__ = ("match_id", "caller", "config", "seats", "join_seat", "public", "clock")
@@ -196,22 +200,26 @@ class OpenMatchResponse(_message.Message):
     def __init__(self, match: _Optional[_Union[_persistence_pb2.MatchRecord, _Mapping]] = ..., existed: _Optional[bool] = ...) -> None: ...
 
 class JoinMatchRequest(_message.Message):
-    __slots__ = ("match_id", "caller", "seat")
+    __slots__ = ("match_id", "caller", "seat", "request_id")
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
     CALLER_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     match_id: str
     caller: Caller
     seat: int
-    def __init__(self, match_id: _Optional[str] = ..., caller: _Optional[_Union[Caller, _Mapping]] = ..., seat: _Optional[int] = ...) -> None: ...
+    request_id: str
+    def __init__(self, match_id: _Optional[str] = ..., caller: _Optional[_Union[Caller, _Mapping]] = ..., seat: _Optional[int] = ..., request_id: _Optional[str] = ...) -> None: ...
 
 class JoinMatchResponse(_message.Message):
-    __slots__ = ("match", "seat")
+    __slots__ = ("match", "seat", "replayed")
     MATCH_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
+    REPLAYED_FIELD_NUMBER: _ClassVar[int]
     match: _persistence_pb2.MatchRecord
     seat: int
-    def __init__(self, match: _Optional[_Union[_persistence_pb2.MatchRecord, _Mapping]] = ..., seat: _Optional[int] = ...) -> None: ...
+    replayed: bool
+    def __init__(self, match: _Optional[_Union[_persistence_pb2.MatchRecord, _Mapping]] = ..., seat: _Optional[int] = ..., replayed: _Optional[bool] = ...) -> None: ...
 
 class GetHeadRequest(_message.Message):
     __slots__ = ("match_id",)

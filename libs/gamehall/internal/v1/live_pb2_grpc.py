@@ -79,10 +79,10 @@ class LiveMatchServiceStub:
                 request_serializer=gamehall_dot_internal_dot_v1_dot_live__pb2.TimeOutRequest.SerializeToString,
                 response_deserializer=gamehall_dot_internal_dot_v1_dot_live__pb2.TimeOutResponse.FromString,
                 _registered_method=True)
-        self.Forfeit = channel.unary_unary(
-                '/gamehall.internal.v1.LiveMatchService/Forfeit',
-                request_serializer=gamehall_dot_internal_dot_v1_dot_live__pb2.ForfeitRequest.SerializeToString,
-                response_deserializer=gamehall_dot_internal_dot_v1_dot_live__pb2.ForfeitResponse.FromString,
+        self.LeaveMatch = channel.unary_unary(
+                '/gamehall.internal.v1.LiveMatchService/LeaveMatch',
+                request_serializer=gamehall_dot_internal_dot_v1_dot_live__pb2.LeaveMatchRequest.SerializeToString,
+                response_deserializer=gamehall_dot_internal_dot_v1_dot_live__pb2.LeaveMatchResponse.FromString,
                 _registered_method=True)
         self.GetHead = channel.unary_unary(
                 '/gamehall.internal.v1.LiveMatchService/GetHead',
@@ -170,8 +170,9 @@ class LiveMatchServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
-    def Forfeit(self, request, context):
-        """The caller leaves a running match: its seat forfeits (ranked last).
+    def LeaveMatch(self, request, context):
+        """The caller leaves the match, in one call that the owner decides: an open match's seat is freed, a running
+        match's seat forfeits (ranked last); a closed match is FAILED_PRECONDITION. Idempotent on request_id.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -228,10 +229,10 @@ def add_LiveMatchServiceServicer_to_server(servicer, server):
                     request_deserializer=gamehall_dot_internal_dot_v1_dot_live__pb2.TimeOutRequest.FromString,
                     response_serializer=gamehall_dot_internal_dot_v1_dot_live__pb2.TimeOutResponse.SerializeToString,
             ),
-            'Forfeit': grpc.unary_unary_rpc_method_handler(
-                    servicer.Forfeit,
-                    request_deserializer=gamehall_dot_internal_dot_v1_dot_live__pb2.ForfeitRequest.FromString,
-                    response_serializer=gamehall_dot_internal_dot_v1_dot_live__pb2.ForfeitResponse.SerializeToString,
+            'LeaveMatch': grpc.unary_unary_rpc_method_handler(
+                    servicer.LeaveMatch,
+                    request_deserializer=gamehall_dot_internal_dot_v1_dot_live__pb2.LeaveMatchRequest.FromString,
+                    response_serializer=gamehall_dot_internal_dot_v1_dot_live__pb2.LeaveMatchResponse.SerializeToString,
             ),
             'GetHead': grpc.unary_unary_rpc_method_handler(
                     servicer.GetHead,
@@ -471,7 +472,7 @@ class LiveMatchService:
             _registered_method=True)
 
     @staticmethod
-    def Forfeit(request,
+    def LeaveMatch(request,
             target,
             options=(),
             channel_credentials=None,
@@ -484,9 +485,9 @@ class LiveMatchService:
         return grpc.experimental.unary_unary(
             request,
             target,
-            '/gamehall.internal.v1.LiveMatchService/Forfeit',
-            gamehall_dot_internal_dot_v1_dot_live__pb2.ForfeitRequest.SerializeToString,
-            gamehall_dot_internal_dot_v1_dot_live__pb2.ForfeitResponse.FromString,
+            '/gamehall.internal.v1.LiveMatchService/LeaveMatch',
+            gamehall_dot_internal_dot_v1_dot_live__pb2.LeaveMatchRequest.SerializeToString,
+            gamehall_dot_internal_dot_v1_dot_live__pb2.LeaveMatchResponse.FromString,
             options,
             channel_credentials,
             insecure,

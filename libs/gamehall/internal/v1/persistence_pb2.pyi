@@ -221,7 +221,7 @@ class ListMatchesResponse(_message.Message):
     def __init__(self, matches: _Optional[_Iterable[_Union[MatchRecord, _Mapping]]] = ..., next_cursor: _Optional[str] = ...) -> None: ...
 
 class ClaimSeatRequest(_message.Message):
-    __slots__ = ("match_id", "seat", "account_id", "kind", "bot_difficulty", "outbox", "start_when_full")
+    __slots__ = ("match_id", "seat", "account_id", "kind", "bot_difficulty", "outbox", "start_when_full", "request_id")
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
     ACCOUNT_ID_FIELD_NUMBER: _ClassVar[int]
@@ -229,6 +229,7 @@ class ClaimSeatRequest(_message.Message):
     BOT_DIFFICULTY_FIELD_NUMBER: _ClassVar[int]
     OUTBOX_FIELD_NUMBER: _ClassVar[int]
     START_WHEN_FULL_FIELD_NUMBER: _ClassVar[int]
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     match_id: str
     seat: int
     account_id: str
@@ -236,7 +237,8 @@ class ClaimSeatRequest(_message.Message):
     bot_difficulty: str
     outbox: _containers.RepeatedCompositeFieldContainer[OutboxEntry]
     start_when_full: StartMatchRequest
-    def __init__(self, match_id: _Optional[str] = ..., seat: _Optional[int] = ..., account_id: _Optional[str] = ..., kind: _Optional[str] = ..., bot_difficulty: _Optional[str] = ..., outbox: _Optional[_Iterable[_Union[OutboxEntry, _Mapping]]] = ..., start_when_full: _Optional[_Union[StartMatchRequest, _Mapping]] = ...) -> None: ...
+    request_id: str
+    def __init__(self, match_id: _Optional[str] = ..., seat: _Optional[int] = ..., account_id: _Optional[str] = ..., kind: _Optional[str] = ..., bot_difficulty: _Optional[str] = ..., outbox: _Optional[_Iterable[_Union[OutboxEntry, _Mapping]]] = ..., start_when_full: _Optional[_Union[StartMatchRequest, _Mapping]] = ..., request_id: _Optional[str] = ...) -> None: ...
 
 class ClaimSeatResponse(_message.Message):
     __slots__ = ("seat",)
@@ -245,16 +247,38 @@ class ClaimSeatResponse(_message.Message):
     def __init__(self, seat: _Optional[_Union[SeatRecord, _Mapping]] = ...) -> None: ...
 
 class ReleaseSeatRequest(_message.Message):
-    __slots__ = ("match_id", "seat", "account_id", "outbox")
+    __slots__ = ("match_id", "seat", "account_id", "outbox", "request_id")
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
     ACCOUNT_ID_FIELD_NUMBER: _ClassVar[int]
     OUTBOX_FIELD_NUMBER: _ClassVar[int]
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     match_id: str
     seat: int
     account_id: str
     outbox: _containers.RepeatedCompositeFieldContainer[OutboxEntry]
-    def __init__(self, match_id: _Optional[str] = ..., seat: _Optional[int] = ..., account_id: _Optional[str] = ..., outbox: _Optional[_Iterable[_Union[OutboxEntry, _Mapping]]] = ...) -> None: ...
+    request_id: str
+    def __init__(self, match_id: _Optional[str] = ..., seat: _Optional[int] = ..., account_id: _Optional[str] = ..., outbox: _Optional[_Iterable[_Union[OutboxEntry, _Mapping]]] = ..., request_id: _Optional[str] = ...) -> None: ...
+
+class GetLifecycleRequestRequest(_message.Message):
+    __slots__ = ("account_id", "kind", "request_id")
+    ACCOUNT_ID_FIELD_NUMBER: _ClassVar[int]
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    account_id: str
+    kind: str
+    request_id: str
+    def __init__(self, account_id: _Optional[str] = ..., kind: _Optional[str] = ..., request_id: _Optional[str] = ...) -> None: ...
+
+class GetLifecycleRequestResponse(_message.Message):
+    __slots__ = ("found", "match_id", "seat")
+    FOUND_FIELD_NUMBER: _ClassVar[int]
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    found: bool
+    match_id: str
+    seat: int
+    def __init__(self, found: _Optional[bool] = ..., match_id: _Optional[str] = ..., seat: _Optional[int] = ...) -> None: ...
 
 class ReleaseSeatResponse(_message.Message):
     __slots__ = ("seat",)

@@ -76,6 +76,11 @@ class PersistenceServiceStub:
                 request_serializer=gamehall_dot_internal_dot_v1_dot_persistence__pb2.ReleaseSeatRequest.SerializeToString,
                 response_deserializer=gamehall_dot_internal_dot_v1_dot_persistence__pb2.ReleaseSeatResponse.FromString,
                 _registered_method=True)
+        self.GetLifecycleRequest = channel.unary_unary(
+                '/gamehall.internal.v1.PersistenceService/GetLifecycleRequest',
+                request_serializer=gamehall_dot_internal_dot_v1_dot_persistence__pb2.GetLifecycleRequestRequest.SerializeToString,
+                response_deserializer=gamehall_dot_internal_dot_v1_dot_persistence__pb2.GetLifecycleRequestResponse.FromString,
+                _registered_method=True)
         self.StartMatch = channel.unary_unary(
                 '/gamehall.internal.v1.PersistenceService/StartMatch',
                 request_serializer=gamehall_dot_internal_dot_v1_dot_persistence__pb2.StartMatchRequest.SerializeToString,
@@ -180,6 +185,14 @@ class PersistenceServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def GetLifecycleRequest(self, request, context):
+        """The recorded first try of a join or leave by (account, request id): written with a seat's claim or release
+        in its transaction, and with a leave's forfeit as the log's close entry is projected.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
     def StartMatch(self, request, context):
         """open -> running, with the clock's initial state.
         """
@@ -279,6 +292,11 @@ def add_PersistenceServiceServicer_to_server(servicer, server):
                     servicer.ReleaseSeat,
                     request_deserializer=gamehall_dot_internal_dot_v1_dot_persistence__pb2.ReleaseSeatRequest.FromString,
                     response_serializer=gamehall_dot_internal_dot_v1_dot_persistence__pb2.ReleaseSeatResponse.SerializeToString,
+            ),
+            'GetLifecycleRequest': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetLifecycleRequest,
+                    request_deserializer=gamehall_dot_internal_dot_v1_dot_persistence__pb2.GetLifecycleRequestRequest.FromString,
+                    response_serializer=gamehall_dot_internal_dot_v1_dot_persistence__pb2.GetLifecycleRequestResponse.SerializeToString,
             ),
             'StartMatch': grpc.unary_unary_rpc_method_handler(
                     servicer.StartMatch,
@@ -539,6 +557,33 @@ class PersistenceService:
             '/gamehall.internal.v1.PersistenceService/ReleaseSeat',
             gamehall_dot_internal_dot_v1_dot_persistence__pb2.ReleaseSeatRequest.SerializeToString,
             gamehall_dot_internal_dot_v1_dot_persistence__pb2.ReleaseSeatResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetLifecycleRequest(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/gamehall.internal.v1.PersistenceService/GetLifecycleRequest',
+            gamehall_dot_internal_dot_v1_dot_persistence__pb2.GetLifecycleRequestRequest.SerializeToString,
+            gamehall_dot_internal_dot_v1_dot_persistence__pb2.GetLifecycleRequestResponse.FromString,
             options,
             channel_credentials,
             insecure,
