@@ -226,9 +226,17 @@ class PersistenceServicer(StoreWriter, persistence_pb2_grpc.PersistenceServiceSe
         return pb.GetActionsResponse(actions=[action_to_proto(a) for a in actions])
 
     # ----------------------------------------------------------------- clocks
-    async def ListDueClocks(self, request: pb.ListDueClocksRequest, context: Any) -> pb.ListDueClocksResponse:
-        """Running matches whose next clock deadline is at or before `now_unix_ms`, earliest first (indexed)."""
-        if request.now_unix_ms <= 0:
-            raise InvalidArgument("now_unix_ms is required (unix milliseconds)")
-        matches = await self.store.due_clocks(request.now_unix_ms, min(request.limit or MAX_DUE, MAX_DUE))
-        return pb.ListDueClocksResponse(matches=[match_to_proto(m) for m in matches])
+    async def ListClockedMatches(
+        self, request: pb.ListClockedMatchesRequest, context: Any
+    ) -> pb.ListClockedMatchesResponse:
+        """A game's running matches with a next deadline, earliest first, paged (indexed)."""
+        if not request.game:
+            raise InvalidArgument("game is required")
+        found = await self.store.clocked_matches(
+            request.game,
+            (request.after_deadline_unix_ms, request.after_match_id),
+            min(request.limit or MAX_DUE, MAX_DUE),
+        )
+        return pb.ListClockedMatchesResponse(
+            matches=[pb.ClockedMatch(match_id=m, deadline_unix_ms=at) for m, at in found]
+        )

@@ -90,6 +90,9 @@ class LiveMatches:
         self._loading: dict[str, asyncio.Future[Held]] = {}
         self._heads = MatchHeads(persistence, timeout)
         """The store's checks of copies about to take their first move, read together (`_unclosed`)."""
+        self.stepped: Callable[[LiveMatch], None] = lambda live: None
+        """Told of every copy this replica loads, starts or advances (its clock's timer is armed from it:
+        `services.rules.owner_clocks`)."""
 
     # ----------------------------------------------------------------- the cache
     async def _call(self, method: str, request: Any) -> Any:
@@ -201,8 +204,9 @@ class LiveMatches:
         self._held[match_id] = held
         self._held.move_to_end(match_id)
         while len(self._held) > self.capacity:
-            self._held.popitem(last=False)
+            self._held.popitem(last=False)  # its timer stays armed: it loads the match again when it fires
         metrics.LIVE_MATCHES_HELD.labels(self.game.id).set(len(self._held))
+        self.stepped(held.live)
 
     def adopt(self, record: ppb.MatchRecord) -> None:
         """Hold a match this replica has just started (running at version 0, nothing logged yet), so its
@@ -264,6 +268,14 @@ class LiveMatches:
 
     def drop(self, match_id: str) -> None:
         self._held.pop(match_id, None)
+
+    def cached(self, match_id: str) -> Held | None:
+        """The copy held in memory, if any (no log or store read)."""
+        return self._held.get(match_id)
+
+    async def store_call(self, method: str, request: Any) -> Any:
+        """A call to persistence with this replica's deadline (the clocks' indexed read at start)."""
+        return await self._call(method, request)
 
     # ----------------------------------------------------------------- playing
     async def play(
@@ -343,6 +355,7 @@ class LiveMatches:
                 held.checked = time.monotonic()
                 if self._held.get(match_id) is not held and live.facts.status != "open":
                     self._held[match_id] = held  # the copy that advanced is the one to serve
+                self.stepped(live)
             metrics.ACTIONS_APPLIED.labels(self.game.id).inc()
             await self._push(live, step)
             return _submitted(step, step.to_act)
@@ -620,6 +633,28 @@ class LiveMatches:
 
     async def forfeit(self, match_id: str, seat: int, why: str, version: int | None = None) -> int:
         """End the running match with `seat` ranked last, guarded by the version it was judged at."""
+        outcome = forfeit_outcome(len((await self.held(match_id)).live.facts.seats), seat, why)
+        live = await self._close(match_id, "finished", outcome, f"forfeit:{{version}}:{seat}", version)
+        log.info("seat forfeited", match_id=match_id, seat=seat, why=why)
+        return int(live.version)
+
+    async def abandon(self, match_id: str, version: int, idle_ms: int) -> bool:
+        """Close the match as aborted, nobody having stepped for its inactivity limit (issue 20, finding 8), if it
+        is still running at `version`; False when a step or a close came first."""
+        why = f"abandoned: no move for {idle_ms // 1000} s"
+        try:
+            outcome: dict[str, Any] = {"ranks": [], "scores": None, "reason": why}
+            await self._close(match_id, "aborted", outcome, "abandon:{version}", version)
+        except (MatchNotRunning, VersionConflict):
+            return False
+        log.info("abandoned match closed", match_id=match_id, version=version, why=why)
+        return True
+
+    async def _close(
+        self, match_id: str, status: str, outcome: dict[str, Any], request_id: str, version: int | None
+    ) -> LiveMatch:
+        """Append the match's close entry (`request_id` formatted with the version it closes at), guarded by
+        `version` when given; a move that lands first makes it judge again on the newer copy."""
         for _ in range(MAX_ATTEMPTS):
             held = await self.held(match_id, fresh=True)
             async with held.lock:
@@ -628,20 +663,20 @@ class LiveMatches:
                     raise MatchNotRunning.of(match_id, live.facts.status)
                 if version is not None and version != live.version:
                     raise VersionConflict(match_id, version, live.version)
-                outcome = forfeit_outcome(len(live.facts.seats), seat, why)
                 entry = close_entry(
-                    live.facts, live.version, "finished", outcome, f"forfeit:{live.version}:{seat}", now_ms()
+                    live.facts, live.version, status, outcome, request_id.format(version=live.version), now_ms()
                 )
                 try:
                     matchlog = await self._match_log()
                     held.seq = await matchlog.append(entry, held.seq)
                 except LogConflict:
                     self.drop(match_id)
-                    continue  # a move landed first: judge the forfeit again
+                    continue  # a move landed first: judge the close again
                 except LogUnavailable as exc:
                     self.drop(match_id)
                     raise ClientError(grpc.StatusCode.UNAVAILABLE, str(exc)) from exc
-                live.close("finished", outcome)
+                live.close(status, outcome)
+                self.stepped(live)
                 break
         else:
             raise ClientError(
@@ -649,9 +684,8 @@ class LiveMatches:
                 f"match {match_id} kept changing; retry",
                 common_pb2.ERROR_REASON_VERSION_CONFLICT,
             )
-        log.info("seat forfeited", match_id=match_id, seat=seat, why=why)
         await self._push(live, None)
-        return int(live.version)
+        return live
 
     async def leave(self, match_id: str, caller: Caller, why: str) -> int:
         held = await self.held(match_id, fresh=True)

@@ -116,10 +116,6 @@ class LiveMatchServicer(live_pb2_grpc.LiveMatchServiceServicer):
         )
         return live_pb2.GetReplayResponse(result=result, next_version=next_version)
 
-    async def TimeOut(self, request: live_pb2.TimeOutRequest, context: Any) -> live_pb2.TimeOutResponse:
-        result = await self.matches.time_out(request.match_id, int(request.seat), int(request.version))
-        return live_pb2.TimeOutResponse(result=result)
-
     async def Forfeit(self, request: live_pb2.ForfeitRequest, context: Any) -> live_pb2.ForfeitResponse:
         version = await self.matches.leave(request.match_id, _caller(request), request.why or "resigned")
         return live_pb2.ForfeitResponse(version=version)

@@ -41,7 +41,6 @@ ALLOWED_CALLERS: Final[dict[str, frozenset[str]]] = {
     f"{LIVE}/ListLegalActions": frozenset({GATEWAY, AI}),
     f"{LIVE}/GetReplay": frozenset({GATEWAY}),
     f"{LIVE}/GetHead": frozenset({GATEWAY}),
-    f"{LIVE}/TimeOut": frozenset({GATEWAY}),  # the clock sweeper
     f"{LIVE}/Forfeit": frozenset({GATEWAY}),  # a player leaving
 }
 """An internal gRPC service (`pkg.Service`, every method) or one method (`pkg.Service/Method`) -> the roles that

@@ -92,6 +92,9 @@ def permissions(service: str, games: Iterable[str]) -> Permissions:
         # The owner of a live match appends to its game's log and pushes views to watchers.
         p.publish += [f"{SUBJECT_ROOT}.log.{game}.>", f"{SUBJECT_ROOT}.view.>"]
         p.subscribe.append(f"{SUBJECT_ROOT}.watching.{game}")  # the gateways' watch leases on its matches
+        # The replicas' own leases: who is alive, so a killed owner's match timers fire on its successor.
+        p.publish.append(f"{SUBJECT_ROOT}.members.rules.{game}")
+        p.subscribe.append(f"{SUBJECT_ROOT}.members.rules.{game}")
         p.reader(LOG_STREAM)
     elif role == GATEWAY:
         p.subscribe.append(f"{SUBJECT_ROOT}.view.>")  # WatchMatch streams

@@ -137,22 +137,6 @@ class GetReplayResponse(_message.Message):
     next_version: int
     def __init__(self, result: _Optional[_Union[_match_pb2.GetReplayResponse, _Mapping]] = ..., next_version: _Optional[int] = ...) -> None: ...
 
-class TimeOutRequest(_message.Message):
-    __slots__ = ("match_id", "seat", "version")
-    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
-    SEAT_FIELD_NUMBER: _ClassVar[int]
-    VERSION_FIELD_NUMBER: _ClassVar[int]
-    match_id: str
-    seat: int
-    version: int
-    def __init__(self, match_id: _Optional[str] = ..., seat: _Optional[int] = ..., version: _Optional[int] = ...) -> None: ...
-
-class TimeOutResponse(_message.Message):
-    __slots__ = ("result",)
-    RESULT_FIELD_NUMBER: _ClassVar[int]
-    result: str
-    def __init__(self, result: _Optional[str] = ...) -> None: ...
-
 class ForfeitRequest(_message.Message):
     __slots__ = ("match_id", "caller", "why")
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]

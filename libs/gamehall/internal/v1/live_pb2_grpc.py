@@ -74,11 +74,6 @@ class LiveMatchServiceStub:
                 request_serializer=gamehall_dot_internal_dot_v1_dot_live__pb2.GetReplayRequest.SerializeToString,
                 response_deserializer=gamehall_dot_internal_dot_v1_dot_live__pb2.GetReplayResponse.FromString,
                 _registered_method=True)
-        self.TimeOut = channel.unary_unary(
-                '/gamehall.internal.v1.LiveMatchService/TimeOut',
-                request_serializer=gamehall_dot_internal_dot_v1_dot_live__pb2.TimeOutRequest.SerializeToString,
-                response_deserializer=gamehall_dot_internal_dot_v1_dot_live__pb2.TimeOutResponse.FromString,
-                _registered_method=True)
         self.Forfeit = channel.unary_unary(
                 '/gamehall.internal.v1.LiveMatchService/Forfeit',
                 request_serializer=gamehall_dot_internal_dot_v1_dot_live__pb2.ForfeitRequest.SerializeToString,
@@ -163,13 +158,6 @@ class LiveMatchServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
-    def TimeOut(self, request, context):
-        """A seat's clock ran out at `version`: play its default action, or forfeit the seat.
-        """
-        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
-        context.set_details('Method not implemented!')
-        raise NotImplementedError('Method not implemented!')
-
     def Forfeit(self, request, context):
         """The caller leaves a running match: its seat forfeits (ranked last).
         """
@@ -222,11 +210,6 @@ def add_LiveMatchServiceServicer_to_server(servicer, server):
                     servicer.GetReplay,
                     request_deserializer=gamehall_dot_internal_dot_v1_dot_live__pb2.GetReplayRequest.FromString,
                     response_serializer=gamehall_dot_internal_dot_v1_dot_live__pb2.GetReplayResponse.SerializeToString,
-            ),
-            'TimeOut': grpc.unary_unary_rpc_method_handler(
-                    servicer.TimeOut,
-                    request_deserializer=gamehall_dot_internal_dot_v1_dot_live__pb2.TimeOutRequest.FromString,
-                    response_serializer=gamehall_dot_internal_dot_v1_dot_live__pb2.TimeOutResponse.SerializeToString,
             ),
             'Forfeit': grpc.unary_unary_rpc_method_handler(
                     servicer.Forfeit,
@@ -433,33 +416,6 @@ class LiveMatchService:
             '/gamehall.internal.v1.LiveMatchService/GetReplay',
             gamehall_dot_internal_dot_v1_dot_live__pb2.GetReplayRequest.SerializeToString,
             gamehall_dot_internal_dot_v1_dot_live__pb2.GetReplayResponse.FromString,
-            options,
-            channel_credentials,
-            insecure,
-            call_credentials,
-            compression,
-            wait_for_ready,
-            timeout,
-            metadata,
-            _registered_method=True)
-
-    @staticmethod
-    def TimeOut(request,
-            target,
-            options=(),
-            channel_credentials=None,
-            call_credentials=None,
-            insecure=False,
-            compression=None,
-            wait_for_ready=None,
-            timeout=None,
-            metadata=None):
-        return grpc.experimental.unary_unary(
-            request,
-            target,
-            '/gamehall.internal.v1.LiveMatchService/TimeOut',
-            gamehall_dot_internal_dot_v1_dot_live__pb2.TimeOutRequest.SerializeToString,
-            gamehall_dot_internal_dot_v1_dot_live__pb2.TimeOutResponse.FromString,
             options,
             channel_credentials,
             insecure,
