@@ -650,8 +650,49 @@ class LiveMatches:
         log.info("abandoned match closed", match_id=match_id, version=version, why=why)
         return True
 
+    async def close_match(
+        self, match_id: str, status: str, outcome: dict[str, Any] | None, expected_version: int | None
+    ) -> int:
+        """Close the match from outside its rules (a no-show, an operator's abort or adjudication), as its owner.
+
+        A running match gets a close entry in its log (guarded by `expected_version`; a move that lands first
+        makes it judge again). An open match has not started, so it is not in the log yet (the lobby keeps it in
+        the store): persistence aborts it there, and refuses if a join started it meanwhile, in which case the
+        close is judged again on the running match. Returns the version the match closed at."""
+        if status not in ("finished", "aborted"):
+            raise ClientError(
+                grpc.StatusCode.INVALID_ARGUMENT,
+                f"a match closes as finished or aborted, not {status!r}",
+                common_pb2.ERROR_REASON_MALFORMED,
+            )
+        if status == "finished" and not outcome:
+            raise ClientError(
+                grpc.StatusCode.INVALID_ARGUMENT, "a finished match needs an outcome", common_pb2.ERROR_REASON_MALFORMED
+            )
+        for _ in range(2):
+            held = await self.held(match_id, fresh=True)
+            if held.live.facts.status != "open":
+                live = await self._close(match_id, status, outcome, f"close:{status}:{{version}}", expected_version)
+                log.info("match closed by its owner", match_id=match_id, status=status, version=live.version)
+                return int(live.version)
+            request = ppb.CloseMatchRequest(
+                match_id=match_id, status=status, outcome_json=dumps(outcome) if outcome else ""
+            )
+            if expected_version is not None:
+                request.expected_version = expected_version
+            try:
+                closed = await self._call("CloseMatch", request)
+            except ClientError as exc:
+                if exc.code != grpc.StatusCode.FAILED_PRECONDITION:
+                    raise
+                continue  # started meanwhile (or closed): judge again on what the store and the log say now
+            return int(closed.match.version)
+        raise ClientError(
+            grpc.StatusCode.ABORTED, f"match {match_id} kept changing; retry", common_pb2.ERROR_REASON_VERSION_CONFLICT
+        )
+
     async def _close(
-        self, match_id: str, status: str, outcome: dict[str, Any], request_id: str, version: int | None
+        self, match_id: str, status: str, outcome: dict[str, Any] | None, request_id: str, version: int | None
     ) -> LiveMatch:
         """Append the match's close entry (`request_id` formatted with the version it closes at), guarded by
         `version` when given; a move that lands first makes it judge again on the newer copy."""

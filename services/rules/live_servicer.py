@@ -116,6 +116,12 @@ class LiveMatchServicer(live_pb2_grpc.LiveMatchServiceServicer):
         )
         return live_pb2.GetReplayResponse(result=result, next_version=next_version)
 
+    async def Close(self, request: live_pb2.CloseRequest, context: Any) -> live_pb2.CloseResponse:
+        outcome = parse_json_object(request.outcome_json, "outcome_json") or None
+        expected = int(request.expected_version) if request.HasField("expected_version") else None
+        version = await self.matches.close_match(request.match_id, request.status, outcome, expected)
+        return live_pb2.CloseResponse(version=version)
+
     async def Forfeit(self, request: live_pb2.ForfeitRequest, context: Any) -> live_pb2.ForfeitResponse:
         version = await self.matches.leave(request.match_id, _caller(request), request.why or "resigned")
         return live_pb2.ForfeitResponse(version=version)

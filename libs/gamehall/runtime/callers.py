@@ -42,6 +42,7 @@ ALLOWED_CALLERS: Final[dict[str, frozenset[str]]] = {
     f"{LIVE}/GetReplay": frozenset({GATEWAY}),
     f"{LIVE}/GetHead": frozenset({GATEWAY}),
     f"{LIVE}/Forfeit": frozenset({GATEWAY}),  # a player leaving
+    f"{LIVE}/Close": frozenset({MATCHMAKING}),  # a tournament match's no-show abort
 }
 """An internal gRPC service (`pkg.Service`, every method) or one method (`pkg.Service/Method`) -> the roles that
 may call it. What is not here is refused to every caller (e.g. RulesService's stateless NewMatch/Apply, which

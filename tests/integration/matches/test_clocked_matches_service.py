@@ -54,8 +54,8 @@ async def test_list_clocked_matches_returns_the_running_ones_with_their_deadline
     await _clocked(stub, "bank", BANK, T0 - 40_000)  # due at T0 + 20 s
     await _clocked(stub, "later", PER_MOVE, T0 + 60_000)
     await _clocked(stub, "waiting", PER_MOVE, T0, status="open")
-    await _clocked(stub, "over", PER_MOVE, T0)
-    await stub.CloseMatch(ppb.CloseMatchRequest(match_id="over", status="finished", outcome_json='{"ranks": [1, 2]}'))
+    await _clocked(stub, "over", PER_MOVE, T0, status="open")
+    await stub.CloseMatch(ppb.CloseMatchRequest(match_id="over", status="aborted"))
 
     assert await _clocked_list(stub) == [("bank", T0 + 20_000), ("per-move", T0 + 30_000), ("later", T0 + 90_000)]
     assert await _ids(stub, limit=1) == ["bank"]

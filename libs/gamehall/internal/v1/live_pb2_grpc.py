@@ -79,6 +79,11 @@ class LiveMatchServiceStub:
                 request_serializer=gamehall_dot_internal_dot_v1_dot_live__pb2.ForfeitRequest.SerializeToString,
                 response_deserializer=gamehall_dot_internal_dot_v1_dot_live__pb2.ForfeitResponse.FromString,
                 _registered_method=True)
+        self.Close = channel.unary_unary(
+                '/gamehall.internal.v1.LiveMatchService/Close',
+                request_serializer=gamehall_dot_internal_dot_v1_dot_live__pb2.CloseRequest.SerializeToString,
+                response_deserializer=gamehall_dot_internal_dot_v1_dot_live__pb2.CloseResponse.FromString,
+                _registered_method=True)
         self.GetHead = channel.unary_unary(
                 '/gamehall.internal.v1.LiveMatchService/GetHead',
                 request_serializer=gamehall_dot_internal_dot_v1_dot_live__pb2.GetHeadRequest.SerializeToString,
@@ -165,6 +170,14 @@ class LiveMatchServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def Close(self, request, context):
+        """Close a match from outside its rules (a no-show, an operator's abort or adjudication) as its owner: a running
+        match by a close entry in its log, an open one (not started, so not in the log yet) in the store.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
     def GetHead(self, request, context):
         """The running match's head as its owner holds it (version, status, clock, outcome): the gateway
         overlays it on the stored record, which the projection writes milliseconds behind the log.
@@ -215,6 +228,11 @@ def add_LiveMatchServiceServicer_to_server(servicer, server):
                     servicer.Forfeit,
                     request_deserializer=gamehall_dot_internal_dot_v1_dot_live__pb2.ForfeitRequest.FromString,
                     response_serializer=gamehall_dot_internal_dot_v1_dot_live__pb2.ForfeitResponse.SerializeToString,
+            ),
+            'Close': grpc.unary_unary_rpc_method_handler(
+                    servicer.Close,
+                    request_deserializer=gamehall_dot_internal_dot_v1_dot_live__pb2.CloseRequest.FromString,
+                    response_serializer=gamehall_dot_internal_dot_v1_dot_live__pb2.CloseResponse.SerializeToString,
             ),
             'GetHead': grpc.unary_unary_rpc_method_handler(
                     servicer.GetHead,
@@ -443,6 +461,33 @@ class LiveMatchService:
             '/gamehall.internal.v1.LiveMatchService/Forfeit',
             gamehall_dot_internal_dot_v1_dot_live__pb2.ForfeitRequest.SerializeToString,
             gamehall_dot_internal_dot_v1_dot_live__pb2.ForfeitResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Close(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/gamehall.internal.v1.LiveMatchService/Close',
+            gamehall_dot_internal_dot_v1_dot_live__pb2.CloseRequest.SerializeToString,
+            gamehall_dot_internal_dot_v1_dot_live__pb2.CloseResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -188,7 +188,8 @@ class PersistenceServiceServicer:
         raise NotImplementedError('Method not implemented!')
 
     def CloseMatch(self, request, context):
-        """running/open -> finished or aborted outside the action log (forfeit, cancellation).
+        """open -> aborted or finished, for the match's rules replica (a no-show before the match started). A running
+        match is refused (FAILED_PRECONDITION): its owner closes it by an entry in its log (LiveMatchService.Close).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
