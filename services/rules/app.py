@@ -109,7 +109,8 @@ def build_app(settings: Settings) -> ServiceApp:
     async def disconnect() -> None:
         held["bus_task"].cancel()
         clocks.close()
-        await held["membership"].stop()
+        if "membership" in held:
+            await held["membership"].stop()
         if "bus" in held:
             await held["bus"].close()
         if "channel" in held:

@@ -19,12 +19,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import grpc
 import structlog
 
 from gamehall.internal.v1 import persistence_pb2 as ppb
 from gamehall.matches import clocks
 from gamehall.matches.live import LiveMatch
 from gamehall.matches.timers import MatchTimers
+from gamehall.runtime.errors import ClientError
 from gamehall_services.rules.live import LiveMatches, now_ms
 
 log = structlog.get_logger("gamehall.rules.clocks")
@@ -56,7 +58,13 @@ class OwnerClocks:
     async def _fire(self, match_id: str) -> int:
         """The match's deadline came: act on it, and answer its next deadline (0: drop its timer)."""
         cached = self.matches.cached(match_id)
-        held = await self.matches.held(match_id)  # checked against the log unless advanced here just now
+        try:
+            held = await self.matches.held(match_id)  # checked against the log unless advanced here just now
+        except ClientError as exc:
+            if exc.code in (grpc.StatusCode.NOT_FOUND, grpc.StatusCode.INVALID_ARGUMENT):
+                log.warning("a timer's match cannot be loaded; timer dropped", match_id=match_id, error=str(exc))
+                return 0  # gone from the store, or another game's: nothing will ever make it load
+            raise
         live = held.live
         if live.facts.status != "running":
             return 0

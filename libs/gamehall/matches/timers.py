@@ -23,6 +23,9 @@ import structlog
 log = structlog.get_logger("gamehall.matches.timers")
 
 RETRY_FIRST_SECONDS, RETRY_MAX_SECONDS = 0.1, 2.0
+FIRING_AT_ONCE = 64
+"""Firings under way at once: a replica that starts (or takes over) after many deadlines passed loads those
+matches a bounded number at a time instead of all together."""
 
 
 class Handle(Protocol):
@@ -49,8 +52,15 @@ class _Timer:
 class MatchTimers:
     """The armed deadlines of the matches one replica owns: match id -> one scheduled wake-up."""
 
-    def __init__(self, fire: Fire, now_ms: Callable[[], int], call_later: Schedule = _loop_call_later) -> None:
+    def __init__(
+        self,
+        fire: Fire,
+        now_ms: Callable[[], int],
+        call_later: Schedule = _loop_call_later,
+        at_once: int = FIRING_AT_ONCE,
+    ) -> None:
         self._fire = fire
+        self._at_once = asyncio.Semaphore(at_once)
         self._now_ms = now_ms
         self._call_later = call_later
         self._timers: dict[str, _Timer] = {}
@@ -118,7 +128,8 @@ class MatchTimers:
     async def _run(self, match_id: str, timer: _Timer) -> None:
         try:
             try:
-                next_ms = await self._fire(match_id)
+                async with self._at_once:
+                    next_ms = await self._fire(match_id)
             finally:
                 self._firing.pop(match_id, None)
         except asyncio.CancelledError:
@@ -141,4 +152,4 @@ class MatchTimers:
             self._schedule(match_id, _Timer(next_ms, None), next_ms)
 
 
-__all__ = ["RETRY_FIRST_SECONDS", "RETRY_MAX_SECONDS", "Fire", "Handle", "MatchTimers", "Schedule"]
+__all__ = ["FIRING_AT_ONCE", "RETRY_FIRST_SECONDS", "RETRY_MAX_SECONDS", "Fire", "Handle", "MatchTimers", "Schedule"]

@@ -172,3 +172,27 @@ async def test_a_wake_up_before_the_wall_clock_reaches_the_deadline_waits_the_re
     assert matches.fired == [] and clock.pending() == [1_001_000]
     await clock.advance(10)
     assert matches.fired == [("m1", 1_001_000)]
+
+
+async def test_firings_run_a_bounded_number_at_once() -> None:
+    clock = FakeClock()
+    running, most = 0, 0
+    release = asyncio.Event()
+
+    async def fire(match_id: str) -> int:
+        nonlocal running, most
+        running += 1
+        most = max(most, running)
+        await release.wait()
+        running -= 1
+        return 0
+
+    timers = MatchTimers(fire, clock.now_ms, clock.call_later, at_once=3)
+    for n in range(10):
+        timers.arm(f"m{n}", clock.now - 1000)  # all overdue: a replica starting after an outage
+    await clock.advance(0)
+    assert most == 3
+    release.set()
+    for _ in range(50):
+        await asyncio.sleep(0)
+    assert most == 3 and len(timers) == 0

@@ -11,12 +11,15 @@ import time
 from collections.abc import Callable
 from typing import cast
 
+import grpc
+
 from gamehall.events.v1.log_pb2 import LogEntry
 from gamehall.internal.v1 import persistence_pb2 as ppb
 from gamehall.internal.v1 import persistence_pb2_grpc
 from gamehall.matches import clocks
 from gamehall.matches.clocks import ClockSpec
 from gamehall.matches.routing import owner_of
+from gamehall.runtime.errors import ClientError
 from gamehall.runtime.matchlog import LogConflict, MatchLog
 from gamehall.testing.high_card import GAME
 from gamehall_services.rules.live import LiveMatches
@@ -51,6 +54,9 @@ class Backend:
         return ppb.GetMatchHeadsResponse(
             heads=[ppb.MatchHead(match_id=m, status="running", version=0) for m in request.match_ids]
         )
+
+    async def LoadMatchState(self, request: ppb.LoadMatchStateRequest, timeout: float) -> ppb.LoadMatchStateResponse:
+        raise ClientError(grpc.StatusCode.NOT_FOUND, f"no match {request.match_id}")
 
     async def ListClockedMatches(
         self, request: ppb.ListClockedMatchesRequest, timeout: float
@@ -126,6 +132,15 @@ async def test_a_timer_in_the_future_waits_and_an_evicted_copy_keeps_its_timer()
         assert owner.timers.deadline("m1") == owner.timers.deadline("m2") == start + 60_000
         await asyncio.sleep(0.05)
         assert backend.entries == []
+    finally:
+        owner.close()
+
+
+async def test_the_timer_of_a_match_the_store_does_not_know_is_dropped() -> None:
+    owner = _owner(Backend())
+    owner.timers.arm("ghost", _now() - 1)  # listed by a projection that has since forgotten it
+    try:
+        await _until(lambda: "ghost" not in owner.timers)
     finally:
         owner.close()
 
