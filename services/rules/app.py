@@ -1,5 +1,6 @@
 """Assemble a rules host: the harness, the stateless RulesService of the chosen game, and the
-LiveMatchService through which this replica owns the live matches the gateways route to it."""
+LiveMatchService through which this replica owns the live matches the gateways route to it, with
+their clocks as its timers and its lease among the game's replicas (who owns which clock)."""
 
 from __future__ import annotations
 

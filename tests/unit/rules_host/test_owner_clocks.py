@@ -21,7 +21,9 @@ from gamehall.matches.clocks import ClockSpec
 from gamehall.matches.routing import owner_of
 from gamehall.runtime.errors import ClientError
 from gamehall.runtime.matchlog import LogConflict, MatchLog
+from gamehall.runtime.settings import Settings
 from gamehall.testing.high_card import GAME
+from gamehall_services.rules.app import advertised
 from gamehall_services.rules.live import LiveMatches
 from gamehall_services.rules.members import LEASE_SECONDS, Members
 from gamehall_services.rules.owner_clocks import OwnerClocks
@@ -179,3 +181,9 @@ def test_members_come_with_their_leases_and_go_when_they_lapse_or_leave() -> Non
     assert members.note(peer.lease(leaving=True)) is True and members.live() == ["10.0.0.1:50060"]
     assert members.note(b"not json") is False
 
+
+
+def test_a_replica_announces_the_address_the_gateways_route_by() -> None:
+    assert advertised(Settings(host="127.0.0.1"), 50070) == "127.0.0.1:50070"  # the launcher's
+    assert advertised(Settings(host="0.0.0.0", advertise_addr="10.1.2.3:50051"), 50051) == "10.1.2.3:50051"  # a pod's
+    assert advertised(Settings(host="::1"), 50070) == "[::1]:50070"
