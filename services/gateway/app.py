@@ -41,7 +41,6 @@ from gamehall_services.gateway.limits import RateLimiter, WatchSlots
 from gamehall_services.gateway.matches import MatchServicer
 from gamehall_services.gateway.matchmaking_proxy import Forwarder, add_matchmaking_services
 from gamehall_services.gateway.revocations import Revocations
-from gamehall_services.gateway.sweeper import ClockSweeper
 from gamehall_services.gateway.upstream import Upstream
 from gamehall_services.gateway.watch import Watcher
 
@@ -76,7 +75,6 @@ def build_app(settings: Settings) -> ServiceApp:
     catalog = CatalogServicer(upstream, auth)
     slots = WatchSlots()
     matches = MatchServicer(upstream, auth, RateLimiter(), watcher, slots)
-    sweeper = ClockSweeper(upstream)
     trail = AuditTrail(settings.persistence_addr, auth)
     audited = AuditedServices(app, trail)  # registers each servicer with its operator actions audited
     audited.add_servicer(
@@ -114,13 +112,11 @@ def build_app(settings: Settings) -> ServiceApp:
             log.warning("no NATS connection; watch streams will poll", error=str(exc))
         else:
             renewing.append(asyncio.create_task(watcher.interest.renew_forever()))
-        sweeper.start()
 
     @app.on_stop
     async def disconnect() -> None:
         for task in renewing:
             task.cancel()
-        await sweeper.stop()
         await revocations.stop()
         if watcher.bus is not None:
             await watcher.bus.close()

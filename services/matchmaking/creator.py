@@ -131,13 +131,20 @@ class MatchCreator:
         ).match
         return record
 
-    async def abort(self, match_id: str, reason: str) -> None:
-        """Close a match nobody will play (a no-show); an already closed match is left as it is."""
-        assert self.persistence is not None
+    async def abort(self, match_id: str, game: str, reason: str) -> None:
+        """Close a match nobody will play (`reason`: a no-show), asking its owner (ARCHITECTURE rule 6); an
+        already closed match is left as it is."""
+        replicas = self.rules.get(game)
+        if replicas is None:
+            raise ClientError(
+                grpc.StatusCode.NOT_FOUND,
+                f"no rules service for {game!r} is known",
+                common_pb2.ERROR_REASON_UNKNOWN_GAME,
+            )
         try:
-            await self.persistence.CloseMatch(ppb.CloseMatchRequest(match_id=match_id, status="aborted"), timeout=10)
-        except grpc.aio.AioRpcError as exc:
-            if exc.code() not in (grpc.StatusCode.FAILED_PRECONDITION, grpc.StatusCode.ABORTED):
+            await replicas.on_owner(match_id, "Close", live_pb2.CloseRequest(match_id=match_id, status="aborted"))
+        except ClientError as exc:
+            if exc.code not in (grpc.StatusCode.FAILED_PRECONDITION, grpc.StatusCode.ABORTED):
                 raise
 
     async def close(self) -> None:

@@ -368,7 +368,7 @@ class Tournaments:
             except Unchanged:
                 return
             if match.status == "open":
-                await self.creator.abort(match.id, "no-show")
+                await self.creator.abort(match.id, match.game, "no-show")
 
 
 def _next_round(doc: TournamentDoc) -> None:

@@ -10,10 +10,9 @@ from typing import Any
 from gamehall.internal.v1 import persistence_pb2 as pb
 from gamehall.internal.v1 import persistence_pb2_grpc
 from gamehall.store import MatchUpdate
-from gamehall.store.errors import InvalidArgument
+from gamehall.store.errors import InvalidArgument, MatchClosed
 from gamehall.store.matches import MAX_DUE
 from gamehall.store.seats import LifecycleKind
-from gamehall_services.persistence.closing import close_through_log
 from gamehall_services.persistence.projector import Projector
 from gamehall_services.persistence.records import (
     account_to_proto,
@@ -32,7 +31,7 @@ MAX_LIST = 500
 
 class PersistenceServicer(StoreWriter, persistence_pb2_grpc.PersistenceServiceServicer):
     projector: Projector | None = None
-    """The match log's projector (bound at start): closing a running match goes through the log."""
+    """The match log's projector (bound at start): while it runs, a running match is closed by its owner, not here."""
 
     # ----------------------------------------------------------------- accounts
     async def CreateAccount(self, request: pb.CreateAccountRequest, context: Any) -> pb.CreateAccountResponse:
@@ -150,13 +149,11 @@ class PersistenceServicer(StoreWriter, persistence_pb2_grpc.PersistenceServiceSe
         expected = request.expected_version if request.HasField("expected_version") else None
         outcome = loads(request.outcome_json, "outcome_json")
         outbox = outbox_from_proto(request.outbox)
-        if self.projector is not None and request.status in ("finished", "aborted"):
-            current = await self.store.get_match(request.match_id)
-            if current.status == "running":  # a running match's truth is its log: the close is a log entry
-                if request.status == "finished" and outcome is None:
-                    raise InvalidArgument("a finished match needs an outcome")
-                await close_through_log(self.projector, current, request.status, outcome, expected)
-                return pb.CloseMatchResponse(match=match_to_proto(await self.store.get_match(request.match_id)))
+        if self.projector is not None and (await self.store.get_match(request.match_id)).status == "running":
+            # A running match's truth is its log, and its owner is the log's one author (ARCHITECTURE rule 6).
+            raise MatchClosed(
+                f"match {request.match_id} is running: its owner closes it (LiveMatchService.Close), not the store"
+            )
         if request.status == "finished":
             if outcome is None:
                 raise InvalidArgument("a finished match needs an outcome")
@@ -240,9 +237,17 @@ class PersistenceServicer(StoreWriter, persistence_pb2_grpc.PersistenceServiceSe
         return pb.GetActionsResponse(actions=[action_to_proto(a) for a in actions])
 
     # ----------------------------------------------------------------- clocks
-    async def ListDueClocks(self, request: pb.ListDueClocksRequest, context: Any) -> pb.ListDueClocksResponse:
-        """Running matches whose next clock deadline is at or before `now_unix_ms`, earliest first (indexed)."""
-        if request.now_unix_ms <= 0:
-            raise InvalidArgument("now_unix_ms is required (unix milliseconds)")
-        matches = await self.store.due_clocks(request.now_unix_ms, min(request.limit or MAX_DUE, MAX_DUE))
-        return pb.ListDueClocksResponse(matches=[match_to_proto(m) for m in matches])
+    async def ListClockedMatches(
+        self, request: pb.ListClockedMatchesRequest, context: Any
+    ) -> pb.ListClockedMatchesResponse:
+        """A game's running matches with a next deadline, earliest first, paged (indexed)."""
+        if not request.game:
+            raise InvalidArgument("game is required")
+        found = await self.store.clocked_matches(
+            request.game,
+            (request.after_deadline_unix_ms, request.after_match_id),
+            min(request.limit or MAX_DUE, MAX_DUE),
+        )
+        return pb.ListClockedMatchesResponse(
+            matches=[pb.ClockedMatch(match_id=m, deadline_unix_ms=at) for m, at in found]
+        )

@@ -1,18 +1,20 @@
 """Assemble a rules host: the harness, the stateless RulesService of the chosen game, and the
-LiveMatchService through which this replica owns the live matches the gateways route to it."""
+LiveMatchService through which this replica owns the live matches the gateways route to it, with
+their clocks as its timers and its lease among the game's replicas (who owns which clock)."""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
 import os
+import socket
 from typing import Any
 
 import structlog
 
 from gamehall.engine import get_game
 from gamehall.internal.v1 import live_pb2, live_pb2_grpc, persistence_pb2_grpc, rules_pb2, rules_pb2_grpc
-from gamehall.runtime.bus import Bus, view_subject, watching_subject
+from gamehall.runtime.bus import Bus, members_subject, view_subject, watching_subject
 from gamehall.runtime.channels import internal_channel
 from gamehall.runtime.matchlog import MatchLog
 from gamehall.runtime.service import ServiceApp
@@ -20,6 +22,8 @@ from gamehall.runtime.settings import Settings
 from gamehall_services.rules.live import LiveMatches
 from gamehall_services.rules.live_servicer import LiveMatchServicer
 from gamehall_services.rules.lobby import Lobby
+from gamehall_services.rules.members import Members, Membership
+from gamehall_services.rules.owner_clocks import OwnerClocks
 from gamehall_services.rules.servicer import RulesServicer
 from gamehall_services.rules.watched import Watched
 
@@ -56,6 +60,7 @@ def build_app(settings: Settings) -> ServiceApp:
     live = LiveMatches(
         game, lambda: held["persistence"], publish, log=lambda: held.get("log"), watched=watched.audiences
     )
+    clocks = OwnerClocks(live)
     lobby = Lobby(game, lambda: held["persistence"], idle_ms=int(settings.match_idle_seconds * 1000))
     app.add_servicer(
         live_pb2_grpc.add_LiveMatchServiceServicer_to_server,
@@ -68,7 +73,15 @@ def build_app(settings: Settings) -> ServiceApp:
         channel = internal_channel(settings.persistence_addr)
         held["channel"] = channel
         held["persistence"] = persistence_pb2_grpc.PersistenceServiceStub(channel)
+        members = Members(advertised(settings, app.port))
+        clocks.owns = members.owns
+        held["membership"] = Membership(members, publish_lease, clocks.rearm)
         held["bus_task"] = asyncio.create_task(connect_bus())
+
+    async def publish_lease(payload: bytes) -> None:
+        bus = held.get("bus")
+        if bus is not None:
+            await bus.nc.publish(members_subject(game.id), payload)
 
     async def connect_bus() -> None:
         """NATS in the background: the host serves the stateless rules at once; moves need the match log."""
@@ -82,6 +95,12 @@ def build_app(settings: Settings) -> ServiceApp:
                     watched.note(msg.data)
 
                 await bus.nc.subscribe(watching_subject(game.id), cb=on_lease)
+
+                async def on_member(msg: Any) -> None:
+                    held["membership"].heard(msg.data)
+
+                await bus.nc.subscribe(members_subject(game.id), cb=on_member)
+                held["membership"].start()
                 return
             except Exception as exc:
                 log.warning("no NATS connection yet; moves wait for the match log", error=str(exc) or repr(exc))
@@ -90,9 +109,23 @@ def build_app(settings: Settings) -> ServiceApp:
     @app.on_stop
     async def disconnect() -> None:
         held["bus_task"].cancel()
+        clocks.close()
+        if "membership" in held:
+            await held["membership"].stop()
         if "bus" in held:
             await held["bus"].close()
         if "channel" in held:
             await held["channel"].close()
 
     return app
+
+
+def advertised(settings: Settings, port: int) -> str:
+    """The address the gateways reach this replica at: the advertised one, else the gRPC server's own."""
+    if settings.advertise_addr:
+        return settings.advertise_addr
+    if settings.host in ("0.0.0.0", "::", ""):  # still correct (the log's compare-and-swap), only colder caches
+        name = socket.gethostname()
+        log.warning("GAMEHALL_ADVERTISE_ADDR unset: clock ownership may differ from the gateways' routing", using=name)
+        return f"{name}:{port}"
+    return f"[{settings.host}]:{port}" if ":" in settings.host else f"{settings.host}:{port}"

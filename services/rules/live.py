@@ -91,6 +91,9 @@ class LiveMatches:
         self._loading: dict[str, asyncio.Future[Held]] = {}
         self._heads = MatchHeads(persistence, timeout)
         """The store's checks of copies about to take their first move, read together (`_unclosed`)."""
+        self.stepped: Callable[[LiveMatch], None] = lambda live: None
+        """Told of every copy this replica loads, starts or advances (its clock's timer is armed from it:
+        `services.rules.owner_clocks`)."""
 
     # ----------------------------------------------------------------- the cache
     async def _call(self, method: str, request: Any) -> Any:
@@ -202,8 +205,9 @@ class LiveMatches:
         self._held[match_id] = held
         self._held.move_to_end(match_id)
         while len(self._held) > self.capacity:
-            self._held.popitem(last=False)
+            self._held.popitem(last=False)  # its timer stays armed: it loads the match again when it fires
         metrics.LIVE_MATCHES_HELD.labels(self.game.id).set(len(self._held))
+        self.stepped(held.live)
 
     def adopt(self, record: ppb.MatchRecord) -> None:
         """Hold a match this replica has just started (running at version 0, nothing logged yet), so its
@@ -265,6 +269,14 @@ class LiveMatches:
 
     def drop(self, match_id: str) -> None:
         self._held.pop(match_id, None)
+
+    def cached(self, match_id: str) -> Held | None:
+        """The copy held in memory, if any (no log or store read)."""
+        return self._held.get(match_id)
+
+    async def store_call(self, method: str, request: Any) -> Any:
+        """A call to persistence with this replica's deadline (the clocks' indexed read at start)."""
+        return await self._call(method, request)
 
     # ----------------------------------------------------------------- playing
     async def play(
@@ -344,6 +356,7 @@ class LiveMatches:
                 held.checked = time.monotonic()
                 if self._held.get(match_id) is not held and live.facts.status != "open":
                     self._held[match_id] = held  # the copy that advanced is the one to serve
+                self.stepped(live)
             metrics.ACTIONS_APPLIED.labels(self.game.id).inc()
             await self._push(live, step)
             return _submitted(step, step.to_act)
@@ -624,6 +637,76 @@ class LiveMatches:
     ) -> int:
         """End the running match with `seat` ranked last, guarded by the version it was judged at. `key` is the log
         entry's request id (default `forfeit:<version>:<seat>`; a leave's is `leave:<its request id>`)."""
+        outcome = forfeit_outcome(len((await self.held(match_id)).live.facts.seats), seat, why)
+        live = await self._close(match_id, "finished", outcome, lambda v: key or f"forfeit:{v}:{seat}", version, seat)
+        log.info("seat forfeited", match_id=match_id, seat=seat, why=why)
+        return int(live.version)
+
+    async def abandon(self, match_id: str, version: int, idle_ms: int) -> bool:
+        """Close the match as aborted, nobody having stepped for its inactivity limit (issue 20, finding 8), if it
+        is still running at `version`; False when a step or a close came first."""
+        why = f"abandoned: no move for {idle_ms // 1000} s"
+        try:
+            outcome: dict[str, Any] = {"ranks": [], "scores": None, "reason": why}
+            await self._close(match_id, "aborted", outcome, lambda v: f"abandon:{v}", version)
+        except (MatchNotRunning, VersionConflict):
+            return False
+        log.info("abandoned match closed", match_id=match_id, version=version, why=why)
+        return True
+
+    async def close_match(
+        self, match_id: str, status: str, outcome: dict[str, Any] | None, expected_version: int | None
+    ) -> int:
+        """Close the match from outside its rules (a no-show, an operator's abort or adjudication), as its owner.
+
+        A running match gets a close entry in its log (guarded by `expected_version`; a move that lands first
+        makes it judge again). An open match has not started, so it is not in the log yet (the lobby keeps it in
+        the store): persistence aborts it there, and refuses if a join started it meanwhile, in which case the
+        close is judged again on the running match. Returns the version the match closed at."""
+        if status not in ("finished", "aborted"):
+            raise ClientError(
+                grpc.StatusCode.INVALID_ARGUMENT,
+                f"a match closes as finished or aborted, not {status!r}",
+                common_pb2.ERROR_REASON_MALFORMED,
+            )
+        if status == "finished" and not outcome:
+            raise ClientError(
+                grpc.StatusCode.INVALID_ARGUMENT, "a finished match needs an outcome", common_pb2.ERROR_REASON_MALFORMED
+            )
+        for _ in range(2):
+            held = await self.held(match_id, fresh=True)
+            if held.live.facts.status != "open":
+                live = await self._close(match_id, status, outcome, lambda v: f"close:{status}:{v}", expected_version)
+                log.info("match closed by its owner", match_id=match_id, status=status, version=live.version)
+                return int(live.version)
+            request = ppb.CloseMatchRequest(
+                match_id=match_id, status=status, outcome_json=dumps(outcome) if outcome else ""
+            )
+            if expected_version is not None:
+                request.expected_version = expected_version
+            try:
+                closed = await self._call("CloseMatch", request)
+            except ClientError as exc:
+                if exc.code != grpc.StatusCode.FAILED_PRECONDITION:
+                    raise
+                continue  # started meanwhile (or closed): judge again on what the store and the log say now
+            return int(closed.match.version)
+        raise ClientError(
+            grpc.StatusCode.ABORTED, f"match {match_id} kept changing; retry", common_pb2.ERROR_REASON_VERSION_CONFLICT
+        )
+
+    async def _close(
+        self,
+        match_id: str,
+        status: str,
+        outcome: dict[str, Any] | None,
+        key: Callable[[int], str],
+        version: int | None,
+        seat: int | None = None,
+    ) -> LiveMatch:
+        """Append the match's close entry (request id `key(the version it closes at)`; `seat`: whose forfeit, which
+        the projection records as that seat's account's leave), guarded by `version` when given; a move that lands
+        first makes it judge again on the newer copy."""
         for _ in range(MAX_ATTEMPTS):
             held = await self.held(match_id, fresh=True)
             async with held.lock:
@@ -632,21 +715,20 @@ class LiveMatches:
                     raise MatchNotRunning.of(match_id, live.facts.status)
                 if version is not None and version != live.version:
                     raise VersionConflict(match_id, version, live.version)
-                outcome = forfeit_outcome(len(live.facts.seats), seat, why)
-                entry = close_entry(
-                    live.facts, live.version, "finished", outcome, key or f"forfeit:{live.version}:{seat}", now_ms()
-                )
-                entry.seat = seat  # whose forfeit: the projection records a leave as that seat's account's
+                entry = close_entry(live.facts, live.version, status, outcome, key(live.version), now_ms())
+                if seat is not None:
+                    entry.seat = seat
                 try:
                     matchlog = await self._match_log()
                     held.seq = await matchlog.append(entry, held.seq)
                 except LogConflict:
                     self.drop(match_id)
-                    continue  # a move landed first: judge the forfeit again
+                    continue  # a move landed first: judge the close again
                 except LogUnavailable as exc:
                     self.drop(match_id)
                     raise ClientError(grpc.StatusCode.UNAVAILABLE, str(exc)) from exc
-                live.close("finished", outcome)
+                live.close(status, outcome)
+                self.stepped(live)
                 break
         else:
             raise ClientError(
@@ -654,9 +736,8 @@ class LiveMatches:
                 f"match {match_id} kept changing; retry",
                 common_pb2.ERROR_REASON_VERSION_CONFLICT,
             )
-        log.info("seat forfeited", match_id=match_id, seat=seat, why=why)
         await self._push(live, None)
-        return int(live.version)
+        return live
 
     async def leave(
         self, match_id: str, caller: Caller, why: str, request_id: str = ""

@@ -116,9 +116,11 @@ class LiveMatchServicer(live_pb2_grpc.LiveMatchServiceServicer):
         )
         return live_pb2.GetReplayResponse(result=result, next_version=next_version)
 
-    async def TimeOut(self, request: live_pb2.TimeOutRequest, context: Any) -> live_pb2.TimeOutResponse:
-        result = await self.matches.time_out(request.match_id, int(request.seat), int(request.version))
-        return live_pb2.TimeOutResponse(result=result)
+    async def Close(self, request: live_pb2.CloseRequest, context: Any) -> live_pb2.CloseResponse:
+        outcome = parse_json_object(request.outcome_json, "outcome_json") or None
+        expected = int(request.expected_version) if request.HasField("expected_version") else None
+        version = await self.matches.close_match(request.match_id, request.status, outcome, expected)
+        return live_pb2.CloseResponse(version=version)
 
     async def LeaveMatch(self, request: live_pb2.LeaveMatchRequest, context: Any) -> live_pb2.LeaveMatchResponse:
         return await self.matches.leave(

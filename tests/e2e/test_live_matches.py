@@ -242,7 +242,7 @@ def test_stopping_the_owner_moves_its_match_to_the_other_replica(two_replicas: t
 
 def test_a_match_its_players_walked_away_from_ends_aborted(two_replicas: tuple[Platform, Running]) -> None:
     """Issue 20, finding 8: an unclocked match left at version 0 used to run forever; past the platform's
-    inactivity limit the sweeper closes it as aborted, through its log, at the version it was left at."""
+    inactivity limit its owner's timer closes it as aborted, through its log, at the version it was left at."""
     _, running = two_replicas
     alice, bob, match_id = _duel(running)
     assert alice.match(match_id).status == match_pb2.MATCH_STATUS_RUNNING

@@ -242,6 +242,16 @@ Plain settings first (config.extraEnv, then the component's env, override them),
 - name: {{ $name }}
   value: {{ get $vars $name | quote }}
 {{- end -}}
+{{- if $c.game }}
+{{- /* A rules replica announces the address the gateways route to it by (the headless Service resolves to pod
+IPs), so the replicas agree on who owns which match's clock timers. */}}
+- name: GAMEHALL_POD_IP
+  valueFrom:
+    fieldRef:
+      fieldPath: status.podIP
+- name: GAMEHALL_ADVERTISE_ADDR
+  value: {{ printf "$(GAMEHALL_POD_IP):%v" $root.Values.ports.grpc | quote }}
+{{- end -}}
 {{- range $secret := $c.secrets -}}
 {{- if eq $secret "database" }}
 - name: GAMEHALL_DATABASE_URL

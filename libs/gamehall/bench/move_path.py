@@ -33,10 +33,10 @@ from google.protobuf import duration_pb2
 from gamehall.bench.baselines import BASELINE_RUNS, _echo_load, collector_paused, echo_server
 from gamehall.bench.e2e import bench_platform
 from gamehall.bench.rows import Row, of_readings
-from gamehall.internal.v1 import diagnostics_pb2, diagnostics_pb2_grpc, persistence_pb2_grpc
-from gamehall.internal.v1 import persistence_pb2 as ppb
+from gamehall.internal.v1 import diagnostics_pb2, diagnostics_pb2_grpc, live_pb2
 from gamehall.launcher.platform import Platform
 from gamehall.runtime.matchlog import wait_projected_at
+from gamehall.runtime.rules_replicas import RulesReplicas
 from gamehall_sdk.v1 import auth_pb2, auth_pb2_grpc, common_pb2, match_pb2, match_pb2_grpc
 
 TICKS = os.sysconf("SC_CLK_TCK")
@@ -283,18 +283,22 @@ def open_idle_matches(platform: Platform, matches: int) -> list[str]:
 
 
 def close_matches(platform: Platform, match_ids: list[str]) -> None:
-    """Abort matches straight in persistence (the operator's path for abandoned matches)."""
+    """Abort matches through their owners (`LiveMatchService.Close`, the path of a no-show or an operator's
+    abort): a close entry each owner appends to the match's log."""
 
     async def run() -> None:
-        async with grpc.aio.insecure_channel(platform.service("persistence").address) as channel:
-            stub = persistence_pb2_grpc.PersistenceServiceStub(channel)
+        addresses = [s.address for s in platform.services if s.definition.game == "high-card"]
+        replicas = RulesReplicas("high-card", ",".join(addresses))
+        try:
             for start in range(0, len(match_ids), 100):
                 await asyncio.gather(
                     *(
-                        stub.CloseMatch(ppb.CloseMatchRequest(match_id=m, status="aborted"))
+                        replicas.on_owner(m, "Close", live_pb2.CloseRequest(match_id=m, status="aborted"))
                         for m in match_ids[start : start + 100]
                     )
                 )
+        finally:
+            await replicas.close()
 
     asyncio.run(run())
 

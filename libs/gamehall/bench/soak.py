@@ -71,8 +71,8 @@ class SoakConfig:
 
 
 IDLE_SLACK = 10.0
-"""Seconds past the inactivity policy before a running match without a step is a finding (the sweeper's
-pass, a restart of the service that ends it)."""
+"""Seconds past the inactivity policy before a running match without a step is a finding (the owner's
+timer firing late under load, a restart of the replica that ends it)."""
 
 
 @dataclass

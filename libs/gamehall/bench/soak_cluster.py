@@ -96,7 +96,7 @@ class ClusterSoakConfig:
     bot_level: str = "random"
     idle_seconds: float = 60.0
     """Liveness policy: a running match steps at least this often (the platform's inactivity policy, plus
-    `IDLE_SLACK` for its sweeper); an abandoned match ends aborted, which a bots-only one never may."""
+    `IDLE_SLACK` for its owner's timer); an abandoned match ends aborted, which a bots-only one never may."""
     drain_seconds: float = 120.0
     creators: int = 8
     """CreateMatch calls in flight at once."""

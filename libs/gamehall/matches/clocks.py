@@ -131,6 +131,19 @@ def abandoned(spec: ClockSpec, state: dict[str, Any] | None, now_ms: int) -> boo
     return 0 < at <= now_ms
 
 
+def next_deadline_ms(spec: ClockSpec, state: dict[str, Any] | None) -> int:
+    """The match's next deadline (unix ms): the earliest of its seats' turn deadlines and its inactivity limit;
+    0 when neither runs. What the owner's timer is armed at and what the store indexes the match by.
+
+    Raises TypeError, ValueError, IndexError or AttributeError when the state does not fit the spec."""
+    if not spec.stored or not state:
+        return 0
+    deadlines = [deadline_ms(spec, state, int(seat)) for seat in state.get("to_act") or ()]
+    deadlines.append(abandon_at_ms(spec, state))
+    positive = [int(d) for d in deadlines if d > 0]
+    return min(positive) if positive else 0
+
+
 def remaining_now(spec: ClockSpec, state: dict[str, Any] | None, seat: int, now_ms: int) -> int:
     """Bank left for `seat` right now (0 without a bank)."""
     if not spec.bank_ms or not state or state.get("remaining_ms") is None:

@@ -1,4 +1,4 @@
-"""A service's background loop (a relay, a sweeper): started with the service, cancelled on stop.
+"""A service's background loop (a relay, a retention pass): started with the service, cancelled on stop.
 
 A loop that raises is not lost for good while health says SERVING: it is logged, counted
 (`gamehall_background_loop_restarts_total{loop}`) and started again after a pause that doubles up to

@@ -122,6 +122,12 @@ def view_subject(match_id: str, seat: int | None) -> str:
     return f"{SUBJECT_ROOT}.view.{match_id}.{'spectator' if seat is None else f'seat-{seat}'}"
 
 
+def members_subject(game: str) -> str:
+    """Core NATS: the leases the replicas of `game`'s rules service renew while they run (JSON `{"address":
+    ..., "leaving": bool}`): who owns which match's timers (services/rules/members.py)."""
+    return f"{SUBJECT_ROOT}.members.rules.{game}"
+
+
 def watching_subject(game: str) -> str:
     """Core NATS: the gateways' leases on the audiences of `game`'s matches that someone watches (JSON
     `[[match_id, seat or null], ...]`, renewed while the streams are open); owners push views only to these."""

@@ -41,8 +41,8 @@ ALLOWED_CALLERS: Final[dict[str, frozenset[str]]] = {
     f"{LIVE}/ListLegalActions": frozenset({GATEWAY, AI}),
     f"{LIVE}/GetReplay": frozenset({GATEWAY}),
     f"{LIVE}/GetHead": frozenset({GATEWAY}),
-    f"{LIVE}/TimeOut": frozenset({GATEWAY}),  # the clock sweeper
     f"{LIVE}/LeaveMatch": frozenset({GATEWAY}),  # a player leaving: an open match's seat freed, a running one's forfeit
+    f"{LIVE}/Close": frozenset({MATCHMAKING}),  # a tournament match's no-show abort
 }
 """An internal gRPC service (`pkg.Service`, every method) or one method (`pkg.Service/Method`) -> the roles that
 may call it. What is not here is refused to every caller (e.g. RulesService's stateless NewMatch/Apply, which

@@ -89,7 +89,7 @@ LOG_LINES_LOST = Counter(
 )
 BACKGROUND_RESTARTS = Counter(
     "gamehall_background_loop_restarts",
-    "Background loops (projector, relay, sweepers) that raised and were started again.",
+    "Background loops (projector, relay, retention) that raised and were started again.",
     ["loop"],
 )
 TURN_QUEUE_LAG = Gauge("gamehall_turn_queue_lag_seconds", "Age of the oldest turn waiting for a bot.", ["game"])

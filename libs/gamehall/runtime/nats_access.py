@@ -77,10 +77,9 @@ def permissions(service: str, games: Iterable[str]) -> Permissions:
     for spec in STREAMS:  # Bus.ensure_streams at every service's start
         p.publish += [f"$JS.API.STREAM.{verb}.{spec.name}" for verb in ("INFO", "CREATE", "UPDATE")]
     if role == PERSISTENCE:
-        # The outbox relay publishes the committed events; the projector consumes and purges the match log; a
-        # running match closed from outside its owner (an operator's abort, an abandoned match) is a close entry
-        # persistence appends to the log itself (services/persistence/closing.py).
-        p.publish += [f"{SUBJECT_ROOT}.{kind}.>" for kind in ("match", "turn", "matchmaking", "tournament", "log")]
+        # The outbox relay publishes the committed events; the projector consumes and purges the match log, which
+        # only the matches' owners append to (ARCHITECTURE rule 6: persistence never writes a match's log).
+        p.publish += [f"{SUBJECT_ROOT}.{kind}.>" for kind in ("match", "turn", "matchmaking", "tournament")]
         p.consumer(LOG_STREAM, PROJECTOR)
         p.consumer(REPLAYS_STREAM, LOG_REPLAYS)
         p.publish.append(f"{SUBJECT_ROOT}.deadletter.outbox.outbox-relay")  # an event that can never be published
@@ -92,6 +91,9 @@ def permissions(service: str, games: Iterable[str]) -> Permissions:
         # The owner of a live match appends to its game's log and pushes views to watchers.
         p.publish += [f"{SUBJECT_ROOT}.log.{game}.>", f"{SUBJECT_ROOT}.view.>"]
         p.subscribe.append(f"{SUBJECT_ROOT}.watching.{game}")  # the gateways' watch leases on its matches
+        # The replicas' own leases: who is alive, so a killed owner's match timers fire on its successor.
+        p.publish.append(f"{SUBJECT_ROOT}.members.rules.{game}")
+        p.subscribe.append(f"{SUBJECT_ROOT}.members.rules.{game}")
         p.reader(LOG_STREAM)
     elif role == GATEWAY:
         p.subscribe.append(f"{SUBJECT_ROOT}.view.>")  # WatchMatch streams

@@ -78,6 +78,12 @@ class Settings(BaseSettings):
         description="Copies of every JetStream stream: 1 on one server (embedded), 3 on a JetStream cluster.",
     )
     game: str = Field("", description="The game a rules host serves (rules services only).")
+    advertise_addr: str = Field(
+        "",
+        description="rules: the host:port the gateways reach this replica at, as they route by it (the pod's IP "
+        "in Kubernetes); announced to the game's other replicas so each arms the clocks of the matches it owns. "
+        "Empty: host:port of the gRPC server (host must then not be a wildcard).",
+    )
     persistence_addr: str = Field("127.0.0.1:50052", description="host:port of the persistence service.")
     matchmaking_addr: str = Field("127.0.0.1:50053", description="host:port of the matchmaking service.")
     gateway_addr: str = Field("127.0.0.1:50051", description="host:port of the gateway (bots submit through it).")

@@ -1,5 +1,6 @@
-"""`next_deadline_ms`: the earliest clock deadline of a match, kept in its row so that the clock sweeper
-asks an index "which clocks are due" instead of scanning every running match (ARCHITECTURE rule 7).
+"""`next_deadline_ms`: the earliest clock deadline of a match, kept in its row so that a rules replica that
+starts or takes matches over arms its timers from one indexed read instead of scanning every running match
+(ARCHITECTURE rule 7).
 
 Derived from the `clock` spec and the `clock_state` with the pure functions of `gamehall.matches.clocks`;
 None (SQL NULL) when there is no active clock, nobody is to act, or the match is closed.
@@ -10,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from gamehall.matches.clocks import ClockSpec, abandon_at_ms, deadline_ms
+from gamehall.matches import clocks
+from gamehall.matches.clocks import ClockSpec
 from gamehall.store.errors import InvalidArgument
 from gamehall.store.rows import load_optional_json
 
@@ -35,10 +37,7 @@ def next_deadline_ms(clock: Mapping[str, Any] | str | None, clock_state: Mapping
     if not spec.stored or not state:
         return None
     try:
-        plain = dict(state)
-        deadlines = [deadline_ms(spec, plain, int(seat)) for seat in plain.get("to_act") or ()]
-        deadlines.append(abandon_at_ms(spec, plain))
-        positive = [int(d) for d in deadlines if d > 0]
+        at = clocks.next_deadline_ms(spec, dict(state))
     except (TypeError, ValueError, IndexError, AttributeError) as exc:
         raise InvalidArgument(f"the clock state does not fit the clock {spec.to_json()}: {exc}") from exc
-    return min(positive) if positive else None
+    return at or None

@@ -40,7 +40,7 @@ from gamehall.store.transaction import Row, Tx
 
 MAX_PAGE = 500
 MAX_DUE = 500
-"""The most matches one `due_clocks` call returns."""
+"""The most matches one `clocked_matches` call returns."""
 
 
 def _check_new_seats(seats: Sequence[NewSeat], count: int) -> None:
@@ -349,23 +349,29 @@ class MatchOps(StoreCore):
                 match_id,
             )
 
-    async def due_clocks(self, now_ms: int, limit: int = MAX_DUE) -> list[Match]:
-        """Running matches whose next clock deadline is at or before `now_ms` (unix ms), earliest first,
-        with their seats. Reads a prefix of the `matches_due_clocks` index: the cost follows the number
-        of due matches, not the number of live ones (ARCHITECTURE rule 7)."""
+    async def clocked_matches(
+        self, game: str, after: tuple[int, str] = (0, ""), limit: int = MAX_DUE
+    ) -> list[tuple[str, int]]:
+        """(match id, next deadline in unix ms) of `game`'s running matches with a deadline, earliest first (ties
+        by id), starting after `after` (the previous page's last). Reads a range of the `matches_clocked_by_game` index:
+        what a rules replica arms its timers from when it starts or its peers change (ARCHITECTURE rule 7)."""
         if not 1 <= limit <= MAX_DUE:
             raise InvalidArgument(f"limit must be between 1 and {MAX_DUE}, not {limit}")
-        if isinstance(now_ms, bool) or not isinstance(now_ms, int) or now_ms < 0:
-            raise InvalidArgument(f"now_ms must be a non-negative integer of unix milliseconds, not {now_ms!r}")
+        after_ms, after_id = after
+        if isinstance(after_ms, bool) or not isinstance(after_ms, int) or after_ms < 0:
+            raise InvalidArgument(f"the cursor's deadline must be non-negative unix milliseconds, not {after_ms!r}")
         async with self._read() as tx:
             rows = await tx.fetch(
-                f"SELECT {MATCH_COLUMNS} FROM matches WHERE status = 'running' AND next_deadline_ms IS NOT NULL "
-                "AND next_deadline_ms <= ? ORDER BY next_deadline_ms, id LIMIT ?",
-                now_ms,
+                "SELECT id, next_deadline_ms FROM matches WHERE status = 'running' AND next_deadline_ms IS NOT NULL "
+                "AND game = ? AND next_deadline_ms >= ? AND (next_deadline_ms > ? OR id > ?) "
+                "ORDER BY next_deadline_ms, id LIMIT ?",
+                game,
+                after_ms,
+                after_ms,
+                after_id,
                 limit,
             )
-            seats = await seats_of(tx, [r["id"] for r in rows])
-        return [match_from(r, seats.get(r["id"], ()), self.dialect) for r in rows]
+        return [(str(r["id"]), int(r["next_deadline_ms"])) for r in rows]
 
     async def set_labels(self, match_id: str, labels: Mapping[str, Any]) -> None:
         """Replace the match's free-form labels (lobby tags, operator notes)."""

@@ -323,6 +323,18 @@ MIGRATIONS: tuple[Migration, ...] = (
             "CREATE INDEX lifecycle_requests_by_match ON lifecycle_requests (match_id)",
         ),
     ),
+    Migration(
+        9,
+        "matches: running matches with a deadline, by game and deadline (issue 37)",
+        (
+            # A rules replica that starts, or whose peers change, reads its game's running matches with a
+            # deadline in deadline order to arm their timers (`clocked_matches`): a range of this index. Nothing
+            # polls "which clocks are due" any more (the clock sweeper is gone), so its index goes.
+            "CREATE INDEX matches_clocked_by_game ON matches (game, next_deadline_ms, id) "
+            "WHERE status = 'running' AND next_deadline_ms IS NOT NULL",
+            "DROP INDEX matches_due_clocks",
+        ),
+    ),
 )
 
 _LEDGER = """CREATE TABLE IF NOT EXISTS schema_migrations (

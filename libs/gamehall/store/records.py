@@ -90,7 +90,7 @@ class Match(msgspec.Struct, frozen=True, kw_only=True):
     labels: JsonObject
     next_deadline_ms: int | None = None
     """Derived by the store from `clock` and `clock_state`: the earliest deadline (unix ms) among the seats
-    to act; None without an active clock, with nobody to act, or once closed. Indexed for `due_clocks`."""
+    to act; None without an active clock, with nobody to act, or once closed. Indexed for `clocked_matches`."""
     seats: tuple[Seat, ...] = ()
 
     @property

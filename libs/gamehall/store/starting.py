@@ -10,7 +10,7 @@ from gamehall.store.transaction import Tx
 
 async def mark_running(tx: Tx, match_id: str, clock: str | None, clock_state_json: str | None) -> None:
     """Set the match running, with `clock_state_json` as its clock state when given (else the stored one
-    stays), and its next clock deadline indexed for the sweeper."""
+    stays), and its next clock deadline indexed (what a rules replica arms its timers from)."""
     if clock_state_json is None:
         row = await tx.fetchrow("SELECT clock_state FROM matches WHERE id = ?", match_id)
         deadline = next_deadline_ms(clock, row["clock_state"] if row is not None else None)

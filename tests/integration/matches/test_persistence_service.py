@@ -78,11 +78,14 @@ async def test_store_errors_map_to_statuses_and_appends_are_cas_and_idempotent(p
     assert await _code(stub.CreateMatch(ppb.CreateMatchRequest(game="g", config_json="[1]"))) == (
         grpc.StatusCode.INVALID_ARGUMENT
     )
-    closed = await stub.CloseMatch(
-        ppb.CloseMatchRequest(match_id=match.id, status="finished", outcome_json='{"ranks":[1,2]}', expected_version=1)
+    running_close = ppb.CloseMatchRequest(match_id=match.id, status="aborted", expected_version=1)
+    assert await _code(stub.CloseMatch(running_close)) == grpc.StatusCode.FAILED_PRECONDITION  # its owner closes it
+    assert (await stub.GetMatch(ppb.GetMatchRequest(match_id=match.id))).match.status == "running"
+    closed = await stub.CloseMatch(ppb.CloseMatchRequest(match_id=open_match.id, status="aborted"))
+    assert closed.match.status == "aborted"  # an open match (a no-show) closes in the store
+    assert await _code(stub.ClaimSeat(ppb.ClaimSeatRequest(match_id=open_match.id, seat=1, account_id=bob.id))) == (
+        grpc.StatusCode.FAILED_PRECONDITION
     )
-    assert closed.match.status == "finished"
-    assert await _code(stub.AppendAction(_append(match.id, 1, "r3"))) == grpc.StatusCode.FAILED_PRECONDITION
 
 
 async def _stream_ids(url: str, match_id: str) -> list[str]:

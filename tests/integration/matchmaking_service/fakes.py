@@ -72,6 +72,6 @@ class FakeCreator:
             record.seats.add(seat=seat.seat, kind=kind, account_id=seat.account_id)
         return record
 
-    async def abort(self, match_id: str, reason: str) -> None:
+    async def abort(self, match_id: str, game: str, reason: str) -> None:
         self.aborted.append((match_id, reason))
         self.status[match_id] = "aborted"

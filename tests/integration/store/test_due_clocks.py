@@ -1,5 +1,7 @@
-"""`next_deadline_ms` follows every write that changes a match's clock or status, and `due_clocks` answers
-"which clocks are due" from the index, earliest first, on SQLite and PostgreSQL (ARCHITECTURE rule 7)."""
+"""`next_deadline_ms` follows every write that changes a match's clock or status, and `clocked_matches` answers
+"which running matches of a game have a deadline, and when" from the index, earliest first and paged, on SQLite
+and PostgreSQL: what a rules replica arms its timers from when it starts or its peers change (ARCHITECTURE
+rule 7)."""
 
 from __future__ import annotations
 
@@ -125,71 +127,80 @@ async def test_a_clock_state_the_clock_cannot_read_is_refused_and_writes_nothing
     assert await store.get_actions(match.id) == []
 
 
-async def test_due_clocks_returns_exactly_the_due_running_matches_earliest_first(store: Store) -> None:
+async def test_clocked_matches_are_the_games_running_matches_with_a_deadline_earliest_first(store: Store) -> None:
     late = await clocked_match(store, since=T0 + 300)
     first = await clocked_match(store, since=T0 + 100)
     middle = await clocked_match(store, BANK, since=T0 + 30_200 - 60_000)  # bank: due at T0 + 30_200
     tie = [await clocked_match(store, since=T0 + 500, match_id=f"tie-{n}") for n in "ba"]
-    await clocked_match(store, since=T0, status="open")  # not started: never due
+    await clocked_match(store, since=T0, status="open")  # not started: no deadline
     finished = await clocked_match(store, since=T0)
     await append(store, finished, 0, "r1", match_update=MatchUpdate(status="finished", outcome={"r": 1}))
     closed = await clocked_match(store, since=T0)
     await store.abort_match(closed.id)
     await store.create_match(game="high-card", config=DUEL, status="running")  # no clock at all
-    await clocked_match(store, since=T0 + 10**9)  # far in the future
+    future = await clocked_match(store, since=T0 + 10**9)  # far in the future: listed too, last
+    await store.create_match(  # another game's
+        game="grimmoir", config=DUEL, status="running", clock=PER_MOVE.to_json(), clock_state=first.clock_state
+    )
 
-    def ids(matches: list[Match]) -> list[str]:
-        return [m.id for m in matches]
-
-    assert ids(await store.due_clocks(T0 + 30_000)) == []
-    assert ids(await store.due_clocks(T0 + 30_100)) == [first.id]
-    assert ids(await store.due_clocks(T0 + 30_250)) == [first.id, middle.id]
-    everything = await store.due_clocks(T0 + 31_000)
-    assert ids(everything) == [first.id, middle.id, late.id, "tie-a", "tie-b"]
-    assert [m.next_deadline_ms for m in everything] == [T0 + 30_100, T0 + 30_200, T0 + 30_300] + [T0 + 30_500] * 2
-    assert all(m.status == "running" and len(m.seats) == 2 for m in everything)
-    assert ids(await store.due_clocks(T0 + 31_000, limit=2)) == [first.id, middle.id]
+    everything = await store.clocked_matches("high-card")
+    assert everything == [
+        (first.id, T0 + 30_100),
+        (middle.id, T0 + 30_200),
+        (late.id, T0 + 30_300),
+        ("tie-a", T0 + 30_500),
+        ("tie-b", T0 + 30_500),
+        (future.id, T0 + 10**9 + 30_000),
+    ]
     assert {m.id for m in tie} == {"tie-a", "tie-b"}
-    # a move moves the match out of the due set (and back in at its new deadline)
+    pages, after = [], (0, "")
+    while page := await store.clocked_matches("high-card", after, limit=2):  # paged by (deadline, id)
+        pages.append(page)
+        after = (page[-1][1], page[-1][0])
+    assert [len(p) for p in pages] == [2, 2, 2] and [m for p in pages for m in p] == everything
+    assert await store.clocked_matches("high-card", (T0 + 30_500, "tie-a")) == everything[4:]
+    # a move moves the match to its new deadline
     moved = clocks.advance(PER_MOVE, first.clock_state, 2, 0, [1], T0 + 30_000)
     await append(store, first, 0, "m1", match_update=MatchUpdate(clock_state=moved))
-    assert ids(await store.due_clocks(T0 + 30_250)) == [middle.id]
-    assert ids(await store.due_clocks(T0 + 60_000))[-1] == first.id
+    assert [m for m, _ in await store.clocked_matches("high-card")][:2] == [middle.id, late.id]
+    assert (first.id, T0 + 60_000) in await store.clocked_matches("high-card")
 
 
-async def test_a_finished_match_is_never_due(store: Store) -> None:
+async def test_a_closed_match_is_never_listed(store: Store) -> None:
     ways = [await clocked_match(store, since=T0 - 10**6) for _ in range(3)]
-    assert len(await store.due_clocks(T0)) == 3
+    assert len(await store.clocked_matches("high-card")) == 3
     await store.finish_match(ways[0].id, {"ranks": [1, 2]})
     await append(store, ways[1], 0, "r1", match_update=MatchUpdate(status="finished", outcome={"r": 1}))
     await store.abort_match(ways[2].id)
-    assert await store.due_clocks(T0 + 10**12) == []
+    assert await store.clocked_matches("high-card") == []
 
 
-async def test_due_clocks_bounds(store: Store) -> None:
+async def test_clocked_matches_bounds(store: Store) -> None:
     for bad in (0, -1, 501):
         with pytest.raises(InvalidArgument, match="limit"):
-            await store.due_clocks(T0, limit=bad)
-    with pytest.raises(InvalidArgument, match="now_ms"):
-        await store.due_clocks(-5)
-    assert await store.due_clocks(T0, limit=500) == []
+            await store.clocked_matches("high-card", limit=bad)
+    with pytest.raises(InvalidArgument, match="deadline"):
+        await store.clocked_matches("high-card", (-5, ""))
+    assert await store.clocked_matches("high-card", limit=500) == []
 
 
-async def test_the_due_query_reads_the_index(store: Store) -> None:
+async def test_the_clocked_query_reads_the_index(store: Store) -> None:
     await clocked_match(store)
     sql = (
-        "SELECT id FROM matches WHERE status = 'running' AND next_deadline_ms IS NOT NULL "
-        "AND next_deadline_ms <= ? ORDER BY next_deadline_ms, id LIMIT ?"
+        "SELECT id, next_deadline_ms FROM matches WHERE status = 'running' AND next_deadline_ms IS NOT NULL "
+        "AND game = ? AND next_deadline_ms >= ? AND (next_deadline_ms > ? OR id > ?) "
+        "ORDER BY next_deadline_ms, id LIMIT ?"
     )
+    args = ("high-card", T0, T0, "", 10)
     async with store._read() as tx:
         if store.dialect.name == "sqlite":
-            plan = " ".join(r["detail"] for r in await tx.fetch("EXPLAIN QUERY PLAN " + sql, T0, 10))
-            assert "USING INDEX matches_due_clocks" in plan or "USING COVERING INDEX matches_due_clocks" in plan
+            plan = " ".join(r["detail"] for r in await tx.fetch("EXPLAIN QUERY PLAN " + sql, *args))
+            assert "INDEX matches_clocked_by_game" in plan
             assert "TEMP B-TREE" not in plan  # the index gives the order: no sort
         else:  # a tiny table prefers a scan: forbid it to see whether the index can answer at all
             await tx.execute("SET LOCAL enable_seqscan = off")
-            plan = " ".join(r["QUERY PLAN"] for r in await tx.fetch("EXPLAIN " + sql, T0, 10))
-            assert "matches_due_clocks" in plan and "Sort" not in plan
+            plan = " ".join(r["QUERY PLAN"] for r in await tx.fetch("EXPLAIN " + sql, *args))
+            assert "matches_clocked_by_game" in plan and "Sort" not in plan
 
 
 async def test_the_migration_backfills_matches_that_were_live(store_dsn: str, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -232,6 +243,6 @@ async def test_the_migration_backfills_matches_that_were_live(store_dsn: str, mo
             "broken": None,
             "unclocked": None,
         }
-        assert [m.id for m in await store.due_clocks(T0 + 10**6)] == ["live"]
+        assert [m for m, _ in await store.clocked_matches("high-card")] == ["live"]
     finally:
         await store.close()

@@ -1,5 +1,6 @@
 """The inactivity limit (issue 20, finding 8): a running match with no step for the platform's `idle_ms` is
-abandoned, clock or no clock, and its row's next deadline says when, so the sweeper's indexed query finds it."""
+abandoned, clock or no clock, and its row's next deadline says when, so a replica that takes it over arms its
+timer from one indexed read."""
 
 from __future__ import annotations
 

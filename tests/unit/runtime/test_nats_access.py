@@ -51,7 +51,7 @@ def test_the_durable_names_are_the_services_own() -> None:
         ("rules-grimmoir", "gamehall.v1.match.m1.finished", False),
         ("persistence", "gamehall.v1.match.m1.finished", True),
         ("persistence", turn_subject("grimmoir"), True),
-        ("persistence", log_subject("grimmoir", "m1", "end"), True),  # an operator's or the sweeper's close
+        ("persistence", log_subject("grimmoir", "m1", "end"), False),  # only owners append (rule 6)
         ("gateway", log_subject("grimmoir", "m1", "end"), False),
         ("matchmaking", log_subject("grimmoir", "m1", "move"), False),
         ("persistence", view_subject("m1", None), False),

@@ -137,21 +137,23 @@ class GetReplayResponse(_message.Message):
     next_version: int
     def __init__(self, result: _Optional[_Union[_match_pb2.GetReplayResponse, _Mapping]] = ..., next_version: _Optional[int] = ...) -> None: ...
 
-class TimeOutRequest(_message.Message):
-    __slots__ = ("match_id", "seat", "version")
+class CloseRequest(_message.Message):
+    __slots__ = ("match_id", "status", "outcome_json", "expected_version")
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
-    SEAT_FIELD_NUMBER: _ClassVar[int]
-    VERSION_FIELD_NUMBER: _ClassVar[int]
+    STATUS_FIELD_NUMBER: _ClassVar[int]
+    OUTCOME_JSON_FIELD_NUMBER: _ClassVar[int]
+    EXPECTED_VERSION_FIELD_NUMBER: _ClassVar[int]
     match_id: str
-    seat: int
-    version: int
-    def __init__(self, match_id: _Optional[str] = ..., seat: _Optional[int] = ..., version: _Optional[int] = ...) -> None: ...
+    status: str
+    outcome_json: str
+    expected_version: int
+    def __init__(self, match_id: _Optional[str] = ..., status: _Optional[str] = ..., outcome_json: _Optional[str] = ..., expected_version: _Optional[int] = ...) -> None: ...
 
-class TimeOutResponse(_message.Message):
-    __slots__ = ("result",)
-    RESULT_FIELD_NUMBER: _ClassVar[int]
-    result: str
-    def __init__(self, result: _Optional[str] = ...) -> None: ...
+class CloseResponse(_message.Message):
+    __slots__ = ("version",)
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    version: int
+    def __init__(self, version: _Optional[int] = ...) -> None: ...
 
 class LeaveMatchRequest(_message.Message):
     __slots__ = ("match_id", "caller", "why", "request_id")

@@ -74,15 +74,15 @@ class LiveMatchServiceStub:
                 request_serializer=gamehall_dot_internal_dot_v1_dot_live__pb2.GetReplayRequest.SerializeToString,
                 response_deserializer=gamehall_dot_internal_dot_v1_dot_live__pb2.GetReplayResponse.FromString,
                 _registered_method=True)
-        self.TimeOut = channel.unary_unary(
-                '/gamehall.internal.v1.LiveMatchService/TimeOut',
-                request_serializer=gamehall_dot_internal_dot_v1_dot_live__pb2.TimeOutRequest.SerializeToString,
-                response_deserializer=gamehall_dot_internal_dot_v1_dot_live__pb2.TimeOutResponse.FromString,
-                _registered_method=True)
         self.LeaveMatch = channel.unary_unary(
                 '/gamehall.internal.v1.LiveMatchService/LeaveMatch',
                 request_serializer=gamehall_dot_internal_dot_v1_dot_live__pb2.LeaveMatchRequest.SerializeToString,
                 response_deserializer=gamehall_dot_internal_dot_v1_dot_live__pb2.LeaveMatchResponse.FromString,
+                _registered_method=True)
+        self.Close = channel.unary_unary(
+                '/gamehall.internal.v1.LiveMatchService/Close',
+                request_serializer=gamehall_dot_internal_dot_v1_dot_live__pb2.CloseRequest.SerializeToString,
+                response_deserializer=gamehall_dot_internal_dot_v1_dot_live__pb2.CloseResponse.FromString,
                 _registered_method=True)
         self.GetHead = channel.unary_unary(
                 '/gamehall.internal.v1.LiveMatchService/GetHead',
@@ -163,16 +163,17 @@ class LiveMatchServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
-    def TimeOut(self, request, context):
-        """A seat's clock ran out at `version`: play its default action, or forfeit the seat.
+    def LeaveMatch(self, request, context):
+        """The caller leaves the match, in one call that the owner decides: an open match's seat is freed, a running
+        match's seat forfeits (ranked last); a closed match is FAILED_PRECONDITION. Idempotent on request_id.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
-    def LeaveMatch(self, request, context):
-        """The caller leaves the match, in one call that the owner decides: an open match's seat is freed, a running
-        match's seat forfeits (ranked last); a closed match is FAILED_PRECONDITION. Idempotent on request_id.
+    def Close(self, request, context):
+        """Close a match from outside its rules (a no-show, an operator's abort or adjudication) as its owner: a running
+        match by a close entry in its log, an open one (not started, so not in the log yet) in the store.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -224,15 +225,15 @@ def add_LiveMatchServiceServicer_to_server(servicer, server):
                     request_deserializer=gamehall_dot_internal_dot_v1_dot_live__pb2.GetReplayRequest.FromString,
                     response_serializer=gamehall_dot_internal_dot_v1_dot_live__pb2.GetReplayResponse.SerializeToString,
             ),
-            'TimeOut': grpc.unary_unary_rpc_method_handler(
-                    servicer.TimeOut,
-                    request_deserializer=gamehall_dot_internal_dot_v1_dot_live__pb2.TimeOutRequest.FromString,
-                    response_serializer=gamehall_dot_internal_dot_v1_dot_live__pb2.TimeOutResponse.SerializeToString,
-            ),
             'LeaveMatch': grpc.unary_unary_rpc_method_handler(
                     servicer.LeaveMatch,
                     request_deserializer=gamehall_dot_internal_dot_v1_dot_live__pb2.LeaveMatchRequest.FromString,
                     response_serializer=gamehall_dot_internal_dot_v1_dot_live__pb2.LeaveMatchResponse.SerializeToString,
+            ),
+            'Close': grpc.unary_unary_rpc_method_handler(
+                    servicer.Close,
+                    request_deserializer=gamehall_dot_internal_dot_v1_dot_live__pb2.CloseRequest.FromString,
+                    response_serializer=gamehall_dot_internal_dot_v1_dot_live__pb2.CloseResponse.SerializeToString,
             ),
             'GetHead': grpc.unary_unary_rpc_method_handler(
                     servicer.GetHead,
@@ -445,33 +446,6 @@ class LiveMatchService:
             _registered_method=True)
 
     @staticmethod
-    def TimeOut(request,
-            target,
-            options=(),
-            channel_credentials=None,
-            call_credentials=None,
-            insecure=False,
-            compression=None,
-            wait_for_ready=None,
-            timeout=None,
-            metadata=None):
-        return grpc.experimental.unary_unary(
-            request,
-            target,
-            '/gamehall.internal.v1.LiveMatchService/TimeOut',
-            gamehall_dot_internal_dot_v1_dot_live__pb2.TimeOutRequest.SerializeToString,
-            gamehall_dot_internal_dot_v1_dot_live__pb2.TimeOutResponse.FromString,
-            options,
-            channel_credentials,
-            insecure,
-            call_credentials,
-            compression,
-            wait_for_ready,
-            timeout,
-            metadata,
-            _registered_method=True)
-
-    @staticmethod
     def LeaveMatch(request,
             target,
             options=(),
@@ -488,6 +462,33 @@ class LiveMatchService:
             '/gamehall.internal.v1.LiveMatchService/LeaveMatch',
             gamehall_dot_internal_dot_v1_dot_live__pb2.LeaveMatchRequest.SerializeToString,
             gamehall_dot_internal_dot_v1_dot_live__pb2.LeaveMatchResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Close(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/gamehall.internal.v1.LiveMatchService/Close',
+            gamehall_dot_internal_dot_v1_dot_live__pb2.CloseRequest.SerializeToString,
+            gamehall_dot_internal_dot_v1_dot_live__pb2.CloseResponse.FromString,
             options,
             channel_credentials,
             insecure,

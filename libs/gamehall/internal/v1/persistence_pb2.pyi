@@ -428,19 +428,31 @@ class GetActionsResponse(_message.Message):
     actions: _containers.RepeatedCompositeFieldContainer[ActionEntry]
     def __init__(self, actions: _Optional[_Iterable[_Union[ActionEntry, _Mapping]]] = ...) -> None: ...
 
-class ListDueClocksRequest(_message.Message):
-    __slots__ = ("now_unix_ms", "limit")
-    NOW_UNIX_MS_FIELD_NUMBER: _ClassVar[int]
+class ListClockedMatchesRequest(_message.Message):
+    __slots__ = ("game", "after_deadline_unix_ms", "after_match_id", "limit")
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    AFTER_DEADLINE_UNIX_MS_FIELD_NUMBER: _ClassVar[int]
+    AFTER_MATCH_ID_FIELD_NUMBER: _ClassVar[int]
     LIMIT_FIELD_NUMBER: _ClassVar[int]
-    now_unix_ms: int
+    game: str
+    after_deadline_unix_ms: int
+    after_match_id: str
     limit: int
-    def __init__(self, now_unix_ms: _Optional[int] = ..., limit: _Optional[int] = ...) -> None: ...
+    def __init__(self, game: _Optional[str] = ..., after_deadline_unix_ms: _Optional[int] = ..., after_match_id: _Optional[str] = ..., limit: _Optional[int] = ...) -> None: ...
 
-class ListDueClocksResponse(_message.Message):
+class ClockedMatch(_message.Message):
+    __slots__ = ("match_id", "deadline_unix_ms")
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    DEADLINE_UNIX_MS_FIELD_NUMBER: _ClassVar[int]
+    match_id: str
+    deadline_unix_ms: int
+    def __init__(self, match_id: _Optional[str] = ..., deadline_unix_ms: _Optional[int] = ...) -> None: ...
+
+class ListClockedMatchesResponse(_message.Message):
     __slots__ = ("matches",)
     MATCHES_FIELD_NUMBER: _ClassVar[int]
-    matches: _containers.RepeatedCompositeFieldContainer[MatchRecord]
-    def __init__(self, matches: _Optional[_Iterable[_Union[MatchRecord, _Mapping]]] = ...) -> None: ...
+    matches: _containers.RepeatedCompositeFieldContainer[ClockedMatch]
+    def __init__(self, matches: _Optional[_Iterable[_Union[ClockedMatch, _Mapping]]] = ...) -> None: ...
 
 class SetPasswordHashRequest(_message.Message):
     __slots__ = ("account_id", "password_hash")

@@ -111,10 +111,10 @@ class PersistenceServiceStub:
                 request_serializer=gamehall_dot_internal_dot_v1_dot_persistence__pb2.GetActionsRequest.SerializeToString,
                 response_deserializer=gamehall_dot_internal_dot_v1_dot_persistence__pb2.GetActionsResponse.FromString,
                 _registered_method=True)
-        self.ListDueClocks = channel.unary_unary(
-                '/gamehall.internal.v1.PersistenceService/ListDueClocks',
-                request_serializer=gamehall_dot_internal_dot_v1_dot_persistence__pb2.ListDueClocksRequest.SerializeToString,
-                response_deserializer=gamehall_dot_internal_dot_v1_dot_persistence__pb2.ListDueClocksResponse.FromString,
+        self.ListClockedMatches = channel.unary_unary(
+                '/gamehall.internal.v1.PersistenceService/ListClockedMatches',
+                request_serializer=gamehall_dot_internal_dot_v1_dot_persistence__pb2.ListClockedMatchesRequest.SerializeToString,
+                response_deserializer=gamehall_dot_internal_dot_v1_dot_persistence__pb2.ListClockedMatchesResponse.FromString,
                 _registered_method=True)
         self.SetPasswordHash = channel.unary_unary(
                 '/gamehall.internal.v1.PersistenceService/SetPasswordHash',
@@ -201,7 +201,8 @@ class PersistenceServiceServicer:
         raise NotImplementedError('Method not implemented!')
 
     def CloseMatch(self, request, context):
-        """running/open -> finished or aborted outside the action log (forfeit, cancellation).
+        """open -> aborted or finished, for the match's rules replica (a no-show before the match started). A running
+        match is refused (FAILED_PRECONDITION): its owner closes it by an entry in its log (LiveMatchService.Close).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -235,9 +236,10 @@ class PersistenceServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
-    def ListDueClocks(self, request, context):
-        """Running matches whose next clock deadline has passed, earliest first: an indexed query whose cost
-        follows the number of due matches, not of live ones (what the clock sweeper polls).
+    def ListClockedMatches(self, request, context):
+        """A game's running matches with a next deadline (a turn clock or an inactivity limit), earliest first, each
+        with that deadline: an indexed read a rules replica makes when it starts or its peers change, to arm the
+        timers of the matches it owns.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -328,10 +330,10 @@ def add_PersistenceServiceServicer_to_server(servicer, server):
                     request_deserializer=gamehall_dot_internal_dot_v1_dot_persistence__pb2.GetActionsRequest.FromString,
                     response_serializer=gamehall_dot_internal_dot_v1_dot_persistence__pb2.GetActionsResponse.SerializeToString,
             ),
-            'ListDueClocks': grpc.unary_unary_rpc_method_handler(
-                    servicer.ListDueClocks,
-                    request_deserializer=gamehall_dot_internal_dot_v1_dot_persistence__pb2.ListDueClocksRequest.FromString,
-                    response_serializer=gamehall_dot_internal_dot_v1_dot_persistence__pb2.ListDueClocksResponse.SerializeToString,
+            'ListClockedMatches': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListClockedMatches,
+                    request_deserializer=gamehall_dot_internal_dot_v1_dot_persistence__pb2.ListClockedMatchesRequest.FromString,
+                    response_serializer=gamehall_dot_internal_dot_v1_dot_persistence__pb2.ListClockedMatchesResponse.SerializeToString,
             ),
             'SetPasswordHash': grpc.unary_unary_rpc_method_handler(
                     servicer.SetPasswordHash,
@@ -757,7 +759,7 @@ class PersistenceService:
             _registered_method=True)
 
     @staticmethod
-    def ListDueClocks(request,
+    def ListClockedMatches(request,
             target,
             options=(),
             channel_credentials=None,
@@ -770,9 +772,9 @@ class PersistenceService:
         return grpc.experimental.unary_unary(
             request,
             target,
-            '/gamehall.internal.v1.PersistenceService/ListDueClocks',
-            gamehall_dot_internal_dot_v1_dot_persistence__pb2.ListDueClocksRequest.SerializeToString,
-            gamehall_dot_internal_dot_v1_dot_persistence__pb2.ListDueClocksResponse.FromString,
+            '/gamehall.internal.v1.PersistenceService/ListClockedMatches',
+            gamehall_dot_internal_dot_v1_dot_persistence__pb2.ListClockedMatchesRequest.SerializeToString,
+            gamehall_dot_internal_dot_v1_dot_persistence__pb2.ListClockedMatchesResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -1,5 +1,6 @@
-"""ListDueClocks over gRPC on SQLite and PostgreSQL: exactly the running matches whose clock ran out,
-earliest first, as the clock sweeper will poll it; clock writes through the other RPCs move them."""
+"""ListClockedMatches over gRPC on SQLite and PostgreSQL: exactly a game's running matches with a deadline, each
+with it, earliest first and paged, as a rules replica reads them to arm its timers; clock writes through the other
+RPCs move them."""
 
 from __future__ import annotations
 
@@ -33,31 +34,36 @@ async def _clocked(stub: object, match_id: str, spec: ClockSpec, since: int, sta
     )
 
 
-async def _due(stub: object, now: int, limit: int = 0) -> list[str]:
-    reply = await stub.ListDueClocks(ppb.ListDueClocksRequest(now_unix_ms=now, limit=limit))  # type: ignore[attr-defined]
-    return [m.id for m in reply.matches]
+async def _clocked_list(stub: object, limit: int = 0, after: tuple[int, str] = (0, "")) -> list[tuple[str, int]]:
+    request = ppb.ListClockedMatchesRequest(
+        game="high-card", after_deadline_unix_ms=after[0], after_match_id=after[1], limit=limit
+    )
+    reply = await stub.ListClockedMatches(request)  # type: ignore[attr-defined]
+    return [(m.match_id, m.deadline_unix_ms) for m in reply.matches]
 
 
-async def test_list_due_clocks_returns_the_due_running_matches_earliest_first(persistence: Served) -> None:
+async def _ids(stub: object, limit: int = 0) -> list[str]:
+    return [m for m, _ in await _clocked_list(stub, limit)]
+
+
+async def test_list_clocked_matches_returns_the_running_ones_with_their_deadlines_earliest_first(
+    persistence: Served,
+) -> None:
     stub = persistence.stub
     await _clocked(stub, "per-move", PER_MOVE, T0)  # due at T0 + 30 s
     await _clocked(stub, "bank", BANK, T0 - 40_000)  # due at T0 + 20 s
     await _clocked(stub, "later", PER_MOVE, T0 + 60_000)
     await _clocked(stub, "waiting", PER_MOVE, T0, status="open")
-    await _clocked(stub, "over", PER_MOVE, T0)
-    await stub.CloseMatch(ppb.CloseMatchRequest(match_id="over", status="finished", outcome_json='{"ranks": [1, 2]}'))
+    await _clocked(stub, "over", PER_MOVE, T0, status="open")
+    await stub.CloseMatch(ppb.CloseMatchRequest(match_id="over", status="aborted"))
 
-    assert await _due(stub, T0 + 19_999) == []
-    assert await _due(stub, T0 + 30_000) == ["bank", "per-move"]
-    assert await _due(stub, T0 + 30_000, limit=1) == ["bank"]
-    assert await _due(stub, T0 + 10**7, limit=100_000) == ["bank", "per-move", "later"]  # limit capped, not refused
-    reply = await stub.ListDueClocks(ppb.ListDueClocksRequest(now_unix_ms=T0 + 30_000))
-    bank = reply.matches[0]
-    assert (bank.status, json.loads(bank.clock_json), len(bank.seats)) == ("running", BANK.to_json(), 2)
-    assert clocks.expired(BANK, json.loads(bank.clock_state_json), T0 + 30_000) == [0]
+    assert await _clocked_list(stub) == [("bank", T0 + 20_000), ("per-move", T0 + 30_000), ("later", T0 + 90_000)]
+    assert await _ids(stub, limit=1) == ["bank"]
+    assert await _clocked_list(stub, after=(T0 + 20_000, "bank")) == [("per-move", T0 + 30_000), ("later", T0 + 90_000)]
+    assert await _ids(stub, limit=100_000) == ["bank", "per-move", "later"]  # limit capped, not refused
 
-    # the bank seat moves: its match leaves the due set until its next deadline
-    state = clocks.advance(BANK, json.loads(bank.clock_state_json), 2, 0, [1], T0 + 19_000)
+    # the bank seat moves: its match moves to its next deadline
+    state = clocks.advance(BANK, clocks.initial(BANK, 2, [0], T0 - 40_000), 2, 0, [1], T0 + 19_000)
     await stub.AppendAction(
         ppb.AppendActionRequest(
             match_id="bank",
@@ -69,23 +75,25 @@ async def test_list_due_clocks_returns_the_due_running_matches_earliest_first(pe
             clock_state_json=json.dumps(state),
         )
     )
-    assert await _due(stub, T0 + 30_000) == ["per-move"]
-    assert await _due(stub, T0 + 19_000 + 60_000) == ["per-move", "bank"]  # seat 1's full bank from T0 + 19 s
-    assert await _due(stub, T0 + 10**7) == ["per-move", "bank", "later"]
+    assert await _clocked_list(stub) == [
+        ("per-move", T0 + 30_000),
+        ("bank", T0 + 19_000 + 60_000),  # seat 1's full bank from T0 + 19 s
+        ("later", T0 + 90_000),
+    ]
     await stub.UpdateClock(
         ppb.UpdateClockRequest(match_id="later", clock_state_json=json.dumps(clocks.initial(PER_MOVE, 2, [], T0)))
     )
-    assert await _due(stub, T0 + 10**7) == ["per-move", "bank"]  # nobody to act: no deadline
+    assert await _ids(stub) == ["per-move", "bank"]  # nobody to act: no deadline
 
 
-async def test_list_due_clocks_refuses_a_missing_now_and_unreadable_clock_states(persistence: Served) -> None:
+async def test_list_clocked_matches_refuses_a_missing_game_and_unreadable_clock_states(persistence: Served) -> None:
     stub = persistence.stub
     with pytest.raises(grpc.aio.AioRpcError) as caught:
-        await stub.ListDueClocks(ppb.ListDueClocksRequest(limit=10))
+        await stub.ListClockedMatches(ppb.ListClockedMatchesRequest(limit=10))
     assert caught.value.code() == grpc.StatusCode.INVALID_ARGUMENT
     await _clocked(stub, "bank", BANK, T0)
     broken = json.dumps({"to_act": [1], "since_ms": {"1": T0}, "remaining_ms": [5]})
     with pytest.raises(grpc.aio.AioRpcError) as caught:
         await stub.UpdateClock(ppb.UpdateClockRequest(match_id="bank", clock_state_json=broken))
     assert caught.value.code() == grpc.StatusCode.INVALID_ARGUMENT
-    assert await _due(stub, T0 + 60_000) == ["bank"]  # the refused write changed nothing
+    assert await _clocked_list(stub) == [("bank", T0 + 60_000)]  # the refused write changed nothing
