@@ -45,8 +45,8 @@ ALLOWED_CALLERS: Final[dict[str, frozenset[str]]] = {
     f"{LIVE}/Forfeit": frozenset({GATEWAY}),  # a player leaving
 }
 """An internal gRPC service (`pkg.Service`, every method) or one method (`pkg.Service/Method`) -> the roles that
-may call it. What is not here is refused to every caller (e.g. RulesService's stateless NewMatch/Apply, which
-only tests and tools use in-process)."""
+may call it. What is not here is refused to every caller (a method added to RulesService or LiveMatchService is
+refused until its callers are named here)."""
 
 OPEN_TO_PEERS: Final = frozenset(
     {

@@ -75,7 +75,7 @@ def test_identity_comes_from_the_spiffe_uri_then_the_common_name() -> None:
         ("/gamehall.internal.v1.LiveMatchService/Play", "ai", True),
         ("/gamehall.internal.v1.LiveMatchService/OpenMatch", "ai", False),
         ("/gamehall.internal.v1.LiveMatchService/OpenMatch", "matchmaking", True),
-        ("/gamehall.internal.v1.RulesService/Apply", "gateway", False),
+        ("/gamehall.internal.v1.RulesService/Unlisted", "gateway", False),  # a method nobody is named for
         ("/gamehall.internal.v1.MatchmakingStoreService/EnqueueTicket", "gateway", False),
         ("/gamehall.internal.v1.PersistenceService/GetAccount", "rules-grimmoir-3", True),
         ("/grpc.health.v1.Health/Check", "launcher", True),
