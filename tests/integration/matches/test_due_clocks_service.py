@@ -1,5 +1,5 @@
 """ListDueClocks over gRPC on SQLite and PostgreSQL: exactly the running matches whose clock ran out,
-earliest first, as the clock sweeper will poll it; clock writes through the other RPCs move them."""
+earliest first, as the clock sweeper will poll it; clock writes (a projected move, a close) move them."""
 
 from __future__ import annotations
 
@@ -11,7 +11,8 @@ import pytest
 from gamehall.internal.v1 import persistence_pb2 as ppb
 from gamehall.matches import clocks
 from gamehall.matches.clocks import ClockSpec
-from tests.integration.matches.conftest import Served
+from tests.integration.matches.conftest import Served, log_action
+from tests.support.nats import NatsServer
 
 CONFIG = json.dumps({"mode": "duel", "seats": 2, "options": {}, "flags": {}})
 T0 = 1_900_000_000_000
@@ -38,7 +39,9 @@ async def _due(stub: object, now: int, limit: int = 0) -> list[str]:
     return [m.id for m in reply.matches]
 
 
-async def test_list_due_clocks_returns_the_due_running_matches_earliest_first(persistence: Served) -> None:
+async def test_list_due_clocks_returns_the_due_running_matches_earliest_first(
+    persistence: Served, nats_server: NatsServer
+) -> None:
     stub = persistence.stub
     await _clocked(stub, "per-move", PER_MOVE, T0)  # due at T0 + 30 s
     await _clocked(stub, "bank", BANK, T0 - 40_000)  # due at T0 + 20 s
@@ -58,23 +61,12 @@ async def test_list_due_clocks_returns_the_due_running_matches_earliest_first(pe
 
     # the bank seat moves: its match leaves the due set until its next deadline
     state = clocks.advance(BANK, json.loads(bank.clock_state_json), 2, 0, [1], T0 + 19_000)
-    await stub.AppendAction(
-        ppb.AppendActionRequest(
-            match_id="bank",
-            expected_version=0,
-            seat=0,
-            action_json='{"kind": "play"}',
-            request_id="r1",
-            state_digest=b"d" * 32,
-            clock_state_json=json.dumps(state),
-        )
-    )
+    await log_action(persistence, nats_server.url, "bank", 1, "r1", clock_state_json=json.dumps(state))
     assert await _due(stub, T0 + 30_000) == ["per-move"]
     assert await _due(stub, T0 + 19_000 + 60_000) == ["per-move", "bank"]  # seat 1's full bank from T0 + 19 s
     assert await _due(stub, T0 + 10**7) == ["per-move", "bank", "later"]
-    await stub.UpdateClock(
-        ppb.UpdateClockRequest(match_id="later", clock_state_json=json.dumps(clocks.initial(PER_MOVE, 2, [], T0)))
-    )
+    nobody = json.dumps(clocks.initial(PER_MOVE, 2, [], T0))
+    await log_action(persistence, nats_server.url, "later", 1, "r1", clock_state_json=nobody)
     assert await _due(stub, T0 + 10**7) == ["per-move", "bank"]  # nobody to act: no deadline
 
 
@@ -85,7 +77,11 @@ async def test_list_due_clocks_refuses_a_missing_now_and_unreadable_clock_states
     assert caught.value.code() == grpc.StatusCode.INVALID_ARGUMENT
     await _clocked(stub, "bank", BANK, T0)
     broken = json.dumps({"to_act": [1], "since_ms": {"1": T0}, "remaining_ms": [5]})
+    refused = ppb.CreateMatchRequest(
+        match_id="broken", game="high-card", config_json=CONFIG, clock_json=json.dumps(BANK.to_json()),
+        clock_state_json=broken, status="running",
+    )
     with pytest.raises(grpc.aio.AioRpcError) as caught:
-        await stub.UpdateClock(ppb.UpdateClockRequest(match_id="bank", clock_state_json=broken))
+        await stub.CreateMatch(refused)
     assert caught.value.code() == grpc.StatusCode.INVALID_ARGUMENT
     assert await _due(stub, T0 + 60_000) == ["bank"]  # the refused write changed nothing
