@@ -35,10 +35,7 @@ ALLOWED_CALLERS: Final[dict[str, frozenset[str]]] = {
     f"{RULES_SERVICE}/DescribeGame": frozenset({GATEWAY}),  # the catalog
     f"{LIVE}/OpenMatch": frozenset({GATEWAY, MATCHMAKING}),  # a player's CreateMatch; a pairing's match
     f"{LIVE}/JoinMatch": frozenset({GATEWAY, MATCHMAKING}),  # a player's JoinMatch; a matchmade seat taken for it
-    f"{LIVE}/Play": frozenset({GATEWAY, AI}),  # a player's move; a bot's move
-    f"{LIVE}/PlayStream": frozenset({GATEWAY, AI}),  # the same moves, multiplexed (gamehall.runtime.play_stream)
-    f"{LIVE}/GetView": frozenset({GATEWAY, AI}),
-    f"{LIVE}/ListLegalActions": frozenset({GATEWAY, AI}),
+    f"{LIVE}/PlayStream": frozenset({GATEWAY, AI}),  # moves and their reads (gamehall.runtime.play_stream)
     f"{LIVE}/GetReplay": frozenset({GATEWAY}),
     f"{LIVE}/GetHead": frozenset({GATEWAY}),
     f"{LIVE}/TimeOut": frozenset({GATEWAY}),  # the clock sweeper

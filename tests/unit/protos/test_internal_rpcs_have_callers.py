@@ -11,8 +11,10 @@ converters and store functions are maintained, reviewed and secured for nothing.
 
 in a module that imports the RPC's generated module (`gamehall.internal.v1.<file>_pb2[_grpc]`), since a
 caller builds the RPC's request message: so a public RPC of the same name (`gamehall.v1` MatchService's
-GetMatch, say) called by the CLI does not keep an internal one alive. A call inside a client wrapper
-counts even when the wrapper itself is no longer called: the search is one level deep.
+GetMatch, say) called by the CLI does not keep an internal one alive. A call the play stream carries
+(`gamehall.runtime.play_stream.CALL_FIELDS`: Play and the reads, dispatched by name to `on_owner` or a
+`PlayStream`'s `call`) is a call of LiveMatchService/PlayStream, not of a unary RPC of that name. A call
+inside a client wrapper counts even when the wrapper itself is no longer called: the search is one level deep.
 """
 
 from __future__ import annotations
@@ -22,6 +24,8 @@ import functools
 import re
 from collections.abc import Iterator
 from pathlib import Path
+
+from gamehall.runtime.play_stream import CALL_FIELDS
 
 ROOT = Path(__file__).resolve().parents[3]
 PROTOS = ROOT / "protos" / "gamehall" / "internal" / "v1"
@@ -37,6 +41,9 @@ CALLED_FROM_OUTSIDE = {
     "operator's probe of an internal port with grpcurl (README: server reflection); no service calls it by design",
 }
 """RPCs with no caller in the platform's own code on purpose, each with the reason."""
+
+STREAM_DISPATCHERS = frozenset({"on_owner", "call"})
+"""Methods that send a call named in CALL_FIELDS on the play stream (gamehall.runtime.rules_replicas, play_stream)."""
 
 SERVICE = re.compile(r"^\s*service\s+(\w+)\s*\{(.*?)^\}", re.MULTILINE | re.DOTALL)
 RPC = re.compile(r"^\s*rpc\s+(\w+)\s*\(", re.MULTILINE)
@@ -86,9 +93,10 @@ def called_names(tree: ast.AST) -> set[str]:
         func = node.func
         if isinstance(func, ast.Attribute) and not (isinstance(func.value, ast.Name) and func.value.id == "self"):
             names.add(func.attr)
+        on_stream = isinstance(func, ast.Attribute) and func.attr in STREAM_DISPATCHERS
         for argument in [*node.args, *(keyword.value for keyword in node.keywords)]:
             if isinstance(argument, ast.Constant) and isinstance(argument.value, str):
-                names.add(argument.value)
+                names.add("PlayStream" if on_stream and argument.value in CALL_FIELDS else argument.value)
     return names
 
 
@@ -128,14 +136,15 @@ def test_the_search_sees_each_kind_of_call_site() -> None:
         "from gamehall.internal.v1 import live_pb2, persistence_pb2_grpc\n"
         "async def f(stub, replicas):\n"
         "    await stub.GetMatch(request)\n"
-        "    await replicas.on_owner(match_id, 'Play', request)\n"
+        "    await replicas.on_owner(match_id, 'OpenMatch', request)\n"
+        "    await replicas.on_owner(match_id, 'GetView', request)\n"
         "    await self.Forfeit(request)\n"
-        "    methods = ['GetView']\n"
+        "    methods = ['ListLegalActions']\n"
         "class S:\n"
         "    async def TimeOut(self, request, context): ...\n"
     )
     assert imported_protos(caller) == {"live", "persistence"}
-    assert {"GetMatch", "Play"} <= called_names(caller)
+    assert {"GetMatch", "OpenMatch", "PlayStream"} <= called_names(caller)  # GetView goes on the play stream
     assert not {"Forfeit", "GetView", "TimeOut"} & called_names(caller)
     public_and_internal = "from gamehall_sdk.v1 import match_pb2_grpc\nimport gamehall.internal.v1.rules_pb2\n"
     assert imported_protos(ast.parse(public_and_internal)) == {"rules"}

@@ -12,6 +12,7 @@ import pytest
 from gamehall.engine import register
 from gamehall.internal.v1 import live_pb2, live_pb2_grpc
 from gamehall.runtime.errors import ClientError
+from gamehall.runtime.play_stream import PlayStream
 from gamehall.runtime.settings import Settings
 from gamehall.wire.json_limits import MAX_JSON_DEPTH, check_json_text, json_depth, preview
 from gamehall_sdk.v1 import common_pb2
@@ -54,8 +55,10 @@ CALLER = live_pb2.Caller(account_id="alice", role="player")
 
 async def test_deep_action_json_is_invalid_argument(live: live_pb2_grpc.LiveMatchServiceStub) -> None:
     play = live_pb2.PlayRequest(match_id="m1", caller=CALLER, request_id="r1", action_json=DEEP)
+    plays = PlayStream(live)
     with pytest.raises(grpc.aio.AioRpcError) as caught:
-        await live.Play(play)
+        await plays.play(play, 10)  # on the play stream, as every move goes
+    await plays.close()
     assert caught.value.code() == grpc.StatusCode.INVALID_ARGUMENT
     assert "5000 levels" in (caught.value.details() or "")
 

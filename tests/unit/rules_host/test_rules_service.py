@@ -14,6 +14,7 @@ import pytest
 from gamehall.engine import register
 from gamehall.internal.v1 import live_pb2, live_pb2_grpc, rules_pb2, rules_pb2_grpc
 from gamehall.runtime.errors import read_failure
+from gamehall.runtime.play_stream import PlayStream
 from gamehall.runtime.settings import Settings
 from gamehall_sdk.v1 import common_pb2
 from gamehall_services.rules.app import build_app
@@ -82,9 +83,13 @@ async def test_describe_lists_modes_flags_and_action_schema(host: Host) -> None:
 async def test_malformed_requests_are_invalid_argument(
     host: Host, request_: object, fragment: str, reason: common_pb2.ErrorReason
 ) -> None:
-    call = host.live.Play if isinstance(request_, live_pb2.PlayRequest) else host.live.OpenMatch
+    plays = PlayStream(host.live)
     with pytest.raises(grpc.aio.AioRpcError) as info:
-        await call(request_)  # type: ignore[operator]
+        if isinstance(request_, live_pb2.PlayRequest):
+            await plays.play(request_, 10)  # on the play stream, as every move goes
+        else:
+            await host.live.OpenMatch(request_)
+    await plays.close()
     assert info.value.code() == grpc.StatusCode.INVALID_ARGUMENT, info.value.details()
     assert fragment in (info.value.details() or "")
     assert read_failure(info.value).reason == reason  # type: ignore[union-attr]
