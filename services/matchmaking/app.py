@@ -86,7 +86,7 @@ def build_app(settings: Settings) -> ServiceApp:
         held["news"] = await bus.nc.subscribe(TICKET_NEWS, cb=on_news)
         held["channel"] = channel
 
-        finished = FinishedMatches(creator, ratings, book)
+        finished = FinishedMatches(book)
         sub = await bus.durable("GAMEHALL_MATCHES", CONSUMER, FINISHED, ack_wait=30.0)
         bus.consume(sub, finished.handle, batch=16, heartbeat=10.0)
         interval = settings.matchmaking_pass_seconds

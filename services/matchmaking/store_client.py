@@ -195,22 +195,6 @@ class MatchmakingStore:
         found = {r.account: _rating(r) for r in reply.ratings}
         return {p: found.get(p, DEFAULT_RATING) for p in players}
 
-    async def record_ratings(
-        self, match_id: str, game: str, mode: str, before: Mapping[str, Rating], after: Mapping[str, Rating]
-    ) -> bool:
-        """Store `after` if every player is still at `before`; False if the match was rated already,
-        Stale if a rating moved in between."""
-        request = pb.RecordRatingsRequest(
-            match_id=match_id,
-            game=game,
-            mode=mode,
-            updates=[
-                pb.RatingUpdateEntry(account=p, expected_matches=before[p].matches, mu=r.mu, sigma=r.sigma)
-                for p, r in after.items()
-            ],
-        )
-        return bool((await self._call("RecordRatings", request)).recorded)
-
     async def leaderboard(self, game: str, mode: str, limit: int, offset: int = 0) -> list[tuple[str, Rating]]:
         request = pb.GetLeaderboardRequest(game=game, mode=mode, limit=limit, offset=offset)
         return [(r.account, _rating(r)) for r in (await self._call("GetLeaderboard", request)).ratings]

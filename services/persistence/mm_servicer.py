@@ -11,7 +11,7 @@ from typing import Any
 
 from gamehall.internal.v1 import matchmaking_store_pb2 as pb
 from gamehall.internal.v1 import matchmaking_store_pb2_grpc
-from gamehall.store import NewPending, NewTicket, NewTournament, RatingUpdate
+from gamehall.store import NewPending, NewTicket, NewTournament
 from gamehall.store.errors import InvalidArgument, NotFound
 from gamehall_services.persistence.mm_records import (
     link_to_proto,
@@ -101,18 +101,6 @@ class MatchmakingStoreServicer(StoreWriter, matchmaking_store_pb2_grpc.Matchmaki
     async def GetRatings(self, request: pb.GetRatingsRequest, context: Any) -> pb.GetRatingsResponse:
         found = await self.store.ratings(request.game, request.mode, list(request.accounts))
         return pb.GetRatingsResponse(ratings=[rating_to_proto(r) for r in found.values()])
-
-    async def RecordRatings(self, request: pb.RecordRatingsRequest, context: Any) -> pb.RecordRatingsResponse:
-        updates = [
-            RatingUpdate(account=u.account, expected_matches=u.expected_matches, mu=u.mu, sigma=u.sigma)
-            for u in request.updates
-        ]
-        recorded = await self.store.record_ratings(
-            request.match_id, request.game, request.mode, updates, outbox_from_proto(request.outbox)
-        )
-        if recorded:
-            self._published(request.outbox)
-        return pb.RecordRatingsResponse(recorded=recorded)
 
     async def GetLeaderboard(self, request: pb.GetLeaderboardRequest, context: Any) -> pb.GetLeaderboardResponse:
         rows = await self.store.leaderboard(

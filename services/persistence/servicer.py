@@ -9,7 +9,6 @@ from typing import Any
 
 from gamehall.internal.v1 import persistence_pb2 as pb
 from gamehall.internal.v1 import persistence_pb2_grpc
-from gamehall.store import MatchUpdate
 from gamehall.store.errors import InvalidArgument, MatchClosed
 from gamehall.store.matches import MAX_DUE
 from gamehall.store.seats import LifecycleKind
@@ -167,38 +166,7 @@ class PersistenceServicer(StoreWriter, persistence_pb2_grpc.PersistenceServiceSe
         self._published(request.outbox)
         return pb.CloseMatchResponse(match=match_to_proto(match))
 
-    async def UpdateClock(self, request: pb.UpdateClockRequest, context: Any) -> pb.UpdateClockResponse:
-        state = loads(request.clock_state_json, "clock_state_json")
-        if state is None:
-            raise InvalidArgument("clock_state_json is required")
-        expected = request.expected_version if request.HasField("expected_version") else None
-        await self.store.update_clock(request.match_id, state, expected_version=expected)
-        return pb.UpdateClockResponse()
-
-    # ----------------------------------------------------------------- the action log
-    async def AppendAction(self, request: pb.AppendActionRequest, context: Any) -> pb.AppendActionResponse:
-        update = MatchUpdate(
-            status=request.status or None,  # type: ignore[arg-type]
-            outcome=loads(request.outcome_json, "outcome_json"),
-            clock_state=loads(request.clock_state_json, "clock_state_json"),
-        )
-        result = await self.store.append_action(
-            request.match_id,
-            request.expected_version,
-            request.seat,
-            request.action_json,
-            request.request_id,
-            request.state_digest,
-            snapshot=request.snapshot or None,
-            outbox=outbox_from_proto(request.outbox),
-            match_update=update,
-        )
-        if not result.replayed:
-            self._published(request.outbox)
-            if request.status in ("finished", "aborted") and request.snapshot:
-                await self.store.prune_snapshots(request.match_id, keep=1)  # a finished match keeps its final state
-        return pb.AppendActionResponse(action=action_to_proto(result.record), replayed=result.replayed)
-
+    # ----------------------------------------------------------------- the action log (written by the projection)
     async def LoadMatchState(self, request: pb.LoadMatchStateRequest, context: Any) -> pb.LoadMatchStateResponse:
         # The log head first: the projection only moves forward, so the match read after it holds at least
         # every entry up to it, and a reader of the log after `log_seq` skips what the record already has.

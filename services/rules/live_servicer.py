@@ -48,11 +48,12 @@ class LiveMatchServicer(live_pb2_grpc.LiveMatchServiceServicer):
         self.linger = linger
         """Seconds the answers of a play stream linger under load (`play_stream.Linger`)."""
         self.carried = CarriedCalls(service, PLAY_METHOD)
-        """Each call of a play stream is metered and logged as its unary method would be."""
+        """Each call of a play stream is metered and logged under its own name (`<service>/Play`, `/GetView`,
+        `/ListLegalActions`), as a unary method would be."""
         self.reads = play_stream.Reads(
-            self.GetView,
+            self.get_view,
             CarriedCalls(service, f"{SERVICE_PATH}/GetView"),
-            self.ListLegalActions,
+            self.list_legal_actions,
             CarriedCalls(service, f"{SERVICE_PATH}/ListLegalActions"),
         )
 
@@ -66,14 +67,11 @@ class LiveMatchServicer(live_pb2_grpc.LiveMatchServiceServicer):
         self.matches.adopt(joined.match)  # the join that started it
         return joined
 
-    async def Play(self, request: live_pb2.PlayRequest, context: Any) -> live_pb2.PlayResponse:
-        return await self._play(request)
-
     def PlayStream(
         self, requests: AsyncIterator[live_pb2.PlayStreamRequest], context: Any
     ) -> AsyncIterator[live_pb2.PlayStreamResponse]:
         return play_stream.serve(
-            requests, self._play, self.carried, self.draining, self.linger, reads=self.reads, context=context
+            requests, self._play, self.carried, self.draining, self.linger, reads=self.reads
         )
 
     async def _play(self, request: live_pb2.PlayRequest) -> live_pb2.PlayResponse:
@@ -99,14 +97,12 @@ class LiveMatchServicer(live_pb2_grpc.LiveMatchServiceServicer):
         )
         return live_pb2.PlayResponse(result=result)
 
-    async def GetView(self, request: live_pb2.GetViewRequest, context: Any = None) -> live_pb2.GetViewResponse:
+    async def get_view(self, request: live_pb2.GetViewRequest) -> live_pb2.GetViewResponse:
         at = int(request.at_version) if request.HasField("at_version") else None
         view = await self.matches.view(request.match_id, _caller(request), _seat(request), at)
         return live_pb2.GetViewResponse(view=view)
 
-    async def ListLegalActions(
-        self, request: live_pb2.ListLegalActionsRequest, context: Any = None
-    ) -> live_pb2.ListLegalActionsResponse:
+    async def list_legal_actions(self, request: live_pb2.ListLegalActionsRequest) -> live_pb2.ListLegalActionsResponse:
         result = await self.matches.legal(request.match_id, _caller(request), _seat(request))
         return live_pb2.ListLegalActionsResponse(result=result)
 

@@ -1,16 +1,19 @@
-"""The launcher end to end: nats-server + a rules host for the fixture game as real processes,
-a real gRPC client plays a full match over sockets, and stopping leaves no process behind."""
+"""The launcher end to end: nats-server, the services and a rules host for the fixture game as real processes,
+two SDK players play a full match through the gateway over sockets, and stopping leaves no process behind."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
+import random
 import signal
 import ssl
 import subprocess
 import sys
 import time
 import urllib.request
+import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -18,9 +21,9 @@ import grpc
 import pytest
 
 from gamehall.auth import Tokens
-from gamehall.internal.v1 import rules_pb2, rules_pb2_grpc
 from gamehall.launcher.platform import Platform, grpc_healthy
-from gamehall_sdk.v1 import auth_pb2, auth_pb2_grpc, common_pb2
+from gamehall_sdk import Gamehall, play_seat, random_policy
+from gamehall_sdk.v1 import auth_pb2, auth_pb2_grpc, match_pb2
 from tests.support.processes import processes_mentioning, repo_env
 
 pytestmark = pytest.mark.integration
@@ -28,18 +31,30 @@ OLD_PUBLIC_DEFAULT_KEY = "gamehall-embedded-development-key-change-me"
 SECRET_VARIABLES = ("GAMEHALL_TOKEN_KEY", "GAMEHALL_OPERATOR_PASSWORD", "GAMEHALL_HOST", "GAMEHALL_ENVIRONMENT")
 
 
-def _play_full_match(address: str, credentials: grpc.ChannelCredentials | None = None) -> common_pb2.Outcome:
-    with _channel(address, credentials) as channel:
-        stub = rules_pb2_grpc.RulesServiceStub(channel)
-        created = stub.NewMatch(rules_pb2.NewMatchRequest(config=common_pb2.MatchConfig(mode="duel", seats=2), seed=11))
-        state, summary = created.state, created.summary
-        while not summary.HasField("outcome"):
-            seat = summary.to_act[0]
-            legal = stub.LegalActions(rules_pb2.LegalActionsRequest(state=state, seat=seat)).actions
-            choice = next(a for a in legal if a.id != "resign")
-            applied = stub.Apply(rules_pb2.ApplyRequest(state=state, seat=seat, action_id=choice.id))
-            state, summary = applied.state, applied.summary
-        return summary.outcome
+def _play_full_match(gateway: str) -> match_pb2.Match:
+    """Two players register, open a high-card match and play it to the end on their seats' streams (the path
+    every move takes: gateway, then the match's owner on its rules host, then the match log)."""
+
+    async def play() -> match_pb2.Match:
+        alice, bob = Gamehall.connect(gateway), Gamehall.connect(gateway)
+        try:
+            for hall, name in ((alice, "alice"), (bob, "bob")):
+                await hall.register(f"{name}-{uuid.uuid4().hex[:10]}", "a long passphrase 42")
+            match = await alice.matches.create("high-card", join_seat=0)
+            await bob.matches.join(match.id)
+            final, _ = await asyncio.wait_for(
+                asyncio.gather(
+                    play_seat(alice, match.id, 0, random_policy(random.Random(1))),
+                    play_seat(bob, match.id, 1, random_policy(random.Random(2))),
+                ),
+                timeout=120,
+            )
+            return final
+        finally:
+            await alice.close()
+            await bob.close()
+
+    return asyncio.run(play())
 
 
 def test_platform_serves_a_full_match_and_stops_cleanly(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -50,8 +65,9 @@ def test_platform_serves_a_full_match_and_stops_cleanly(tmp_path: Path, monkeypa
     try:
         rules = platform.service("rules-high-card")
         assert grpc_healthy(rules.address)
-        outcome = _play_full_match(rules.address)
-        assert len(outcome.ranks) == 2 and outcome.reason == "all cards played"
+        finished = _play_full_match(platform.service("gateway").address)
+        assert finished.status == match_pb2.MATCH_STATUS_FINISHED
+        assert len(finished.outcome.ranks) == 2 and finished.outcome.reason == "all cards played"
         assert processes_mentioning(str(tmp_path))
     finally:
         codes = platform.stop()

@@ -3,7 +3,8 @@
 `python -m gamehall.bench.floor_node ROLE NATS_URL ...`:
 - `owner PORT`: a rules replica with nothing to judge. Each Play appends the request to its match's subject
   on JetStream with the compare-and-swap headers the match log sends (gamehall.runtime.matchlog) and answers.
-  It takes Play on the play stream, as unary Play, and as a NATS request on `FLOOR_PLAY`.
+  It takes Play on the play stream, as a unary call of its own (`UNARY_PLAY`: the platform has no unary Play,
+  this measures what one would cost), and as a NATS request on `FLOOR_PLAY`.
 - `edge PORT OWNER HOP`: a gateway with nothing to check: the public call (the diagnostics echo, whose payload
   is `<match id>:<action>`) is forwarded to the owner over HOP (`stream`, `unary` or `nats`).
 - `projector DB READY`: persistence with nothing to project but the entries: batches pulled from a durable
@@ -33,6 +34,8 @@ from gamehall.runtime.matchlog import EXPECTED_SEQ, EXPECTED_SEQ_SUBJECT, succes
 STREAM, SUBJECTS = "FLOORLOG", "floor.log.>"
 FLOOR_PLAY = "floor.play"
 HOPS = ("stream", "unary", "nats")
+UNARY_PLAY = "/gamehall.bench.Floor/Play"
+"""The floor owner's unary Play (a generic handler over LiveMatchService's messages: no proto declares it)."""
 BATCH, LINGER_SECONDS = 256, 0.05
 """services/persistence/projector.py's batch size and linger."""
 DEADLINE = 10.0
@@ -58,10 +61,10 @@ async def owner(nats_url: str, port: int) -> None:
 
     carried = CarriedCalls("floor-owner", "/floor/Play")
 
-    class Live(live_pb2_grpc.LiveMatchServiceServicer):
-        async def Play(self, request: live_pb2.PlayRequest, context: Any) -> live_pb2.PlayResponse:
-            return await play(request)
+    async def unary(request: live_pb2.PlayRequest, context: Any) -> live_pb2.PlayResponse:
+        return await play(request)
 
+    class Live(live_pb2_grpc.LiveMatchServiceServicer):
         async def PlayStream(
             self, requests: AsyncIterator[live_pb2.PlayStreamRequest], context: Any
         ) -> AsyncIterator[live_pb2.PlayStreamResponse]:
@@ -81,6 +84,13 @@ async def owner(nats_url: str, port: int) -> None:
     await nc.subscribe(FLOOR_PLAY, cb=on_request)
     server = grpc.aio.server()
     live_pb2_grpc.add_LiveMatchServiceServicer_to_server(Live(), server)
+    handler = grpc.unary_unary_rpc_method_handler(
+        unary,
+        request_deserializer=live_pb2.PlayRequest.FromString,
+        response_serializer=live_pb2.PlayResponse.SerializeToString,
+    )
+    service, method = UNARY_PLAY.strip("/").split("/")
+    server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(service, {method: handler}),))
     server.add_insecure_port(f"127.0.0.1:{port}")
     await server.start()
     await server.wait_for_termination()
@@ -93,6 +103,11 @@ async def edge(nats_url: str, port: int, owner_address: str, hop: str) -> None:
     channel = grpc.aio.insecure_channel(owner_address)
     live = live_pb2_grpc.LiveMatchServiceStub(channel)
     plays = play_stream.PlayStream(live)
+    unary = channel.unary_unary(
+        UNARY_PLAY,
+        request_serializer=live_pb2.PlayRequest.SerializeToString,
+        response_deserializer=live_pb2.PlayResponse.FromString,
+    )
 
     class Edge(diagnostics_pb2_grpc.DiagnosticsServiceServicer):
         async def Echo(self, request: diagnostics_pb2.EchoRequest, context: Any) -> diagnostics_pb2.EchoResponse:
@@ -101,7 +116,7 @@ async def edge(nats_url: str, port: int, owner_address: str, hop: str) -> None:
             if hop == "stream":
                 await plays.play(forwarded, DEADLINE)
             elif hop == "unary":
-                await live.Play(forwarded, timeout=DEADLINE)
+                await unary(forwarded, timeout=DEADLINE)
             else:
                 await nc.request(FLOOR_PLAY, forwarded.SerializeToString(), timeout=DEADLINE)
             return diagnostics_pb2.EchoResponse(payload=b"ok")

@@ -2,8 +2,8 @@
 
 Bot seats are not rated, and a match with fewer than two teams holding a human moves no rating. The
 engine seats the teams (Grimslingers 2v2: seats 0 and 2 against 1 and 3); a team's rank is its best
-seat's. Persistence rates a match in the transaction that projects its finish; matchmaking rates
-the finished events of an older persistence. Both ask this module.
+seat's. Persistence rates a match in the transaction that projects its finish, asking this module
+(`gamehall_services.persistence.rating`).
 """
 
 from __future__ import annotations

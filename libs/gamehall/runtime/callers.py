@@ -35,18 +35,15 @@ ALLOWED_CALLERS: Final[dict[str, frozenset[str]]] = {
     f"{RULES_SERVICE}/DescribeGame": frozenset({GATEWAY}),  # the catalog
     f"{LIVE}/OpenMatch": frozenset({GATEWAY, MATCHMAKING}),  # a player's CreateMatch; a pairing's match
     f"{LIVE}/JoinMatch": frozenset({GATEWAY, MATCHMAKING}),  # a player's JoinMatch; a matchmade seat taken for it
-    f"{LIVE}/Play": frozenset({GATEWAY, AI}),  # a player's move; a bot's move
-    f"{LIVE}/PlayStream": frozenset({GATEWAY, AI}),  # the same moves, multiplexed (gamehall.runtime.play_stream)
-    f"{LIVE}/GetView": frozenset({GATEWAY, AI}),
-    f"{LIVE}/ListLegalActions": frozenset({GATEWAY, AI}),
+    f"{LIVE}/PlayStream": frozenset({GATEWAY, AI}),  # moves and their reads (gamehall.runtime.play_stream)
     f"{LIVE}/GetReplay": frozenset({GATEWAY}),
     f"{LIVE}/GetHead": frozenset({GATEWAY}),
     f"{LIVE}/LeaveMatch": frozenset({GATEWAY}),  # a player leaving: an open match's seat freed, a running one's forfeit
     f"{LIVE}/Close": frozenset({MATCHMAKING}),  # a tournament match's no-show abort
 }
 """An internal gRPC service (`pkg.Service`, every method) or one method (`pkg.Service/Method`) -> the roles that
-may call it. What is not here is refused to every caller (e.g. RulesService's stateless NewMatch/Apply, which
-only tests and tools use in-process)."""
+may call it. What is not here is refused to every caller (a method added to RulesService or LiveMatchService is
+refused until its callers are named here)."""
 
 OPEN_TO_PEERS: Final = frozenset(
     {

@@ -10,15 +10,14 @@ Under load each side lingers a moment before sending (`Linger`): calls, and answ
 apart would otherwise each go in a message of their own, and a message costs grpc.aio a write on one side and a
 read on the other, about as much as the move's own work in the gateway. A call that comes alone is never held.
 
-The stream also carries the reads a caller makes of a match's owner (GetView, ListLegalActions) once the replica
-has said it answers them (`READS_METADATA` in the stream's initial metadata): until then, and from a replica of an
-older release, they are unary calls, so a rolling upgrade never sends a read where it would be taken for a Play.
+The stream also carries the reads a caller makes of a match's owner (GetView, ListLegalActions): every call a
+caller makes of the owner's play and its reads goes on it (there is no unary fallback: no release without the
+stream or its reads ever shipped).
 
 A call keeps a unary call's contract: its deadline travels with it and the replica holds it to it; its answer or
 its error (status, message and AIP-193 details) comes back as a unary call's would, so failover, translation and
 clients see no difference. A call whose stream ends goes once more on a new one, then fails UNAVAILABLE, which the
-caller's failover retries on the match's next replica (Play is idempotent on its request id); a replica that does
-not serve the stream (a rolling upgrade) is called with unary Play from then on.
+caller's failover retries on the match's next replica (Play is idempotent on its request id).
 """
 
 from __future__ import annotations
@@ -50,8 +49,6 @@ move-cost load (100 matches, about 1,000 moves/s over one stream) messages carri
 whose README row has the measurements)."""
 BUSY_FACTOR = 10
 """Traffic is dense when the side's previous message went out less than this many lingers ago."""
-READS_METADATA = "gamehall-play-stream-reads"
-"""Initial metadata of a replica's play stream when it answers reads on it too (value "1")."""
 CALL_FIELDS = {"Play": "request", "GetView": "get_view", "ListLegalActions": "list_legal_actions"}
 """The methods a play stream carries, and the field of `PlayCall` each goes in."""
 ANSWER_FIELDS = {"request": "response", "get_view": "view", "list_legal_actions": "legal"}
@@ -74,10 +71,6 @@ _FINISHING: set[asyncio.Task[None]] = set()
 
 class StreamLost(grpc.aio.AioRpcError):
     """UNAVAILABLE: the stream a call went on ended before its answer (the replica went away or stopped)."""
-
-
-class _Unsupported(Exception):
-    """The replica does not serve PlayStream: the call was not run there."""
 
 
 def rpc_error(
@@ -128,51 +121,34 @@ class PlayStream:
         self._linger = linger
         self._open: _Open | None = None
         self._ids = itertools.count(1)
-        self.supported = True
-        """False once the replica answered UNIMPLEMENTED: unary calls from then on."""
 
     async def play(self, request: live_pb2.PlayRequest, timeout: float) -> live_pb2.PlayResponse:
-        """Play's answer, or the AioRpcError a unary Play would raise (DEADLINE_EXCEEDED after `timeout` s)."""
+        """Play's answer, or the AioRpcError a unary call would raise (DEADLINE_EXCEEDED after `timeout` s)."""
         answer: live_pb2.PlayResponse = await self.call("Play", request, timeout)
         return answer
 
     async def call(self, method: str, request: Any, timeout: float) -> Any:
-        """`method`'s answer (one of `CALL_FIELDS`), or the AioRpcError its unary call would raise.
+        """`method`'s answer (one of `CALL_FIELDS`), or the AioRpcError a unary call would raise.
 
-        A Play goes on the stream; a read too once the stream's replica announced reads (else it is a unary
-        call, which opens the stream for the reads that follow). A call whose stream is lost goes once more on
-        a new stream (as gRPC retries a unary call that a closed connection never carried); a retry is safe
-        either way, reads being reads and Play idempotent on its request id."""
+        A call whose stream is lost goes once more on a new stream (as gRPC retries a unary call that a closed
+        connection never carried); a retry is safe either way, reads being reads and Play idempotent on its
+        request id."""
         kind = CALL_FIELDS[method]
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + timeout
+        deadline = asyncio.get_running_loop().time() + timeout
         for attempt in (1, 2):
-            stream = self._stream()
-            if stream is None or not (kind == "request" or stream.reads):
-                break
             try:
                 async with asyncio.timeout_at(deadline):
-                    return await self._send(stream, kind, request, deadline)
+                    return await self._send(self._stream(), kind, request, deadline)
             except StreamLost:
                 if attempt == 2:
                     raise
             except TimeoutError:
                 raise rpc_error(grpc.StatusCode.DEADLINE_EXCEEDED, "Deadline Exceeded") from None
-            except _Unsupported:
-                self.supported = False
-                break
-        left = deadline - loop.time()
-        if left <= 0:
-            raise rpc_error(grpc.StatusCode.DEADLINE_EXCEEDED, "Deadline Exceeded")
-        return await getattr(self._stub, method)(request, timeout=left)
+        raise AssertionError("unreachable")
 
-    def _stream(self) -> _Open | None:
-        """The open stream, or a new one in place of one that ended; None once the replica has none."""
+    def _stream(self) -> _Open:
+        """The open stream, or a new one in place of one that ended."""
         stream = self._open
-        if stream is not None and stream.unimplemented:
-            self.supported = False
-        if not self.supported:
-            return None
         if stream is None or stream.ended:
             stream = self._open = _Open(self._stub, Linger(self._linger))
         return stream
@@ -202,10 +178,6 @@ class _Open:
     def __init__(self, stub: live_pb2_grpc.LiveMatchServiceStub, linger: Linger) -> None:
         self.call = stub.PlayStream()
         self.ended = False
-        self.unimplemented = False
-        """The replica does not serve the stream (an older release)."""
-        self.reads = False
-        """The replica answers reads on this stream (it said so in the stream's initial metadata)."""
         self._linger = linger
         self._pending: dict[int, asyncio.Future[Any]] = {}
         self._queue: deque[live_pb2.PlayCall] = deque()
@@ -247,8 +219,6 @@ class _Open:
     async def _read(self) -> None:
         error: BaseException | None = None
         try:
-            metadata = await self.call.initial_metadata()
-            self.reads = any(key == READS_METADATA and value == "1" for key, value in metadata or ())
             async for message in self.call:
                 for answer in message.answers:
                     waiting = self._pending.pop(answer.id, None)
@@ -276,10 +246,7 @@ class _Open:
         self.call.cancel()
         code = error.code() if isinstance(error, grpc.aio.AioRpcError) else None
         failure: BaseException
-        if code is grpc.StatusCode.UNIMPLEMENTED:
-            self.unimplemented = True
-            failure = _Unsupported()
-        elif isinstance(error, grpc.aio.AioRpcError) and code not in LOST:
+        if isinstance(error, grpc.aio.AioRpcError) and code not in LOST:
             failure = error  # the replica refused the stream itself (say, PERMISSION_DENIED): its calls get that
         else:
             reason = error.details() if isinstance(error, grpc.aio.AioRpcError) else str(error or "closed by its end")
@@ -320,10 +287,9 @@ async def serve(
     draining: asyncio.Event | None = None,
     linger: float = LINGER_SECONDS,
     reads: Reads | None = None,
-    context: grpc.aio.ServicerContext | None = None,
 ) -> AsyncIterator[live_pb2.PlayStreamResponse]:
     """The replica's end: run each call as its own task, as its unary method would run (a Play metered, logged and
-    mapped by `carried`; with `reads` and the stream's `context`, reads too, announced in the initial metadata),
+    mapped by `carried`; with `reads`, the reads too),
     and send the answers that are ready together (lingering under load, as the caller's end does: `Linger`).
     The stream ends once every call read was answered,
     after the caller closed its side or when `draining` is set (the replica is stopping: the caller's calls not
@@ -332,16 +298,15 @@ async def serve(
     running: set[asyncio.Task[None]] = set()
     reading = True
     routes: dict[str, Route] = {"request": (play, carried)}
-    if reads is not None and context is not None:
+    if reads is not None:
         routes["get_view"] = (reads.get_view, reads.get_view_calls)
         routes["list_legal_actions"] = (reads.list_legal_actions, reads.list_legal_actions_calls)
-        await context.send_initial_metadata(((READS_METADATA, "1"),))
 
     async def answer(call: live_pb2.PlayCall) -> None:
         kind = call.WhichOneof("read") or "request"
         route = routes.get(kind)
         try:
-            if route is None:  # a read this stream never announced: the caller is broken, not the replica
+            if route is None:  # a read this server does not answer (one serving plays only, as a bench's)
                 result: Any = errors.Failure(grpc.StatusCode.UNIMPLEMENTED, f"{kind} is not answered on this stream")
             else:
                 work, calls = route

@@ -6,7 +6,7 @@ Usage::
     match = await store.create_match(game="high-card", config=config.to_json())
     await store.claim_seat(match.id, 0, account.id)  # ... until full, then
     await store.start_match(match.id)
-    result = await store.append_action(match.id, 0, seat, action_json, request_id, state_digest)
+    projected = await store.project(log_records)  # the match log's entries: actions, finishes, aborts
 """
 
 from gamehall.store.dsn import open_store
@@ -25,12 +25,10 @@ from gamehall.store.ratings import PlayerRating, RatingConflict, RatingUpdate
 from gamehall.store.records import (
     Account,
     ActionRecord,
-    AppendResult,
     Match,
     MatchHead,
     MatchPage,
     MatchStatus,
-    MatchUpdate,
     NewSeat,
     OutboxMessage,
     OutboxRow,
@@ -56,14 +54,12 @@ __all__ = [
     "AlreadyExists",
     "AlreadyQueued",
     "AlreadySeated",
-    "AppendResult",
     "InvalidArgument",
     "Match",
     "MatchClosed",
     "MatchHead",
     "MatchPage",
     "MatchStatus",
-    "MatchUpdate",
     "NewPending",
     "NewSeat",
     "NewTicket",

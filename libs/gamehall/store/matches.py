@@ -278,8 +278,8 @@ class MatchOps(StoreCore):
         expected_version: int | None = None,
         outbox: Sequence[OutboxMessage] = (),
     ) -> Match:
-        """running → finished with its outcome (the seed becomes public). Usually done by `append_action`
-        with a MatchUpdate; this is for endings outside the action log (resignation by timeout, adjudication)."""
+        """running → finished with its outcome (the seed becomes public). A match usually finishes by its last
+        action's log entry, projected (`project`); this is for endings outside the match log."""
         return await self._close(match_id, "finished", outcome, expected_version, outbox)
 
     async def abort_match(

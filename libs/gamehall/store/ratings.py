@@ -5,8 +5,8 @@ it records the new values computed from the ratings read, guarded two ways in on
 match id goes into `mm_rated_matches` (a second recording of the same match changes nothing),
 and each player's `matches` count must still be what was read (`RatingConflict` otherwise, so a
 concurrent update is never overwritten: re-read, recompute, retry). The projection rates a match in
-the transaction that projects its finish (`rate_finishes`, a batch's finishes together); `record_ratings`
-records what a caller computed (matchmaking, for the finished events of an older persistence).
+the transaction that projects its finish (`rate_finishes`, a batch's finishes together), the only
+writer of ratings.
 """
 
 from __future__ import annotations
@@ -21,8 +21,7 @@ import msgspec
 from gamehall.store.core import StoreCore
 from gamehall.store.dialect import Dialect
 from gamehall.store.errors import InvalidArgument, StoreError
-from gamehall.store.outbox import write_outbox
-from gamehall.store.records import OutboxMessage, Seat
+from gamehall.store.records import Seat
 from gamehall.store.transaction import Row, Tx
 
 ORDINAL_Z: Final = 3.0
@@ -195,19 +194,6 @@ async def _store(tx: Tx, rating: PlayerRating, matches_read: int, now: datetime)
         raise RatingConflict(f"the rating of {rating.account} in {rating.game}/{rating.mode} changed since it was read")
 
 
-async def _claim(tx: Tx, match_id: str, game: str, mode: str, now: datetime) -> bool:
-    """Mark the match rated; False when it was rated before."""
-    inserted = await tx.fetchrow(
-        "INSERT INTO mm_rated_matches (match_id, game, mode, rated_at) VALUES (?, ?, ?, ?) "
-        "ON CONFLICT (match_id) DO NOTHING RETURNING match_id",
-        match_id,
-        game,
-        mode,
-        now,
-    )
-    return inserted is not None
-
-
 async def _read(tx: Tx, dialect: Dialect, game: str, mode: str, accounts: Sequence[str]) -> dict[str, PlayerRating]:
     wanted = list(dict.fromkeys(accounts))
     out: dict[str, PlayerRating] = {}
@@ -234,21 +220,6 @@ def _check(updates: Sequence[RatingUpdate]) -> None:
             raise InvalidArgument(f"invalid rating for {u.account}: sigma {u.sigma}, matches {u.expected_matches}")
 
 
-async def _write(tx: Tx, game: str, mode: str, updates: Sequence[RatingUpdate], now: datetime) -> None:
-    """Each player's new rating, if their match count is still the one read (`RatingConflict` otherwise)."""
-    for u in updates:
-        rating = PlayerRating(
-            game=game,
-            mode=mode,
-            account=u.account,
-            mu=u.mu,
-            sigma=u.sigma,
-            matches=u.expected_matches + 1,
-            updated_at=now,
-        )
-        await _store(tx, rating, u.expected_matches, now)
-
-
 def _rating_from(row: Row, dialect: Dialect) -> PlayerRating:
     return PlayerRating(
         game=row["game"],
@@ -266,26 +237,6 @@ class RatingOps(StoreCore):
         """The stored ratings of `accounts` (players never rated are absent)."""
         async with self._read() as tx:
             return await _read(tx, self.dialect, game, mode, accounts)
-
-    async def record_ratings(
-        self,
-        match_id: str,
-        game: str,
-        mode: str,
-        updates: Sequence[RatingUpdate],
-        outbox: Sequence[OutboxMessage] = (),
-    ) -> bool:
-        """Store the ratings a rated match produced; False (nothing written) if the match was recorded before."""
-        if not match_id or not updates:
-            raise InvalidArgument("recording ratings needs a match id and at least one player")
-        _check(updates)
-        async with self._write() as tx:
-            now = self._now()
-            if not await _claim(tx, match_id, game, mode, now):
-                return False
-            await _write(tx, game, mode, updates, now)
-            await write_outbox(tx, outbox, now)
-        return True
 
     async def is_rated(self, match_id: str) -> bool:
         async with self._read() as tx:

@@ -125,18 +125,6 @@ class ActionRecord(msgspec.Struct, frozen=True, kw_only=True):
     created_at: datetime
 
 
-class AppendResult(msgspec.Struct, frozen=True, kw_only=True):
-    """What `append_action` did: `replayed` is True when the request id was already logged
-    (nothing was written; `record` is the first result)."""
-
-    record: ActionRecord
-    replayed: bool
-
-    @property
-    def version(self) -> int:
-        return self.record.version
-
-
 class Snapshot(msgspec.Struct, frozen=True, kw_only=True):
     match_id: str
     version: int
@@ -167,14 +155,3 @@ class OutboxRow(msgspec.Struct, frozen=True, kw_only=True):
     payload: bytes
     created_at: datetime
     published_at: datetime | None
-
-
-class MatchUpdate(msgspec.Struct, frozen=True, kw_only=True):
-    """Changes written with an action in the same transaction; None fields are left unchanged.
-
-    A status of `finished` or `aborted` also sets `finished_at`.
-    """
-
-    status: MatchStatus | None = None
-    outcome: JsonObject | None = None
-    clock_state: JsonObject | None = None

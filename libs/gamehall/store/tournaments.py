@@ -259,7 +259,7 @@ class TournamentOps(StoreCore):
     ) -> TournamentResult | None:
         """Put a finished tournament match's outcome in the inbox once; None if `match_id` plays no pairing.
         Recording it again returns the first recording unchanged. (The projection records it on its own, in
-        the transaction that projects the match's finish; this call serves an older persistence's events.)"""
+        the transaction that projects the match's finish; this call is the tournament driver's safety net.)"""
         async with self._write() as tx:
             if not await record_results(tx, [(match_id, ranks, reason)], self._now()):
                 return None

@@ -2,10 +2,8 @@
 
 from gamehall.wire.convert import (
     config_from_proto,
-    config_to_proto,
     event_to_proto,
     game_to_proto,
-    legal_action_to_proto,
     outcome_from_proto,
     outcome_to_proto,
     parse_json_object,
@@ -13,10 +11,8 @@ from gamehall.wire.convert import (
 
 __all__ = [
     "config_from_proto",
-    "config_to_proto",
     "event_to_proto",
     "game_to_proto",
-    "legal_action_to_proto",
     "outcome_from_proto",
     "outcome_to_proto",
     "parse_json_object",

@@ -7,7 +7,7 @@ from typing import Any
 
 import grpc
 
-from gamehall.engine import Action, Event, Game, MatchConfig, Outcome, action_id
+from gamehall.engine import Event, Game, MatchConfig, Outcome
 from gamehall.runtime.errors import ClientError
 from gamehall.wire.json_limits import check_json_text
 from gamehall_sdk.v1 import common_pb2
@@ -49,27 +49,12 @@ def config_from_proto(msg: common_pb2.MatchConfig) -> MatchConfig:
     )
 
 
-def config_to_proto(config: MatchConfig) -> common_pb2.MatchConfig:
-    return common_pb2.MatchConfig(
-        mode=config.mode,
-        seats=config.seats,
-        options_json=dumps(dict(config.options)),
-        flags_json=dumps(dict(config.flags)),
-    )
-
-
 def outcome_to_proto(outcome: Outcome) -> common_pb2.Outcome:
     return common_pb2.Outcome(ranks=list(outcome.ranks), scores=list(outcome.scores or ()), reason=outcome.reason)
 
 
 def outcome_from_proto(msg: common_pb2.Outcome) -> Outcome:
     return Outcome(tuple(msg.ranks), tuple(msg.scores) if msg.scores else None, msg.reason)
-
-
-def legal_action_to_proto(game: Game[Any], state: Any, action: Action) -> common_pb2.LegalAction:
-    return common_pb2.LegalAction(
-        id=action_id(action), label=game.describe(state, action), action_json=dumps(game.action_to_json(action))
-    )
 
 
 def event_to_proto(event: Event) -> common_pb2.GameEvent:

@@ -12,7 +12,8 @@ import pytest
 from gamehall.internal.v1 import persistence_pb2 as ppb
 from gamehall.matches import clocks
 from gamehall.matches.clocks import ClockSpec
-from tests.integration.matches.conftest import Served
+from tests.integration.matches.conftest import Served, log_action
+from tests.support.nats import NatsServer
 
 CONFIG = json.dumps({"mode": "duel", "seats": 2, "options": {}, "flags": {}})
 T0 = 1_900_000_000_000
@@ -47,7 +48,7 @@ async def _ids(stub: object, limit: int = 0) -> list[str]:
 
 
 async def test_list_clocked_matches_returns_the_running_ones_with_their_deadlines_earliest_first(
-    persistence: Served,
+    persistence: Served, nats_server: NatsServer
 ) -> None:
     stub = persistence.stub
     await _clocked(stub, "per-move", PER_MOVE, T0)  # due at T0 + 30 s
@@ -64,25 +65,14 @@ async def test_list_clocked_matches_returns_the_running_ones_with_their_deadline
 
     # the bank seat moves: its match moves to its next deadline
     state = clocks.advance(BANK, clocks.initial(BANK, 2, [0], T0 - 40_000), 2, 0, [1], T0 + 19_000)
-    await stub.AppendAction(
-        ppb.AppendActionRequest(
-            match_id="bank",
-            expected_version=0,
-            seat=0,
-            action_json='{"kind": "play"}',
-            request_id="r1",
-            state_digest=b"d" * 32,
-            clock_state_json=json.dumps(state),
-        )
-    )
+    await log_action(persistence, nats_server.url, "bank", 1, "r1", clock_state_json=json.dumps(state))
     assert await _clocked_list(stub) == [
         ("per-move", T0 + 30_000),
         ("bank", T0 + 19_000 + 60_000),  # seat 1's full bank from T0 + 19 s
         ("later", T0 + 90_000),
     ]
-    await stub.UpdateClock(
-        ppb.UpdateClockRequest(match_id="later", clock_state_json=json.dumps(clocks.initial(PER_MOVE, 2, [], T0)))
-    )
+    nobody = json.dumps(clocks.initial(PER_MOVE, 2, [], T0))
+    await log_action(persistence, nats_server.url, "later", 1, "r1", clock_state_json=nobody)
     assert await _ids(stub) == ["per-move", "bank"]  # nobody to act: no deadline
 
 
@@ -93,7 +83,11 @@ async def test_list_clocked_matches_refuses_a_missing_game_and_unreadable_clock_
     assert caught.value.code() == grpc.StatusCode.INVALID_ARGUMENT
     await _clocked(stub, "bank", BANK, T0)
     broken = json.dumps({"to_act": [1], "since_ms": {"1": T0}, "remaining_ms": [5]})
+    refused = ppb.CreateMatchRequest(
+        match_id="broken", game="high-card", config_json=CONFIG, clock_json=json.dumps(BANK.to_json()),
+        clock_state_json=broken, status="running",
+    )
     with pytest.raises(grpc.aio.AioRpcError) as caught:
-        await stub.UpdateClock(ppb.UpdateClockRequest(match_id="bank", clock_state_json=broken))
+        await stub.CreateMatch(refused)
     assert caught.value.code() == grpc.StatusCode.INVALID_ARGUMENT
     assert await _clocked_list(stub) == [("bank", T0 + 60_000)]  # the refused write changed nothing

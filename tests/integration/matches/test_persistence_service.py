@@ -1,5 +1,5 @@
-"""PersistenceService over gRPC on SQLite and PostgreSQL: statuses of the store's errors, CAS and
-idempotent appends, and the outbox relay publishing each committed event to JetStream exactly once."""
+"""PersistenceService over gRPC on SQLite and PostgreSQL: statuses of the store's errors, reads of the action
+log the projection wrote, and the outbox relay publishing each committed event to JetStream exactly once."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ import pytest
 from gamehall.internal.v1 import persistence_pb2 as ppb
 from gamehall.runtime.bus import Bus, match_subject
 from gamehall.store import OutboxMessage, open_store
-from tests.integration.matches.conftest import Served, serve
+from tests.integration.matches.conftest import Served, log_action, serve
 from tests.support.nats import NatsServer
 
 CONFIG = json.dumps({"mode": "duel", "seats": 2, "options": {}, "flags": {}})
@@ -27,23 +27,8 @@ async def _running_match(stub: object, match_id: str = "") -> ppb.MatchRecord:
     return created.match  # type: ignore[no-any-return]
 
 
-def _append(match_id: str, expected: int, request_id: str, kind: str = "x") -> ppb.AppendActionRequest:
-    return ppb.AppendActionRequest(
-        match_id=match_id,
-        expected_version=expected,
-        seat=0,
-        action_json=json.dumps({"id": kind, "label": kind, "action": {"kind": kind}}),
-        request_id=request_id,
-        state_digest=b"d" * 32,
-        snapshot=b"state-%d" % (expected + 1),
-        outbox=[
-            ppb.OutboxEntry(
-                subject=match_subject(match_id, "action_applied"),
-                msg_id=f"{match_id}:{expected + 1}:action_applied",
-                payload=b"p",
-            )
-        ],
-    )
+def _event(match_id: str, n: int) -> ppb.OutboxEntry:
+    return ppb.OutboxEntry(subject=match_subject(match_id, "seat_joined"), msg_id=f"{match_id}:{n}", payload=b"p")
 
 
 async def _code(awaitable: object) -> grpc.StatusCode:
@@ -52,17 +37,15 @@ async def _code(awaitable: object) -> grpc.StatusCode:
     return caught.value.code()  # type: ignore[no-any-return]
 
 
-async def test_store_errors_map_to_statuses_and_appends_are_cas_and_idempotent(persistence: Served) -> None:
+async def test_store_errors_map_to_statuses_and_the_log_reads_back(
+    persistence: Served, nats_server: NatsServer
+) -> None:
     stub = persistence.stub
     match = await _running_match(stub)
-    first = await stub.AppendAction(_append(match.id, 0, "r1"))
-    assert first.action.version == 1 and not first.replayed
-    assert await _code(stub.AppendAction(_append(match.id, 0, "r2"))) == grpc.StatusCode.ABORTED
-    again = await stub.AppendAction(_append(match.id, 0, "r1"))
-    assert again.replayed and again.action.version == 1
+    await log_action(persistence, nats_server.url, match.id, 1, "r1", snapshot=b"state-1")
     loaded = await stub.LoadMatchState(ppb.LoadMatchStateRequest(match_id=match.id, request_id="r1"))
     assert loaded.match.version == 1 and loaded.snapshot == b"state-1" and loaded.snapshot_version == 1
-    assert loaded.prior.request_id == "r1" and not loaded.actions
+    assert loaded.prior.request_id == "r1" and not loaded.actions and loaded.log_seq > 0
     at_zero = await stub.LoadMatchState(ppb.LoadMatchStateRequest(match_id=match.id, at_version=0))
     assert at_zero.snapshot == b"" and not at_zero.actions
     assert await _code(stub.GetMatch(ppb.GetMatchRequest(match_id="nope"))) == grpc.StatusCode.NOT_FOUND
@@ -114,7 +97,7 @@ async def test_outbox_is_published_once_even_after_a_crash(
     dsn = store_dsn
     # Before any service runs: a committed event, and one that was published but never marked (a crash).
     store = await open_store(dsn)
-    match = await store.create_match(game="high-card", config={"mode": "duel", "seats": 2}, status="running")
+    match = await store.create_match(game="high-card", config={"mode": "duel", "seats": 2})
     early = OutboxMessage(subject=match_subject(match.id, "created"), msg_id=f"{match.id}:0:created", payload=b"c")
     await store.enqueue([early])
     bus = await Bus.connect(nats_server.url, "test")
@@ -133,14 +116,17 @@ async def test_outbox_is_published_once_even_after_a_crash(
     await wire.flush()
     served = await serve(dsn, nats_server.url, tmp_path)
     try:
-        for version in range(3):
-            await served.stub.AppendAction(_append(match.id, version, f"r{version}"))
+        for seat in range(2):  # two writes through the service, each with its event
+            claim = ppb.ClaimSeatRequest(match_id=match.id, seat=seat, kind="bot", bot_difficulty="easy")
+            claim.outbox.append(_event(match.id, seat + 1))
+            await served.stub.ClaimSeat(claim)
+        await served.stub.StartMatch(ppb.StartMatchRequest(match_id=match.id, outbox=[_event(match.id, 3)]))
         await asyncio.sleep(0.3)
     finally:
         await served.channel.close()
         await served.app.stop()
     await wire.flush()  # every publish of the first run has reached this subscriber
-    expected = [early.msg_id] + [f"{match.id}:{v}:action_applied" for v in (1, 2, 3)]
+    expected = [early.msg_id] + [f"{match.id}:{n}" for n in (1, 2, 3)]
     assert published == expected  # the crashed one once more (the stream drops that copy), the rest once
     restarted = await serve(dsn, nats_server.url, tmp_path)  # its start drains what is pending: nothing
     await restarted.channel.close()
@@ -158,32 +144,12 @@ async def test_outbox_is_published_once_even_after_a_crash(
         await check.close()
 
 
-async def test_a_finished_match_keeps_only_its_final_snapshot(persistence: Served, store_dsn: str) -> None:
-    """Snapshots only speed up a takeover of a running match; once it ends, the final state is enough."""
-    store = await open_store(store_dsn)
-    try:
-        match = await store.create_match(game="high-card", config={"mode": "duel", "seats": 2}, status="running")
-    finally:
-        await store.close()
-    stub = persistence.stub
-    for version in range(2):
-        await stub.AppendAction(_append(match.id, version, f"r{version}"))
-    last = _append(match.id, 2, "r2")
-    last.status, last.outcome_json = "finished", '{"ranks":[1,2]}'
-    await stub.AppendAction(last)
-    store = await open_store(store_dsn)
-    try:
-        final = await store.latest_snapshot(match.id)
-        assert final is not None and final.version == 3 and final.state == b"state-3"
-        assert await store.latest_snapshot(match.id, at_most=2) is None  # versions 1 and 2 were pruned
-    finally:
-        await store.close()
-
-
-async def test_match_heads_read_many_matches_at_once_and_leave_unknown_ones_out(persistence: Served) -> None:
+async def test_match_heads_read_many_matches_at_once_and_leave_unknown_ones_out(
+    persistence: Served, nats_server: NatsServer
+) -> None:
     stub = persistence.stub
     running = await _running_match(stub)
-    await stub.AppendAction(_append(running.id, 0, "r1"))
+    await log_action(persistence, nats_server.url, running.id, 1, "r1")
     waiting = (await stub.CreateMatch(ppb.CreateMatchRequest(game="high-card", config_json=CONFIG, seed=7))).match
     reply = await stub.GetMatchHeads(ppb.GetMatchHeadsRequest(match_ids=[running.id, "nope", waiting.id, running.id]))
     assert sorted((h.match_id, h.status, h.version) for h in reply.heads) == sorted(

@@ -5,12 +5,15 @@ hundred players), through the real persistence service."""
 from __future__ import annotations
 
 import asyncio
+import json
 import random
+from pathlib import Path
 
 import pytest
 
-from gamehall.internal.v1 import persistence_pb2 as ppb
 from gamehall.matchmaking import MatchPolicy
+from gamehall.store import NewSeat, Store, open_store
+from gamehall.store.projection import LogRecord
 from gamehall.tournaments import TournamentConfig, current_pairings
 from gamehall.tournaments.machine import create, next_round, record_results, start
 from gamehall.tournaments.model import Entrant
@@ -18,6 +21,7 @@ from gamehall_services.matchmaking.documents import TournamentDoc, decode_doc, e
 from gamehall_services.matchmaking.queues import Queues
 from gamehall_services.matchmaking.ratings import Ratings
 from gamehall_services.matchmaking.store_client import MatchmakingStore
+from gamehall_services.persistence.rating import FinishRater
 from tests.integration.matchmaking_service.conftest import Persistence
 from tests.integration.matchmaking_service.fakes import FakeCreator
 
@@ -46,32 +50,54 @@ async def test_a_queue_of_4000_tickets_is_matched_whole(persistence: Persistence
     assert len(creator.created) == 2000
 
 
-async def test_ratings_of_12000_players_are_stored_and_ranked(persistence: Persistence) -> None:
+async def test_ratings_of_12000_players_are_stored_and_ranked(persistence: Persistence, tmp_path: Path) -> None:
+    """6,000 finishes rated as persistence rates them (its projection, with its rater), then read through it."""
     store = persistence.store()
     ratings = Ratings(store)
-    players = [f"rated-{k:05d}" for k in range(12_000)]
-    strength = {p: k for k, p in enumerate(players)}  # a higher index always wins
+    names = [f"rated-{k:05d}" for k in range(12_000)]
+    strength = {p: k for k, p in enumerate(names)}  # a higher index always wins
     rng = random.Random(3)
-    gate = asyncio.Semaphore(32)
     winners: set[str] = set()
-
-    async def play(number: int, a: str, b: str) -> None:
-        match = ppb.MatchRecord(id=f"m-{number}", game=GAME, config_json=f'{{"mode": "{MODE}"}}')
-        match.seats.add(seat=0, kind="human", account_id=a)
-        match.seats.add(seat=1, kind="human", account_id=b)
-        ranks = [1, 2] if strength[a] > strength[b] else [2, 1]
-        winners.add(a if ranks[0] == 1 else b)
-        async with gate:
-            assert await ratings.apply(match, ranks) is not None
-
-    shuffled = players[:]
-    rng.shuffle(shuffled)
-    await asyncio.gather(*(play(k, shuffled[2 * k], shuffled[2 * k + 1]) for k in range(6000)))
-    rated = await store.ratings(GAME, MODE, players)
+    database = await open_store(f"sqlite://{tmp_path / 'db'}?synchronous=normal")
+    try:
+        ids = {p: (await database.create_account(p, "hash", "player")).id for p in names}
+        shuffled = names[:]
+        rng.shuffle(shuffled)
+        finishes = []
+        for k in range(6000):
+            a, b = shuffled[2 * k], shuffled[2 * k + 1]
+            winners.add(ids[a] if strength[a] > strength[b] else ids[b])
+            seats = [NewSeat(kind="human", account_id=ids[a]), NewSeat(kind="human", account_id=ids[b])]
+            match = await database.create_match(
+                game=GAME, config={"mode": MODE, "seats": 2}, seats=seats, status="running"
+            )
+            ranks = [1, 2] if strength[a] > strength[b] else [2, 1]
+            finishes.append(_finish(database, match.id, ranks))
+        rater = FinishRater()
+        for start in range(0, len(finishes), 500):  # the projection's batches
+            await database.project(finishes[start : start + 500], rater=rater)
+    finally:
+        await database.close()
+    rated = await store.ratings(GAME, MODE, list(ids.values()))
     assert all(r.matches == 1 for r in rated.values())
     board = await ratings.leaderboard(GAME, MODE, 6000)
     assert {e.player for e in board} == winners  # every winner above every loser
     assert [e.ordinal for e in board] == sorted((e.ordinal for e in board), reverse=True)
+
+
+def _finish(database: Store, match_id: str, ranks: list[int]) -> LogRecord:
+    return LogRecord(
+        match_id=match_id,
+        seq=1,
+        version=1,
+        kind="action",
+        status="finished",
+        created_at=database._now(),
+        action=json.dumps({"kind": "resign"}),
+        request_id="r1",
+        state_digest=b"d",
+        outcome=json.dumps({"ranks": ranks, "scores": None, "reason": "resigned"}),
+    )
 
 
 async def test_a_4096_player_swiss_document_round_trips(persistence: Persistence) -> None:

@@ -1,102 +1,69 @@
-"""Which seats a finished match rates: humans only, grouped by team, each team at its best seat's rank;
-and rating writes through the real persistence service that apply each match once."""
+"""Ratings as matchmaking reads them through the real persistence service: a finish rated by persistence's
+projection (with its rater over the matchmaking library: humans only, once per match) shows in the players'
+ratings and on the leaderboard; a player never rated has the default rating."""
 
 from __future__ import annotations
 
-import asyncio
 import json
+from pathlib import Path
 
 import pytest
 
-from gamehall.internal.v1 import persistence_pb2 as ppb
-from gamehall.matchmaking import DEFAULT_RATING, update
+from gamehall.matchmaking import DEFAULT_RATING
+from gamehall.store import NewSeat, open_store
+from gamehall.store.projection import LogRecord
 from gamehall_services.matchmaking.ratings import Ratings
-from gamehall_services.matchmaking.store_client import MatchmakingStore, Stale
-from tests.integration.matchmaking_service.conftest import Persistence
+from gamehall_services.matchmaking.store_client import MatchmakingStore
+from gamehall_services.persistence.rating import FinishRater
 
 GAME, MODE = "high-card", "duel"
 
 
-def _match(kinds: list[str], match_id: str = "m1", players: tuple[str, ...] = ("acc0", "acc1")) -> ppb.MatchRecord:
-    record = ppb.MatchRecord(id=match_id, game=GAME, config_json=json.dumps({"mode": MODE, "seats": 2}))
-    for n, kind in enumerate(kinds):
-        record.seats.add(seat=n, kind=kind, account_id=players[n] if kind == "human" else "")
-    return record
+async def _finish(database: Path, kinds: list[str]) -> None:
+    """A duel between `kinds` (human seats are acc0, acc1) that seat 0 won, projected with persistence's rater."""
+    store = await open_store(f"sqlite://{database}")
+    try:
+        accounts = {}
+        for n, kind in enumerate(kinds):
+            if kind == "human":
+                accounts[n] = (await store.create_account(f"acc{n}", "hash", "player")).id
+        bot = NewSeat(kind="bot", bot_difficulty="easy")
+        seats = [NewSeat(kind="human", account_id=accounts[n]) if n in accounts else bot for n in range(len(kinds))]
+        match = await store.create_match(game=GAME, config={"mode": MODE, "seats": 2}, seats=seats, status="running")
+        finish = LogRecord(
+            match_id=match.id,
+            seq=1,
+            version=1,
+            kind="action",
+            status="finished",
+            created_at=store._now(),
+            action=json.dumps({"kind": "resign"}),
+            request_id="r1",
+            state_digest=b"d",
+            outcome=json.dumps({"ranks": [1, 2], "scores": None, "reason": "resigned"}),
+        )
+        for _ in range(2):  # delivered twice: rated once
+            await store.project([finish], rater=FinishRater())
+    finally:
+        await store.close()
 
 
 @pytest.mark.integration
-async def test_a_match_is_rated_once_however_often_it_arrives(store: MatchmakingStore) -> None:
+async def test_a_finish_persistence_rated_shows_in_ratings_and_on_the_board(
+    store: MatchmakingStore, tmp_path: Path
+) -> None:
     ratings = Ratings(store)
-    match = _match(["human", "human"])
-    first = await ratings.apply(match, [1, 2])
-    assert first is not None and [c.player for c in first] == ["acc0", "acc1"]
-    stored = await store.ratings(GAME, MODE, ["acc0", "acc1"])
-    assert await ratings.apply(match, [1, 2]) is None  # redelivered
-    assert await ratings.apply(match, [2, 1]) is None  # even with another outcome: the first one stands
-    assert await store.ratings(GAME, MODE, ["acc0", "acc1"]) == stored  # nothing written for the duplicates
-    winner, loser = await ratings.rating(GAME, MODE, "acc0"), await ratings.rating(GAME, MODE, "acc1")
+    assert await ratings.rating(GAME, MODE, "nobody") == DEFAULT_RATING
+    assert await ratings.leaderboard(GAME, MODE, 10) == []
+    await _finish(tmp_path / "db", ["human", "human"])
+    board = await ratings.leaderboard(GAME, MODE, 10)
+    assert [e.rank for e in board] == [1, 2]
+    winner, loser = (await ratings.ratings(GAME, MODE, [e.player for e in board])).values()
     assert winner.matches == 1 and loser.matches == 1
     assert winner.mu > DEFAULT_RATING.mu > loser.mu
-    board = await ratings.leaderboard(GAME, MODE, 10)
-    assert [(e.rank, e.player) for e in board] == [(1, "acc0"), (2, "acc1")]
 
 
 @pytest.mark.integration
-async def test_a_match_against_a_bot_moves_no_rating(store: MatchmakingStore) -> None:
-    ratings = Ratings(store)
-    assert await ratings.apply(_match(["human", "bot"]), [1, 2]) is None
-    assert await ratings.rating(GAME, MODE, "acc0") == DEFAULT_RATING
-    assert await ratings.leaderboard(GAME, MODE, 10) == []
-
-
-@pytest.mark.integration
-async def test_two_matches_of_a_player_rated_at_once_both_count(persistence: Persistence) -> None:
-    """Two replicas rate two matches of acc0 at the same moment: both read acc0 unrated, one write wins the
-    compare-and-swap and the other is stale, so it re-reads and recomputes from the winner's result."""
-    both_read = asyncio.Barrier(2)
-    stale: list[str] = []
-    replicas = []
-    for _ in range(2):
-        store = persistence.store()
-        read, record = store.ratings, store.record_ratings
-        first_read = [True]
-
-        async def ratings(game, mode, players, read=read, first_read=first_read):  # type: ignore[no-untyped-def]
-            found = await read(game, mode, players)
-            if first_read[0]:  # the first read of each replica happens before either writes
-                first_read[0] = False
-                await both_read.wait()
-            return found
-
-        async def recording(match_id, game, mode, before, after, record=record):  # type: ignore[no-untyped-def]
-            try:
-                return await record(match_id, game, mode, before, after)
-            except Stale:
-                stale.append(match_id)
-                raise
-
-        store.ratings, store.record_ratings = ratings, recording  # type: ignore[method-assign]
-        replicas.append(Ratings(store))
-
-    one = _match(["human", "human"], "m1", ("acc0", "acc1"))
-    two = _match(["human", "human"], "m2", ("acc0", "acc2"))
-    first, second = await asyncio.gather(replicas[0].apply(one, [1, 2]), replicas[1].apply(two, [1, 2]))
-    assert first is not None and second is not None
-    assert len(stale) == 1  # the race did happen, and its loser retried
-
-    changes = {"m1": {c.player: c for c in first}, "m2": {c.player: c for c in second}}
-    loser = stale[0]
-    winner = "m2" if loser == "m1" else "m1"
-    assert changes[winner]["acc0"].before == DEFAULT_RATING
-    assert changes[loser]["acc0"].before == changes[winner]["acc0"].after
-    final = await replicas[0].rating(GAME, MODE, "acc0")
-    assert final.matches == 2
-    assert (final.mu, final.sigma) == (changes[loser]["acc0"].after.mu, changes[loser]["acc0"].after.sigma)
-    # the same as rating the two matches one after the other
-    opponent = "acc1" if winner == "m1" else "acc2"
-    after_first = update({"acc0": DEFAULT_RATING, opponent: DEFAULT_RATING}, [["acc0"], [opponent]], [1, 2])
-    other = "acc2" if winner == "m1" else "acc1"
-    after_both = update({"acc0": after_first["acc0"], other: DEFAULT_RATING}, [["acc0"], [other]], [1, 2])
-    assert final.mu == pytest.approx(after_both["acc0"].mu) and final.sigma == pytest.approx(after_both["acc0"].sigma)
-    for player in ("acc1", "acc2"):
-        assert (await replicas[1].rating(GAME, MODE, player)).matches == 1
+async def test_a_match_against_a_bot_moves_no_rating(store: MatchmakingStore, tmp_path: Path) -> None:
+    await _finish(tmp_path / "db", ["human", "bot"])
+    assert await Ratings(store).leaderboard(GAME, MODE, 10) == []

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import hashlib
+import json
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from gamehall.store import Account, Match, OutboxMessage, Store
+from gamehall.store import Account, ActionRecord, Match, OutboxMessage, Store
+from gamehall.store.projection import LogRecord
 
 DUEL = {"mode": "duel", "seats": 2, "options": {}, "flags": {"ties_score": False}}
 
@@ -32,10 +34,48 @@ def event(match_id: str, version: int, kind: str = "action") -> OutboxMessage:
     )
 
 
-async def append(store: Store, match: Match, expected: int, request_id: str, **kwargs: Any) -> Any:
-    return await store.append_action(
-        match.id, expected, 0, {"kind": "play", "card": expected + 1}, request_id, digest(match.id, expected), **kwargs
+async def log_action(
+    store: Store,
+    match: Match,
+    version: int,
+    request_id: str,
+    *,
+    seat: int = 0,
+    action: dict[str, Any] | None = None,
+    snapshot: bytes | None = None,
+    status: str = "running",
+    outcome: dict[str, Any] | None = None,
+    clock_state: dict[str, Any] | None = None,
+    seq: int | None = None,
+    created_at: datetime | None = None,
+    state_digest: bytes | None = None,
+) -> ActionRecord:
+    """Write `match`'s action at `version` the way persistence writes every action: a match log entry projected
+    by `Store.project` (its log sequence is its version unless given; `status`, `outcome` and `clock_state` are
+    the entry's). Returns the logged action."""
+    entry = LogRecord(
+        match_id=match.id,
+        seq=version if seq is None else seq,
+        version=version,
+        kind="action",
+        status=status,
+        created_at=created_at or store._now(),  # the store's clock, which a test may move
+        seat=seat,
+        action=canonical(action if action is not None else {"kind": "play", "card": version}),
+        request_id=request_id,
+        state_digest=digest(match.id, version - 1) if state_digest is None else state_digest,
+        clock_state=None if clock_state is None else canonical(clock_state),
+        outcome=None if outcome is None else canonical(outcome),
+        snapshot=snapshot,
     )
+    await store.project([entry])
+    (logged,) = await store.get_actions(match.id, version, version)
+    return logged
+
+
+def canonical(value: Any) -> str:
+    """JSON text as the match log carries it (compact, keys sorted)."""
+    return json.dumps(value, separators=(",", ":"), sort_keys=True)
 
 
 class Clock:

@@ -21,6 +21,7 @@ from gamehall.store import open_store
 from gamehall.store.audit import audit_in
 from gamehall.store.backup import BackupError, check_backup, restore, write_backup
 from gamehall.store.migrations import latest_version
+from tests.integration.store.helpers import log_action
 from tests.integration.store.played import played_match
 
 GAME = "grimslingers"
@@ -75,8 +76,11 @@ async def test_a_backup_restores_into_a_fresh_data_dir_with_every_match_whole(tm
         )
         seat = live.to_act[0]
         step = live.play(seat, live.legal(seat)[0], "after-restore", 0)
-        appended = await store.append_action(running_id, 40, seat, step.logged(), "after-restore", step.digest)
-        assert appended.record.version == 41  # it plays on from where the backup left it
+        # it plays on from where the backup left it: the fresh match log's first entry is projected at version 41
+        appended = await log_action(
+            store, running, 41, "after-restore", seat=seat, action=step.logged(), state_digest=step.digest, seq=1
+        )
+        assert appended.version == 41 and (await store.get_match(running_id)).version == 41
         (event,) = (await store.list_audit_events(action="store.restore")).events
         assert event.outcome == "OK"
     finally:

@@ -12,9 +12,9 @@ import pytest
 
 from gamehall.matches import clocks
 from gamehall.matches.clocks import ClockSpec
-from gamehall.store import InvalidArgument, Match, MatchUpdate, Store, open_store
+from gamehall.store import InvalidArgument, Match, Store, open_store
 from gamehall.store import migrations as store_migrations
-from tests.integration.store.helpers import DUEL, append
+from tests.integration.store.helpers import DUEL, log_action
 
 T0 = 1_900_000_000_000
 """A unix-ms instant the tests build clock states around (the store's own clock plays no part)."""
@@ -58,7 +58,7 @@ async def test_create_sets_the_deadline_only_for_an_active_clock_with_someone_to
     assert legacy.next_deadline_ms is None  # unknown clock shapes stay opaque and never fire
 
 
-async def test_start_update_append_and_close_keep_the_deadline(store: Store) -> None:
+async def test_start_update_log_and_close_keep_the_deadline(store: Store) -> None:
     waiting = await store.create_match(game="high-card", config=DUEL, clock=PER_MOVE.to_json())
     started = await store.start_match(waiting.id, clock_state=clocks.initial(PER_MOVE, 2, [0], T0))
     assert started.next_deadline_ms == T0 + 30_000
@@ -72,19 +72,17 @@ async def test_start_update_append_and_close_keep_the_deadline(store: Store) -> 
     assert await deadline_of(store, started) is None
 
     after = clocks.advance(PER_MOVE, moved, 2, 1, [0], T0 + 9_000)
-    await append(store, started, 0, "r1", match_update=MatchUpdate(clock_state=after))
+    await log_action(store, started, 1, "r1", clock_state=after)
     assert await deadline_of(store, started) == T0 + 9_000 + 30_000
-    await append(store, started, 1, "r2")  # no clock change: the deadline stays
+    await log_action(store, started, 2, "r2")  # no clock change: the deadline stays
     assert await deadline_of(store, started) == T0 + 9_000 + 30_000
     again = clocks.advance(PER_MOVE, after, 2, 0, [1], T0 + 10_000)
-    await append(
-        store, started, 2, "r3", match_update=MatchUpdate(status="finished", outcome={"r": 1}, clock_state=again)
-    )
+    await log_action(store, started, 3, "r3", status="finished", outcome={"r": 1}, clock_state=again)
     done = await store.get_match(started.id)
     assert (done.status, done.next_deadline_ms, done.clock_state) == ("finished", None, again)
 
     aborted_by_action = await clocked_match(store)
-    await append(store, aborted_by_action, 0, "r1", match_update=MatchUpdate(status="aborted"))
+    await log_action(store, aborted_by_action, 1, "r1", status="aborted")
     assert await deadline_of(store, aborted_by_action) is None
     finished = await clocked_match(store)
     assert (await store.finish_match(finished.id, {"ranks": [1, 2]})).next_deadline_ms is None
@@ -96,10 +94,10 @@ async def test_a_bank_with_increment_counts_down_and_back_up(store: Store) -> No
     match = await clocked_match(store, BANK)
     assert match.next_deadline_ms == T0 + 60_000
     state = clocks.advance(BANK, match.clock_state, 2, 0, [1], T0 + 10_000)  # seat 0 used 10 s of 60, gains 1
-    await append(store, match, 0, "r1", match_update=MatchUpdate(clock_state=state))
+    await log_action(store, match, 1, "r1", clock_state=state)
     assert await deadline_of(store, match) == T0 + 10_000 + 60_000
     state = clocks.advance(BANK, state, 2, 1, [0], T0 + 30_000)  # seat 0 has 51 s left from here
-    await append(store, match, 1, "r2", match_update=MatchUpdate(clock_state=state))
+    await log_action(store, match, 2, "r2", clock_state=state)
     assert state["remaining_ms"] == [51_000, 41_000]
     assert await deadline_of(store, match) == T0 + 30_000 + 51_000
 
@@ -119,7 +117,7 @@ async def test_a_clock_state_the_clock_cannot_read_is_refused_and_writes_nothing
     with pytest.raises(InvalidArgument, match="clock state"):
         await store.update_clock(match.id, broken)
     with pytest.raises(InvalidArgument, match="clock state"):
-        await append(store, match, 0, "r1", match_update=MatchUpdate(clock_state=broken))
+        await log_action(store, match, 1, "r1", clock_state=broken)
     with pytest.raises(InvalidArgument, match="clock state"):
         await store.create_match(game="high-card", config=DUEL, clock=BANK.to_json(), clock_state=broken)
     after = await store.get_match(match.id)
@@ -134,7 +132,7 @@ async def test_clocked_matches_are_the_games_running_matches_with_a_deadline_ear
     tie = [await clocked_match(store, since=T0 + 500, match_id=f"tie-{n}") for n in "ba"]
     await clocked_match(store, since=T0, status="open")  # not started: no deadline
     finished = await clocked_match(store, since=T0)
-    await append(store, finished, 0, "r1", match_update=MatchUpdate(status="finished", outcome={"r": 1}))
+    await log_action(store, finished, 1, "r1", status="finished", outcome={"r": 1})
     closed = await clocked_match(store, since=T0)
     await store.abort_match(closed.id)
     await store.create_match(game="high-card", config=DUEL, status="running")  # no clock at all
@@ -161,7 +159,7 @@ async def test_clocked_matches_are_the_games_running_matches_with_a_deadline_ear
     assert await store.clocked_matches("high-card", (T0 + 30_500, "tie-a")) == everything[4:]
     # a move moves the match to its new deadline
     moved = clocks.advance(PER_MOVE, first.clock_state, 2, 0, [1], T0 + 30_000)
-    await append(store, first, 0, "m1", match_update=MatchUpdate(clock_state=moved))
+    await log_action(store, first, 1, "m1", clock_state=moved)
     assert [m for m, _ in await store.clocked_matches("high-card")][:2] == [middle.id, late.id]
     assert (first.id, T0 + 60_000) in await store.clocked_matches("high-card")
 
@@ -170,7 +168,7 @@ async def test_a_closed_match_is_never_listed(store: Store) -> None:
     ways = [await clocked_match(store, since=T0 - 10**6) for _ in range(3)]
     assert len(await store.clocked_matches("high-card")) == 3
     await store.finish_match(ways[0].id, {"ranks": [1, 2]})
-    await append(store, ways[1], 0, "r1", match_update=MatchUpdate(status="finished", outcome={"r": 1}))
+    await log_action(store, ways[1], 1, "r1", status="finished", outcome={"r": 1})
     await store.abort_match(ways[2].id)
     assert await store.clocked_matches("high-card") == []
 

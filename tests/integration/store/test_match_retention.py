@@ -11,9 +11,11 @@ from gamehall.store import NotFound, Store
 from gamehall.store.audit import audit_in
 from gamehall_services.persistence.retention import MatchRetention
 from tests.integration.store.helpers import Clock
-from tests.integration.store.played import played_match
+from tests.integration.store.played import aborted_match, played_match
 
 GAME = "grimslingers"
+LONG_GAME = "grimmoir"
+"""Its matches last long enough (over 100 moves) to be aborted with several snapshots."""
 MONTH = timedelta(days=30)
 
 
@@ -38,19 +40,20 @@ async def _snapshot_versions(store: Store, match_id: str) -> list[int]:
 
 async def test_compact_keeps_the_history_and_final_state_and_verify_still_passes(clocked: tuple[Store, Clock]) -> None:
     store, clock = clocked
-    old = await played_match(store, seed=1, game_id=GAME)
+    old = await aborted_match(store, seed=1, game_id=LONG_GAME)  # a finish keeps only its final snapshot
     live = await played_match(store, seed=3, moves=40, game_id=GAME)
-    assert old.status == "finished" and live.status == "running"
+    assert old.status == "aborted" and live.status == "running"
     assert len(await _snapshot_versions(store, old.id)) > 1
     clock.advance(MONTH.total_seconds() + 1)
-    recent = await played_match(store, seed=3, game_id=GAME)
+    recent = await aborted_match(store, seed=3, game_id=LONG_GAME)
     before = await _stored_bytes(store, old.id)
+    before_versions = await _snapshot_versions(store, old.id)
     live_snaps = await _snapshot_versions(store, live.id)
 
     retention = MatchRetention(store, "compact", MONTH, batch=1, clock=clock)
     assert await retention.run_once() == 1  # only the old finished match is due
     assert await retention.run_once() == 0  # and it is not handled twice
-    assert await _snapshot_versions(store, old.id) == [old.version]
+    assert await _snapshot_versions(store, old.id) == [max(before_versions)]
     assert await _snapshot_versions(store, live.id) == live_snaps
     assert len(await _snapshot_versions(store, recent.id)) > 1
     after = await _stored_bytes(store, old.id)
@@ -87,7 +90,7 @@ async def test_archive_moves_old_matches_out_and_restore_brings_them_back(clocke
 
 async def test_keep_changes_nothing(clocked: tuple[Store, Clock]) -> None:
     store, clock = clocked
-    old = await played_match(store, seed=1, game_id=GAME)
+    old = await aborted_match(store, seed=1, game_id=LONG_GAME)
     clock.advance(MONTH.total_seconds() + 1)
     assert await MatchRetention(store, "keep", MONTH, clock=clock).run_once() == 0
     assert len(await _snapshot_versions(store, old.id)) > 1

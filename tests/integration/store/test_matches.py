@@ -19,7 +19,7 @@ from gamehall.store import (
     open_store,
     seed_commitment,
 )
-from tests.integration.store.helpers import DUEL, account, append, event, running_match
+from tests.integration.store.helpers import DUEL, account, event, log_action, running_match
 
 
 async def test_create_and_get(store: Store) -> None:
@@ -59,8 +59,8 @@ async def test_create_and_get(store: Store) -> None:
 
 async def test_match_heads_give_status_and_version_of_each_known_match(store: Store) -> None:
     played = await running_match(store)
-    await append(store, played, 0, "r1")
-    await append(store, played, 1, "r2")
+    await log_action(store, played, 1, "r1")
+    await log_action(store, played, 2, "r2")
     waiting = await store.create_match(game="high-card", config=DUEL)
     aborted = await running_match(store)
     await store.abort_match(aborted.id)
@@ -197,7 +197,7 @@ async def test_lifecycle(store: Store) -> None:
     assert running.status == "running"
     with pytest.raises(MatchClosed):
         await store.start_match(match.id)
-    await append(store, running, 0, "r1")
+    await log_action(store, running, 1, "r1")
     with pytest.raises(VersionConflict):
         await store.finish_match(match.id, {"ranks": [1, 2]}, expected_version=0)
     finished = await store.finish_match(match.id, {"ranks": [1, 2]}, expected_version=1)
@@ -231,7 +231,7 @@ async def test_clock_updates(store: Store) -> None:
     match = await running_match(store, clock={"base_ms": 1000})
     await store.update_clock(match.id, {"left_ms": [900, 1000]})
     assert (await store.get_match(match.id)).clock_state == {"left_ms": [900, 1000]}
-    await append(store, match, 0, "r1")
+    await log_action(store, match, 1, "r1")
     with pytest.raises(VersionConflict) as conflict:
         await store.update_clock(match.id, {"left_ms": [0, 0]}, expected_version=0)
     assert conflict.value.current == 1

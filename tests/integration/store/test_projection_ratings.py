@@ -1,6 +1,5 @@
 """A finish rates its match in the transaction that projects it (SQLite and PostgreSQL): once however often it
-is delivered, chained when one player finishes twice in a batch, never after an older matchmaking rated it, and
-all or nothing with the rest of the batch."""
+is delivered, chained when one player finishes twice in a batch, and all or nothing with the rest of the batch."""
 
 from __future__ import annotations
 
@@ -106,18 +105,6 @@ async def test_two_finishes_of_one_player_in_a_batch_chain_in_log_order(store: S
     )
 
 
-async def test_a_match_an_older_matchmaking_rated_is_not_rated_again(store: Store) -> None:
-    alice, bob = (await account(store, "alice")).id, (await account(store, "bob")).id
-    match = await duel(store, alice, bob)
-    rated_before = [RatingUpdate(account=p, expected_matches=0, mu=30.0, sigma=5.0) for p in (alice, bob)]
-    assert await store.record_ratings(match.id, GAME, MODE, rated_before)
-    settled: dict[str, Settled] = {}
-    result = await store.project([finish(match, 1)], keep(settled), OneTeamPerHuman())
-    assert result.written == 1 and result.rated == () and settled[match.id].ratings_settled
-    assert (await store.get_match(match.id)).status == "finished"
-    assert {r.mu for r in (await store.ratings(GAME, MODE, [alice, bob])).values()} == {30.0}
-
-
 async def test_a_match_that_rates_nobody_or_was_aborted_settles_without_a_rating(store: Store) -> None:
     alice = (await account(store, "alice")).id
     against_a_bot = await duel(store, alice, bot=True)
@@ -133,7 +120,7 @@ async def test_a_match_that_rates_nobody_or_was_aborted_settles_without_a_rating
     assert not await store.is_rated(against_a_bot.id) and not await store.is_rated(aborted.id)
 
 
-async def test_without_a_rater_the_finish_leaves_the_ratings_to_matchmaking(store: Store) -> None:
+async def test_without_a_rater_a_finish_settles_no_rating(store: Store) -> None:
     alice, bob = (await account(store, "alice")).id, (await account(store, "bob")).id
     match = await duel(store, alice, bob)
     settled: dict[str, Settled] = {}
@@ -142,7 +129,7 @@ async def test_without_a_rater_the_finish_leaves_the_ratings_to_matchmaking(stor
 
 
 async def test_a_rating_that_moved_meanwhile_fails_the_whole_batch_and_writes_nothing(store: Store) -> None:
-    """A second writer (another persistence replica, an older matchmaking) moved a rating after it was read: the
+    """A second writer (another persistence replica) moved a rating after it was read: the
     batch rolls back whole, the match is still running in SQL, and its redelivery rates it from fresh values."""
     alice, bob = (await account(store, "alice")).id, (await account(store, "bob")).id
     match = await duel(store, alice, bob)
@@ -163,13 +150,8 @@ async def test_many_finishes_in_one_batch_settle_as_they_would_one_batch_each(st
 
     async def play(prefix: str) -> tuple[list[str], list[LogRecord], dict[str, Settled]]:
         names = [(await account(store, f"{prefix}{n}")).id for n in range(4)]
-        rated_before = await duel(store, names[2], names[3])
-        assert await store.record_ratings(
-            rated_before.id,
-            GAME,
-            MODE,
-            [RatingUpdate(account=p, expected_matches=0, mu=27.0, sigma=6.0) for p in names[2:]],
-        )
+        rated_before = await duel(store, names[2], names[3])  # two of the players have a rating already
+        assert (await store.project([finish(rated_before, 1)], keep({}), OneTeamPerHuman())).rated
         pairs = [(0, 1), (1, 0), (0, 2), (2, 3), (3, 1), (0, 1)]
         ends = []
         for n, (a, b) in enumerate(pairs):
@@ -177,7 +159,6 @@ async def test_many_finishes_in_one_batch_settle_as_they_would_one_batch_each(st
             ends.append(finish(match, n + 1, WON_BY_SEAT_0 if n % 3 else lost))
         against_a_bot = await duel(store, names[0], bot=True)
         ends.append(finish(against_a_bot, len(pairs) + 1))
-        ends.append(finish(rated_before, len(pairs) + 2))  # rated by an older matchmaking: not again
         return names, ends, {}
 
     together_names, together, settled_together = await play("t")

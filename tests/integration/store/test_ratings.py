@@ -1,22 +1,20 @@
-"""Skill ratings: recorded exactly once per match id, guarded per player by the `matches` count read,
-and ranked on leaderboards by the conservative rating mu - 3 sigma."""
+"""Skill ratings as the projection writes them (the only writer: a finish rates its match in the transaction that
+projects it), guarded per player by the `matches` count read, and ranked on leaderboards by the conservative
+rating mu - 3 sigma. The rating maths is the rater's (tested with the matchmaking library); here a rater hands
+the store the new ratings each test chose. Once-per-match and batches: test_projection_ratings.py."""
 
 from __future__ import annotations
 
 import asyncio
+import json
+from collections.abc import Mapping, Sequence
 
 import pytest
 
-from gamehall.store import (
-    AlreadyExists,
-    InvalidArgument,
-    OutboxMessage,
-    PlayerRating,
-    RatingConflict,
-    RatingUpdate,
-    Store,
-    open_store,
-)
+from gamehall.store import InvalidArgument, PlayerRating, RatingConflict, RatingUpdate, Store, open_store
+from gamehall.store.projection import LogRecord, Projected
+from gamehall.store.ratings import RatedTeams
+from gamehall.store.records import Seat
 
 GAME, MODE = "grimmoir", "duel"
 
@@ -25,123 +23,103 @@ def up(account: str, expected: int, mu: float = 25.0, sigma: float = 8.0) -> Rat
     return RatingUpdate(account=account, expected_matches=expected, mu=mu, sigma=sigma)
 
 
-def msg(msg_id: str) -> OutboxMessage:
-    return OutboxMessage(subject="gamehall.v1.ratings", msg_id=msg_id, payload=msg_id.encode())
+class Chosen:
+    """A rater whose new ratings are the test's: every player of `updates` is a team of its own."""
+
+    def __init__(self, updates: Sequence[RatingUpdate]) -> None:
+        self.updates = list(updates)
+
+    def teams(
+        self, match_id: str, game: str, mode: str, seats: Sequence[Seat], ranks: Sequence[int]
+    ) -> RatedTeams | None:
+        return RatedTeams(
+            teams=tuple((u.account,) for u in self.updates), ranks=tuple(range(1, len(self.updates) + 1))
+        )
+
+    def update(self, teams: RatedTeams, before: Mapping[str, PlayerRating]) -> Sequence[RatingUpdate]:
+        return self.updates
 
 
-async def outbox_ids(store: Store) -> list[str]:
-    return [r.msg_id for r in await store.pending_outbox(limit=1000)]
+async def rate(store: Store, updates: Sequence[RatingUpdate], game: str = GAME, mode: str = MODE) -> Projected:
+    """A running match of `game`/`mode` whose finishing entry is projected with `updates` as its new ratings."""
+    match = await store.create_match(game=game, config={"mode": mode, "seats": 2}, status="running")
+    finish = LogRecord(
+        match_id=match.id,
+        seq=1,
+        version=1,
+        kind="action",
+        status="finished",
+        created_at=store._now(),
+        action=json.dumps({"kind": "resign"}),
+        request_id="r1",
+        state_digest=b"d",
+        outcome=json.dumps({"ranks": [1, 2], "scores": None, "reason": "resigned"}),
+    )
+    return await store.project([finish], rater=Chosen(updates))
 
 
 def summary(ratings: dict[str, PlayerRating]) -> dict[str, tuple[float, float, int]]:
     return {a: (r.mu, r.sigma, r.matches) for a, r in ratings.items()}
 
 
-async def test_first_recording_inserts(store: Store) -> None:
+async def test_a_first_rating_inserts_and_later_ones_update_with_the_count_read(store: Store) -> None:
     assert await store.ratings(GAME, MODE, ["alice", "bob"]) == {}
-    assert not await store.is_rated("m1")
-    recorded = await store.record_ratings(
-        "m1", GAME, MODE, [up("alice", 0, 27.5, 7.0), up("bob", 0, 22.5, 7.5)], outbox=[msg("rated-m1")]
-    )
-    assert recorded is True
-    assert await store.is_rated("m1") and not await store.is_rated("m2")
+    assert (await rate(store, [up("alice", 0, 27.5, 7.0), up("bob", 0, 22.5, 7.5)])).rated == ((GAME, MODE),)
     ratings = await store.ratings(GAME, MODE, ["alice", "bob", "carol", "alice"])
     assert summary(ratings) == {"alice": (27.5, 7.0, 1), "bob": (22.5, 7.5, 1)}
     alice = ratings["alice"]
     assert (alice.game, alice.mode, alice.account) == (GAME, MODE, "alice")
     assert alice.updated_at.tzinfo is not None
-    assert await outbox_ids(store) == ["rated-m1"]
     # Ratings are per (game, mode).
     assert await store.ratings(GAME, "ffa", ["alice"]) == {}
     assert await store.ratings("grimslingers", MODE, ["alice"]) == {}
     assert await store.ratings(GAME, MODE, []) == {}
-
-
-async def test_later_matches_update_with_the_count_read(store: Store) -> None:
-    await store.record_ratings("m1", GAME, MODE, [up("alice", 0), up("bob", 0)])
-    assert await store.record_ratings("m2", GAME, MODE, [up("alice", 1, 30.0, 6.0), up("carol", 0, 20.0, 8.0)])
-    assert await store.record_ratings("m3", GAME, MODE, [up("alice", 2, 31.0, 5.0), up("carol", 1, 19.0, 7.0)])
+    await rate(store, [up("alice", 1, 30.0, 6.0), up("carol", 0, 20.0, 8.0)])
+    await rate(store, [up("alice", 2, 31.0, 5.0), up("carol", 1, 19.0, 7.0)])
     assert summary(await store.ratings(GAME, MODE, ["alice", "bob", "carol"])) == {
         "alice": (31.0, 5.0, 3),
-        "bob": (25.0, 8.0, 1),
+        "bob": (22.5, 7.5, 1),
         "carol": (19.0, 7.0, 2),
     }
 
 
-async def test_a_match_is_recorded_once(store: Store) -> None:
-    assert await store.record_ratings("m1", GAME, MODE, [up("alice", 0, 28.0, 7.0)], outbox=[msg("first")])
-    before = await store.ratings(GAME, MODE, ["alice", "bob"])
-    # The same match again: nothing is written, whatever the values (even counts that would now conflict).
-    for updates in (
-        [up("alice", 1, 40.0, 2.0)],
-        [up("alice", 0, 40.0, 2.0), up("bob", 0, 10.0, 1.0)],
-        [up("alice", 7, 40.0, 2.0)],
-    ):
-        assert await store.record_ratings("m1", GAME, MODE, updates, outbox=[msg(f"again-{len(updates)}")]) is False
-    assert await store.ratings(GAME, MODE, ["alice", "bob"]) == before
-    assert await outbox_ids(store) == ["first"]
-    # The match id is global: recording it under another game changes nothing either.
-    assert await store.record_ratings("m1", "grimslingers", MODE, [up("alice", 0)]) is False
-    assert await store.ratings("grimslingers", MODE, ["alice"]) == {}
-
-
 async def test_a_stale_count_writes_nothing(store: Store) -> None:
-    await store.record_ratings("m1", GAME, MODE, [up("alice", 0, 26.0, 7.0), up("bob", 0, 24.0, 7.0)])
+    await rate(store, [up("alice", 0, 26.0, 7.0), up("bob", 0, 24.0, 7.0)])
     before = await store.ratings(GAME, MODE, ["alice", "bob", "carol"])
-    stale_calls = [
+    stale = [
         [up("carol", 0, 21.0, 7.0), up("alice", 1, 27.0, 6.0), up("bob", 0, 23.0, 6.0)],  # bob was rated once
         [up("alice", 2, 27.0, 6.0)],  # ahead of the truth
-        [up("carol", 1, 27.0, 6.0)],  # never rated: the caller must send 0
-        [up("alice", 1, 27.0, 6.0), up("bob", 2, 23.0, 6.0)],  # the last one conflicts after a first success
+        [up("carol", 1, 27.0, 6.0)],  # never rated: the rater must say 0
     ]
-    for updates in stale_calls:
+    for updates in stale:
         with pytest.raises(RatingConflict) as conflict:
-            await store.record_ratings("m2", GAME, MODE, updates, outbox=[msg("rated-m2")])
+            await rate(store, updates)
         assert conflict.value.grpc_status == "ABORTED"
         assert await store.ratings(GAME, MODE, ["alice", "bob", "carol"]) == before
-        assert not await store.is_rated("m2")  # not even the rated-match mark
-        assert await outbox_ids(store) == []
-    # Re-read, recompute, retry: the same match id now goes through.
-    assert await store.record_ratings(
-        "m2", GAME, MODE, [up("carol", 0, 21.0, 7.0), up("alice", 1, 27.0, 6.0), up("bob", 1, 23.0, 6.0)]
-    )
+    await rate(store, [up("carol", 0, 21.0, 7.0), up("alice", 1, 27.0, 6.0), up("bob", 1, 23.0, 6.0)])
     assert summary(await store.ratings(GAME, MODE, ["alice", "bob", "carol"])) == {
         "alice": (27.0, 6.0, 2),
         "bob": (23.0, 6.0, 2),
         "carol": (21.0, 7.0, 1),
     }
-    assert await store.is_rated("m2")
-
-
-async def test_a_failing_outbox_writes_nothing(store: Store) -> None:
-    await store.enqueue([msg("taken")])
-    with pytest.raises(AlreadyExists):
-        await store.record_ratings("m1", GAME, MODE, [up("alice", 0)], outbox=[msg("taken")])
-    assert not await store.is_rated("m1")
-    assert await store.ratings(GAME, MODE, ["alice"]) == {}
-    assert await store.record_ratings("m1", GAME, MODE, [up("alice", 0)], outbox=[msg("fresh")])
-    assert await outbox_ids(store) == ["taken", "fresh"]
 
 
 @pytest.mark.parametrize(
-    ("match_id", "updates"),
+    "updates",
     [
-        ("", [up("alice", 0)]),
-        ("m1", []),
-        ("m1", [up("alice", 0), up("alice", 0)]),
-        ("m1", [up("alice", 0, sigma=0.0)]),
-        ("m1", [up("alice", 0, sigma=-1.0)]),
-        ("m1", [up("alice", 0, sigma=float("nan"))]),
-        ("m1", [up("alice", 0, sigma=float("inf"))]),
-        ("m1", [up("alice", 0, mu=float("nan"))]),
-        ("m1", [up("alice", 0, mu=float("inf"))]),
-        ("m1", [up("bob", 0), up("alice", -1)]),
+        [up("alice", 0), up("alice", 0)],
+        [up("alice", 0, sigma=0.0)],
+        [up("alice", 0, sigma=-1.0)],
+        [up("alice", 0, sigma=float("nan"))],
+        [up("alice", 0, sigma=float("inf"))],
+        [up("alice", 0, mu=float("nan"))],
+        [up("alice", 0, mu=float("inf"))],
+        [up("bob", 0), up("alice", -1)],
     ],
 )
-async def test_invalid_updates_are_refused(store: Store, match_id: str, updates: list[RatingUpdate]) -> None:
+async def test_invalid_updates_are_refused(store: Store, updates: list[RatingUpdate]) -> None:
     with pytest.raises(InvalidArgument):
-        await store.record_ratings(match_id, GAME, MODE, updates)
-    assert not await store.is_rated(match_id)
+        await rate(store, updates)
     assert await store.ratings(GAME, MODE, ["alice", "bob"]) == {}
 
 
@@ -155,11 +133,11 @@ async def test_leaderboard(store: Store) -> None:
         "dan": (20.0, 8.0),  # -4
         "eve": (50.0, 20.0),  # -10
     }
-    for n, (account, (mu, sigma)) in enumerate(players.items()):
-        await store.record_ratings(f"m{n}", GAME, MODE, [up(account, 0, mu, sigma)])
-    await store.record_ratings("m-more", GAME, MODE, [up("dan", 1, 20.0, 8.0), up("eve", 1, 50.0, 20.0)])
-    await store.record_ratings("m-elsewhere", GAME, "ffa", [up("zed", 0, 99.0, 1.0)])
-    await store.record_ratings("m-other-game", "grimslingers", MODE, [up("yan", 0, 99.0, 1.0)])
+    for account, (mu, sigma) in players.items():
+        await rate(store, [up(account, 0, mu, sigma)])
+    await rate(store, [up("dan", 1, 20.0, 8.0), up("eve", 1, 50.0, 20.0)])
+    await rate(store, [up("zed", 0, 99.0, 1.0)], mode="ffa")
+    await rate(store, [up("yan", 0, 99.0, 1.0)], game="grimslingers")
 
     async def board(**kwargs: int) -> list[str]:
         return [r.account for r in await store.leaderboard(GAME, MODE, **kwargs)]
@@ -182,41 +160,29 @@ async def test_leaderboard(store: Store) -> None:
 
 
 async def test_an_update_moves_a_player_on_the_board(store: Store) -> None:
-    await store.record_ratings("m1", GAME, MODE, [up("alice", 0, 30.0, 2.0), up("bob", 0, 25.0, 2.0)])
+    await rate(store, [up("alice", 0, 30.0, 2.0), up("bob", 0, 25.0, 2.0)])
     assert [r.account for r in await store.leaderboard(GAME, MODE)] == ["alice", "bob"]
-    await store.record_ratings("m2", GAME, MODE, [up("alice", 1, 20.0, 2.0), up("bob", 1, 26.0, 1.0)])
+    await rate(store, [up("alice", 1, 20.0, 2.0), up("bob", 1, 26.0, 1.0)])
     assert [r.account for r in await store.leaderboard(GAME, MODE)] == ["bob", "alice"]
 
 
-async def test_concurrent_recordings(store_dsn: str) -> None:
+async def test_two_finishes_computed_from_one_read_of_a_player_rate_one(store_dsn: str) -> None:
+    """Two persistence replicas project finishes rated from the same read of alice: one writes, the other's batch
+    fails whole (its redelivery recomputes from fresh values)."""
     stores = [await open_store(store_dsn) for _ in range(2)]
     try:
-        # The same match recorded twice at once: exactly one recording counts.
-        results = await asyncio.gather(
-            stores[0].record_ratings("m1", GAME, MODE, [up("alice", 0, 30.0, 5.0), up("bob", 0, 20.0, 5.0)]),
-            stores[1].record_ratings("m1", GAME, MODE, [up("alice", 0, 10.0, 5.0), up("bob", 0, 40.0, 5.0)]),
-        )
-        assert sorted(results) == [False, True]
-        ratings = summary(await stores[0].ratings(GAME, MODE, ["alice", "bob"]))
-        assert ratings in (
-            {"alice": (30.0, 5.0, 1), "bob": (20.0, 5.0, 1)},
-            {"alice": (10.0, 5.0, 1), "bob": (40.0, 5.0, 1)},
-        )
-        # Two matches computed from the same read of alice: one wins, the other must re-read.
+        await rate(stores[0], [up("alice", 0, 30.0, 5.0), up("bob", 0, 20.0, 5.0)])
         outcomes = await asyncio.gather(
-            stores[0].record_ratings("m2", GAME, MODE, [up("alice", 1, 31.0, 4.0), up("carol", 0)]),
-            stores[1].record_ratings("m3", GAME, MODE, [up("dave", 0), up("alice", 1, 29.0, 4.0)]),
+            rate(stores[0], [up("alice", 1, 31.0, 4.0), up("carol", 0)]),
+            rate(stores[1], [up("dave", 0), up("alice", 1, 29.0, 4.0)]),
             return_exceptions=True,
         )
-        assert sum(r is True for r in outcomes) == 1, outcomes
+        assert sum(isinstance(r, Projected) for r in outcomes) == 1, outcomes
         assert sum(isinstance(r, RatingConflict) for r in outcomes) == 1, outcomes
-        won = "m2" if outcomes[0] is True else "m3"
-        lost_player = "dave" if won == "m2" else "carol"
+        won = 0 if isinstance(outcomes[0], Projected) else 1
+        lost_player = "dave" if won == 0 else "carol"
         after = summary(await stores[1].ratings(GAME, MODE, ["alice", "carol", "dave"]))
-        assert after["alice"] == ((31.0 if won == "m2" else 29.0), 4.0, 2)
-        assert lost_player not in after
-        assert await stores[0].is_rated(won)
-        assert not await stores[0].is_rated("m3" if won == "m2" else "m2")
+        assert after["alice"][2] == 2 and lost_player not in after
     finally:
         for store in stores:
             await store.close()

@@ -8,7 +8,7 @@ import pytest
 
 from gamehall.store import StoreError, migrations, open_store
 from gamehall.store.migrations import latest_version
-from tests.integration.store.helpers import account, running_match
+from tests.integration.store.helpers import account, log_action, running_match
 
 
 async def test_open_migrates_to_the_latest_version(store_dsn: str) -> None:
@@ -73,19 +73,20 @@ async def test_migration_7_keeps_the_action_log_and_scopes_request_ids_per_seat(
     try:
         assert await old.schema_version() == 6
         match = await running_match(old)
-        await old.append_action(match.id, 0, 0, {"kind": "play", "card": 1}, "shared", b"d1", snapshot=b"s1")
+        await log_action(old, match, 1, "shared", seat=0, snapshot=b"s1")
     finally:
         await old.close()
     monkeypatch.undo()
     store = await open_store(store_dsn)
     try:
         assert await store.schema_version() == latest_version()
-        theirs = await store.append_action(match.id, 1, 1, {"kind": "play", "card": 2}, "shared", b"d2")
-        assert not theirs.replayed
+        theirs = await log_action(store, match, 2, "shared", seat=1)
+        assert theirs.seat == 1
         assert [(a.version, a.seat, a.request_id) for a in await store.get_actions(match.id)] == [
             (1, 0, "shared"),
             (2, 1, "shared"),
         ]
-        assert (await store.append_action(match.id, 0, 0, {"kind": "resign"}, "shared", b"x")).version == 1
+        assert (await store.get_action_by_request(match.id, 0, "shared")).version == 1  # type: ignore[union-attr]
+        assert (await store.latest_snapshot(match.id)).state == b"s1"  # type: ignore[union-attr]
     finally:
         await store.close()

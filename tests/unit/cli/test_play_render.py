@@ -18,10 +18,10 @@ from gamehall.cli.play_render import (
     render_status,
     render_view,
 )
-from gamehall.engine import Outcome
-from gamehall.wire.convert import legal_action_to_proto, outcome_to_proto
+from gamehall.engine import Outcome, action_id
+from gamehall.wire.convert import dumps, outcome_to_proto
 from gamehall_sdk import GameEvent, LegalAction, LegalActions, MatchUpdate, View
-from gamehall_sdk.v1 import match_pb2
+from gamehall_sdk.v1 import common_pb2, match_pb2
 from tests.fixtures.high_card import GAME as HIGH_CARD
 from tests.fixtures.high_card import State
 
@@ -44,8 +44,14 @@ def view_of(state: State, seat: int, version: int = 0) -> View:
 
 
 def legal_of(state: State, seat: int, version: int = 0) -> LegalActions:
+    """The seat's legal actions as the owner lists them (id, label, the action's JSON)."""
     actions = tuple(
-        LegalAction.from_proto(legal_action_to_proto(HIGH_CARD, state, a)) for a in HIGH_CARD.legal_actions(state, seat)
+        LegalAction.from_proto(
+            common_pb2.LegalAction(
+                id=action_id(a), label=HIGH_CARD.describe(state, a), action_json=dumps(HIGH_CARD.action_to_json(a))
+            )
+        )
+        for a in HIGH_CARD.legal_actions(state, seat)
     )
     return LegalActions(version=version, seat=seat, actions=actions)
 

@@ -2,15 +2,11 @@
 
 from __future__ import annotations
 
-import json
-
 from gamehall.engine import get_game
-from gamehall.internal.v1 import persistence_pb2 as ppb
 from gamehall.matchmaking import Match, Rating
-from gamehall.matchmaking.rated import rated_teams
+from gamehall.matchmaking.rated import RatedMatch, RatedSeat, rated_teams
 from gamehall.matchmaking.tickets import Seat
 from gamehall_services.matchmaking.queues import layouts_of, seat_plan, shapes_of
-from gamehall_services.matchmaking.ratings import match_of_record
 
 
 def test_team_modes_take_the_engine_layout() -> None:
@@ -37,21 +33,15 @@ def test_partners_sit_on_their_team_seats() -> None:
 
 
 def test_team_matches_are_rated_as_teams() -> None:
-    seats = [ppb.SeatRecord(seat=n, kind="human", account_id=name) for n, name in enumerate("abcd")]
-    match = ppb.MatchRecord(
-        game="grimslingers", config_json=json.dumps({"mode": "versus-teams", "seats": 4}), seats=seats
-    )
-    assert rated_teams(match_of_record(match), [1, 2, 1, 2]) == ([["a", "c"], ["b", "d"]], [1, 2])
+    seats = tuple(RatedSeat(n, "human", name) for n, name in enumerate("abcd"))
+    match = RatedMatch("m1", "grimslingers", "versus-teams", seats)
+    assert rated_teams(match, [1, 2, 1, 2]) == ([["a", "c"], ["b", "d"]], [1, 2])
 
 
 def test_humans_are_rated_and_bots_are_not() -> None:
-    def match(kinds: list[str]) -> ppb.MatchRecord:
-        seats = [
-            ppb.SeatRecord(seat=n, kind=kind, account_id=f"acc{n}" if kind == "human" else "")
-            for n, kind in enumerate(kinds)
-        ]
-        config = json.dumps({"mode": "versus-1v1", "seats": 2})
-        return ppb.MatchRecord(game="grimslingers", config_json=config, seats=seats)
+    def match(kinds: list[str]) -> RatedMatch:
+        seats = tuple(RatedSeat(n, kind, f"acc{n}" if kind == "human" else "") for n, kind in enumerate(kinds))
+        return RatedMatch("m1", "grimslingers", "versus-1v1", seats)
 
-    assert rated_teams(match_of_record(match(["human", "human"])), [2, 1]) == ([["acc0"], ["acc1"]], [2, 1])
-    assert rated_teams(match_of_record(match(["human", "bot"])), [1, 2]) is None
+    assert rated_teams(match(["human", "human"]), [2, 1]) == ([["acc0"], ["acc1"]], [2, 1])
+    assert rated_teams(match(["human", "bot"]), [1, 2]) is None

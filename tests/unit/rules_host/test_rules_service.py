@@ -1,165 +1,95 @@
-"""RulesService over real gRPC sockets, serving the High Card fixture game."""
+"""A rules host over real gRPC sockets, serving the High Card fixture game: RulesService describes the game, and
+LiveMatchService refuses malformed requests with clear statuses before any match or store is touched (the
+refusals of a legal-looking move, illegal or out of turn, need a match: tests/unit/matches/test_live.py)."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import AsyncIterator
+from dataclasses import dataclass
 
 import grpc
 import pytest
 
 from gamehall.engine import register
-from gamehall.internal.v1 import rules_pb2, rules_pb2_grpc
+from gamehall.internal.v1 import live_pb2, live_pb2_grpc, rules_pb2, rules_pb2_grpc
 from gamehall.runtime.errors import read_failure
+from gamehall.runtime.play_stream import PlayStream
 from gamehall.runtime.settings import Settings
 from gamehall_sdk.v1 import common_pb2
 from gamehall_services.rules.app import build_app
 from tests.fixtures.high_card import GAME
 
+CALLER = live_pb2.Caller(account_id="alice", role="player")
+MALFORMED, BAD_CONFIG = common_pb2.ERROR_REASON_MALFORMED, common_pb2.ERROR_REASON_BAD_CONFIG
+
+
+@dataclass
+class Host:
+    rules: rules_pb2_grpc.RulesServiceStub
+    live: live_pb2_grpc.LiveMatchServiceStub
+
 
 @pytest.fixture
-async def rules() -> AsyncIterator[rules_pb2_grpc.RulesServiceStub]:
+async def host() -> AsyncIterator[Host]:
     register(GAME, replace=True)
     app = build_app(Settings(service="rules-high-card", game="high-card", grpc_port=0))
     port = await app.start(metrics=False)
     async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
-        yield rules_pb2_grpc.RulesServiceStub(channel)
+        yield Host(rules_pb2_grpc.RulesServiceStub(channel), live_pb2_grpc.LiveMatchServiceStub(channel))
     await app.stop()
 
 
-async def _new(stub: rules_pb2_grpc.RulesServiceStub, seed: int = 3) -> rules_pb2.NewMatchResponse:
-    return await stub.NewMatch(
-        rules_pb2.NewMatchRequest(config=common_pb2.MatchConfig(mode="duel", seats=2), seed=seed)
-    )
-
-
-async def test_describe_lists_modes_flags_and_action_schema(rules: rules_pb2_grpc.RulesServiceStub) -> None:
-    game = (await rules.DescribeGame(rules_pb2.DescribeGameRequest())).game
+async def test_describe_lists_modes_flags_and_action_schema(host: Host) -> None:
+    game = (await host.rules.DescribeGame(rules_pb2.DescribeGameRequest())).game
     assert game.id == "high-card" and [m.id for m in game.modes] == ["duel"]
     assert [f.name for f in game.flags] == ["ties_score"]
     views = json.loads(game.view_schema_json)
     assert {"scores", "hand", "revealed"} <= set(views["properties"])
     schema = json.loads(game.action_schema_json)
     assert {"play", "resign"} <= set(json.dumps(schema).replace('"', " ").split())
-
-
-async def test_full_match_by_legal_action_ids(rules: rules_pb2_grpc.RulesServiceStub) -> None:
-    created = await _new(rules)
-    assert json.loads(created.config.flags_json) == {"ties_score": False}
-    state, summary = created.state, created.summary
-    while not summary.HasField("outcome"):
-        for seat in list(summary.to_act):
-            legal = (await rules.LegalActions(rules_pb2.LegalActionsRequest(state=state, seat=seat))).actions
-            play = next(a for a in legal if a.id.startswith("play"))
-            applied = await rules.Apply(rules_pb2.ApplyRequest(state=state, seat=seat, action_id=play.id))
-            assert applied.action.id == play.id
-            state, summary = applied.state, applied.summary
-            if summary.HasField("outcome"):
-                break
-    assert sorted(summary.outcome.ranks) in ([1, 1], [1, 2])
-    spectator = json.loads((await rules.View(rules_pb2.ViewRequest(state=state))).view_json)
-    assert "hand" not in spectator and sum(spectator["scores"]) >= 1
-
-
-async def test_views_hide_the_other_hand(rules: rules_pb2_grpc.RulesServiceStub) -> None:
-    created = await _new(rules)
-    mine = json.loads((await rules.View(rules_pb2.ViewRequest(state=created.state, seat=0))).view_json)
-    theirs = json.loads((await rules.View(rules_pb2.ViewRequest(state=created.state, seat=1))).view_json)
-    assert mine["hand"] != theirs["hand"]
-    assert set(map(str, theirs["hand"])).isdisjoint(json.dumps(mine["hand"]).strip("[]").split(","))
-
-
-async def test_apply_by_json_and_default_action(rules: rules_pb2_grpc.RulesServiceStub) -> None:
-    created = await _new(rules)
-    default = await rules.DefaultAction(rules_pb2.DefaultActionRequest(state=created.state, seat=0))
-    assert default.HasField("action")
-    applied = await rules.Apply(
-        rules_pb2.ApplyRequest(state=created.state, seat=0, action_json=default.action.action_json)
-    )
-    assert list(applied.summary.to_act) == [1]
+    bare = (await host.rules.DescribeGame(rules_pb2.DescribeGameRequest(skip_view_schema=True))).game
+    assert bare.id == "high-card" and bare.view_schema_json == ""
 
 
 @pytest.mark.parametrize(
-    ("make", "code", "reason", "fragment"),
+    ("request_", "fragment", "reason"),
     [
+        (live_pb2.PlayRequest(match_id="m1", caller=CALLER, request_id="r1"), "action_id or action_json", MALFORMED),
+        (live_pb2.PlayRequest(match_id="m1", caller=CALLER, action_id="resign"), "request_id is required", MALFORMED),
         (
-            lambda s: rules_pb2.ApplyRequest(state=s, seat=0, action_id="play(card=99)"),
-            grpc.StatusCode.FAILED_PRECONDITION,
-            common_pb2.ERROR_REASON_ILLEGAL_ACTION,
-            "no legal action",
-        ),
-        (
-            lambda s: rules_pb2.ApplyRequest(state=s, seat=0, action_json='{"kind":"fly"}'),
-            grpc.StatusCode.INVALID_ARGUMENT,
-            common_pb2.ERROR_REASON_MALFORMED,
-            "malformed action",
-        ),
-        (
-            lambda s: rules_pb2.ApplyRequest(state=s, seat=0, action_json="{not json"),
-            grpc.StatusCode.INVALID_ARGUMENT,
-            common_pb2.ERROR_REASON_MALFORMED,
+            live_pb2.PlayRequest(match_id="m1", caller=CALLER, request_id="r1", action_json="{not json"),
             "not valid JSON",
+            MALFORMED,
         ),
         (
-            lambda s: rules_pb2.ApplyRequest(state=s, seat=0),
-            grpc.StatusCode.INVALID_ARGUMENT,
-            common_pb2.ERROR_REASON_MALFORMED,
-            "action_id or action_json",
+            live_pb2.OpenMatchRequest(
+                match_id="m1", caller=CALLER, config=common_pb2.MatchConfig(mode="duel", seats=3)
+            ),
+            "takes [2] seats",
+            BAD_CONFIG,
         ),
         (
-            lambda s: rules_pb2.ApplyRequest(state=s, seat=7, action_id="resign"),
-            grpc.StatusCode.INVALID_ARGUMENT,
-            common_pb2.ERROR_REASON_MALFORMED,
-            "seat 7 does not exist",
-        ),
-        (
-            lambda s: rules_pb2.ApplyRequest(state=b"GH\x00\x01garbage", seat=0, action_id="resign"),
-            grpc.StatusCode.INVALID_ARGUMENT,
-            common_pb2.ERROR_REASON_CORRUPT_STATE,
-            "corrupt",
-        ),
-        (
-            lambda s: rules_pb2.ApplyRequest(state=b"", seat=0, action_id="resign"),
-            grpc.StatusCode.INVALID_ARGUMENT,
-            common_pb2.ERROR_REASON_MALFORMED,
-            "state is required",
-        ),
-        (
-            lambda s: rules_pb2.LegalActionsRequest(state=b"XX\x00\x01", seat=0),
-            grpc.StatusCode.INVALID_ARGUMENT,
-            common_pb2.ERROR_REASON_CORRUPT_STATE,
-            "not a gamehall state",
+            live_pb2.OpenMatchRequest(
+                match_id="m1",
+                caller=CALLER,
+                config=common_pb2.MatchConfig(mode="duel", seats=2, flags_json='{"nope": 1}'),
+            ),
+            "nope",
+            BAD_CONFIG,
         ),
     ],
 )
-async def test_bad_requests_get_clear_statuses(
-    rules: rules_pb2_grpc.RulesServiceStub,
-    make,
-    code,
-    reason,
-    fragment,  # type: ignore[no-untyped-def]
+async def test_malformed_requests_are_invalid_argument(
+    host: Host, request_: object, fragment: str, reason: common_pb2.ErrorReason
 ) -> None:
-    created = await _new(rules)
-    request = make(created.state)
-    call = rules.Apply if isinstance(request, rules_pb2.ApplyRequest) else rules.LegalActions
+    plays = PlayStream(host.live)
     with pytest.raises(grpc.aio.AioRpcError) as info:
-        await call(request)
-    assert info.value.code() == code, info.value.details()
-    assert fragment in info.value.details()
+        if isinstance(request_, live_pb2.PlayRequest):
+            await plays.play(request_, 10)  # on the play stream, as every move goes
+        else:
+            await host.live.OpenMatch(request_)
+    await plays.close()
+    assert info.value.code() == grpc.StatusCode.INVALID_ARGUMENT, info.value.details()
+    assert fragment in (info.value.details() or "")
     assert read_failure(info.value).reason == reason  # type: ignore[union-attr]
-
-
-async def test_not_your_turn_and_bad_config(rules: rules_pb2_grpc.RulesServiceStub) -> None:
-    created = await _new(rules)
-    first = await rules.Apply(rules_pb2.ApplyRequest(state=created.state, seat=0, action_id="resign"))
-    with pytest.raises(grpc.aio.AioRpcError) as over:
-        await rules.Apply(rules_pb2.ApplyRequest(state=first.state, seat=1, action_id="resign"))
-    assert over.value.code() == grpc.StatusCode.FAILED_PRECONDITION
-    with pytest.raises(grpc.aio.AioRpcError) as bad:
-        await rules.NewMatch(rules_pb2.NewMatchRequest(config=common_pb2.MatchConfig(mode="duel", seats=3)))
-    assert bad.value.code() == grpc.StatusCode.INVALID_ARGUMENT and "takes [2] seats" in bad.value.details()
-    with pytest.raises(grpc.aio.AioRpcError) as flag:
-        await rules.NewMatch(
-            rules_pb2.NewMatchRequest(config=common_pb2.MatchConfig(mode="duel", seats=2, flags_json='{"nope": 1}'))
-        )
-    assert flag.value.code() == grpc.StatusCode.INVALID_ARGUMENT and "nope" in flag.value.details()

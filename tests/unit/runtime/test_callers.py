@@ -14,6 +14,7 @@ import pytest
 from gamehall.runtime import callers
 from gamehall.runtime.callers import ALLOWED_CALLERS, CallerCheck, allowed, edges, peer_identity, role_of
 from gamehall.runtime.errors import ClientError
+from gamehall.runtime.play_stream import CALL_FIELDS
 
 ROOT = Path(__file__).resolve().parents[3]
 STUBS = {
@@ -33,9 +34,10 @@ def derived_call_graph() -> set[tuple[str, str]]:
     for role in sorted(callers.ROLES):
         for path in (ROOT / "services" / role).glob("*.py"):
             text = path.read_text()
-            found |= {(role, f"{callers.LIVE}/{m}") for m in ON_OWNER.findall(text)}
-            # RulesReplicas.on_owner carries Play on the replica's play stream, and on unary Play without one
-            found |= {(role, f"{callers.LIVE}/PlayStream") for m in ON_OWNER.findall(text) if m == "Play"}
+            # RulesReplicas.on_owner carries Play and the reads a move needs on the replica's play stream
+            found |= {
+                (role, f"{callers.LIVE}/{'PlayStream' if m in CALL_FIELDS else m}") for m in ON_OWNER.findall(text)
+            }
             found |= {(role, f"{callers.RULES_SERVICE}/{m}") for m in ON_ANY.findall(text)}
             found |= {(role, full) for stub, full in STUBS.items() if re.search(rf"\b{stub}\(", text)}
     return found
@@ -72,10 +74,10 @@ def test_identity_comes_from_the_spiffe_uri_then_the_common_name() -> None:
 @pytest.mark.parametrize(
     ("method", "identity", "expected"),
     [
-        ("/gamehall.internal.v1.LiveMatchService/Play", "ai", True),
+        ("/gamehall.internal.v1.LiveMatchService/PlayStream", "ai", True),
         ("/gamehall.internal.v1.LiveMatchService/OpenMatch", "ai", False),
         ("/gamehall.internal.v1.LiveMatchService/OpenMatch", "matchmaking", True),
-        ("/gamehall.internal.v1.RulesService/Apply", "gateway", False),
+        ("/gamehall.internal.v1.RulesService/Unlisted", "gateway", False),  # a method nobody is named for
         ("/gamehall.internal.v1.MatchmakingStoreService/EnqueueTicket", "gateway", False),
         ("/gamehall.internal.v1.PersistenceService/GetAccount", "rules-grimmoir-3", True),
         ("/grpc.health.v1.Health/Check", "launcher", True),
@@ -97,7 +99,7 @@ class _Context:
 
 def test_the_check_refuses_with_permission_denied_and_says_who() -> None:
     check = CallerCheck("rules-grimmoir")
-    check("/gamehall.internal.v1.LiveMatchService/Play", _Context({"x509_common_name": [b"ai"]}))  # type: ignore[arg-type]
+    check("/gamehall.internal.v1.LiveMatchService/PlayStream", _Context({"x509_common_name": [b"ai"]}))  # type: ignore[arg-type]
     with pytest.raises(ClientError) as refused:
         check("/gamehall.internal.v1.LiveMatchService/JoinMatch", _Context({"x509_common_name": [b"ai"]}))  # type: ignore[arg-type]
     assert refused.value.code == grpc.StatusCode.PERMISSION_DENIED

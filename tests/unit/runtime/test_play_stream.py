@@ -1,8 +1,7 @@
 """Play calls multiplexed on one stream (gamehall.runtime.play_stream), over real sockets and the real harness: many
 calls share a message (under load, calls a moment apart too: the linger), each keeps a unary call's answer, error
-details and deadline, a lost stream fails its calls UNAVAILABLE (and the next call opens a new one), a replica
-without the stream gets unary calls, a stopping replica answers what it read and ends the stream; reads go on the
-stream only to a replica that announced them."""
+details and deadline, a lost stream fails its calls UNAVAILABLE (and the next call opens a new one), a stopping
+replica answers what it read and ends the stream; the reads a move needs go on the stream too, from the first."""
 
 from __future__ import annotations
 
@@ -39,30 +38,20 @@ class Replica(live_pb2_grpc.LiveMatchServiceServicer):
         self,
         draining: asyncio.Event | None = None,
         *,
-        streams: bool = True,
         streams_to_cut: int = 0,
-        reads: bool = True,
     ) -> None:
         self.carried = CarriedCalls(SERVICE, PLAY)
         self.draining = draining
         self.release = asyncio.Event()
         self.held = 0
-        self.unary_calls = 0
-        self.unary_reads = 0
-        self.streams = streams
         self.streams_to_cut = streams_to_cut
         """This many streams are cut (UNAVAILABLE) once their first message is read, as a lost connection would."""
-        self.reads = (
-            play_stream.Reads(
-                self.view,
-                CarriedCalls(SERVICE, f"{SERVICE_PATH}/GetView"),
-                self.legal,
-                CarriedCalls(SERVICE, f"{SERVICE_PATH}/ListLegalActions"),
-            )
-            if reads
-            else None
+        self.reads = play_stream.Reads(
+            self.view,
+            CarriedCalls(SERVICE, f"{SERVICE_PATH}/GetView"),
+            self.legal,
+            CarriedCalls(SERVICE, f"{SERVICE_PATH}/ListLegalActions"),
         )
-        """None: a replica of the release before reads went on the stream (it neither announces nor answers them)."""
 
     @staticmethod
     def _version(match_id: str) -> int:
@@ -78,16 +67,6 @@ class Replica(live_pb2_grpc.LiveMatchServiceServicer):
         version = self._version(request.match_id)
         return live_pb2.ListLegalActionsResponse(result=match_pb2.ListLegalActionsResponse(version=version))
 
-    async def GetView(self, request: live_pb2.GetViewRequest, context: Any) -> live_pb2.GetViewResponse:
-        self.unary_reads += 1
-        return await self.view(request)
-
-    async def ListLegalActions(
-        self, request: live_pb2.ListLegalActionsRequest, context: Any
-    ) -> live_pb2.ListLegalActionsResponse:
-        self.unary_reads += 1
-        return await self.legal(request)
-
     async def play(self, request: live_pb2.PlayRequest) -> live_pb2.PlayResponse:
         kind, _, n = request.match_id.partition("-")
         if kind == "illegal":
@@ -99,17 +78,11 @@ class Replica(live_pb2_grpc.LiveMatchServiceServicer):
             await self.release.wait()
         return live_pb2.PlayResponse(result=match_pb2.SubmitActionResponse(version=int(n or 0)))
 
-    async def Play(self, request: live_pb2.PlayRequest, context: Any) -> live_pb2.PlayResponse:
-        self.unary_calls += 1
-        return await self.play(request)
-
     def PlayStream(self, requests: Any, context: Any) -> Any:
-        if not self.streams:
-            return super().PlayStream(requests, context)  # UNIMPLEMENTED, as a replica of an older release
         if self.streams_to_cut:
             self.streams_to_cut -= 1
             return self._cut(requests, context)
-        return play_stream.serve(requests, self.play, self.carried, self.draining, reads=self.reads, context=context)
+        return play_stream.serve(requests, self.play, self.carried, self.draining, reads=self.reads)
 
     async def _cut(self, requests: Any, context: Any) -> AsyncIterator[live_pb2.PlayStreamResponse]:
         async for _ in requests:
@@ -159,14 +132,13 @@ def _calls_per_message() -> tuple[float, float]:
 async def test_concurrent_calls_share_messages_and_each_gets_its_own_answer(
     served: tuple[ServiceApp, Replica, PlayStream],
 ) -> None:
-    _, replica, plays = served
+    _, _, plays = served
     messages_before, calls_before = _calls_per_message()
     answers = await asyncio.gather(*(plays.play(_request(f"ok-{n}"), 5) for n in range(50)))
     assert [a.result.version for a in answers] == list(range(50))
     messages, calls = _calls_per_message()
     assert calls - calls_before == 50
     assert messages - messages_before < 50, "the calls queued together went in fewer messages than calls"
-    assert replica.unary_calls == 0
 
 
 async def test_an_error_keeps_its_code_message_and_details(served: tuple[ServiceApp, Replica, PlayStream]) -> None:
@@ -219,13 +191,6 @@ async def test_a_lost_stream_fails_its_calls_unavailable_once_retried_and_the_ne
     finally:
         await plays.close()
         await channel.close()
-
-
-async def test_a_replica_without_the_stream_gets_unary_calls() -> None:
-    async with _connected(Replica(streams=False)) as (_, replica, plays):
-        assert (await plays.play(_request("ok-4"), 5)).result.version == 4
-        assert (await plays.play(_request("ok-5"), 5)).result.version == 5
-        assert replica.unary_calls == 2 and not plays.supported
 
 
 async def test_a_stopping_replica_answers_the_calls_it_read_then_ends_the_stream(
@@ -325,22 +290,10 @@ async def test_calls_that_come_a_moment_apart_under_load_share_a_message() -> No
         assert (messages - messages_before, calls - calls_before) == (1, 2)
 
 
-async def _reads_announced(plays: PlayStream) -> None:
-    """Until the stream's initial metadata is in (a round trip after it opened)."""
-    for _ in range(500):
-        if plays._open is not None and plays._open.reads:
-            return
-        await asyncio.sleep(0.01)
-    raise AssertionError("the replica's play stream never announced reads")
-
-
-async def test_reads_go_on_the_stream_once_the_replica_announced_them(
-    served: tuple[ServiceApp, Replica, PlayStream],
-) -> None:
-    _, replica, plays = served
+async def test_reads_go_on_the_stream_from_the_first(served: tuple[ServiceApp, Replica, PlayStream]) -> None:
+    _, _, plays = served
     first = await plays.call("GetView", live_pb2.GetViewRequest(match_id="ok-3"), 5)
-    assert first.view.version == 3 and replica.unary_reads == 1, "before any stream, a read is a unary call"
-    await _reads_announced(plays)  # that read opened the stream
+    assert first.view.version == 3
     views, legal = await asyncio.gather(
         asyncio.gather(*(plays.call("GetView", live_pb2.GetViewRequest(match_id=f"ok-{n}"), 5) for n in range(20))),
         plays.call("ListLegalActions", live_pb2.ListLegalActionsRequest(match_id="ok-8"), 5),
@@ -349,15 +302,17 @@ async def test_reads_go_on_the_stream_once_the_replica_announced_them(
     with pytest.raises(grpc.aio.AioRpcError) as missing:
         await plays.call("GetView", live_pb2.GetViewRequest(match_id="gone"), 5)
     assert missing.value.code() is grpc.StatusCode.NOT_FOUND and missing.value.details() == "no match gone"
-    assert replica.unary_reads == 1 and replica.unary_calls == 0, "every read after the first went on the stream"
+    assert (await plays.play(_request("ok-2"), 5)).result.version == 2  # and plays beside them
 
 
-async def test_a_replica_that_announces_no_reads_gets_them_unary_and_its_plays_on_the_stream() -> None:
-    """A replica of the release before reads went on the stream would take a read on it for a Play."""
-    async with _connected(Replica(reads=False)) as (_, replica, plays):
-        assert (await plays.play(_request("ok-1"), 5)).result.version == 1
-        await asyncio.sleep(0.2)  # the stream's initial metadata is in, without the announcement
-        for n in range(3):
-            assert (await plays.call("GetView", live_pb2.GetViewRequest(match_id=f"ok-{n}"), 5)).view.version == n
+async def test_a_read_a_server_does_not_answer_is_unimplemented_and_its_plays_go_on() -> None:
+    """A server of plays only (a bench's floor owner) answers a read UNIMPLEMENTED, call by call."""
+    replica = Replica()
+    replica.reads = None  # type: ignore[assignment]
+    async with _connected(replica) as (_, _, plays):
+        with pytest.raises(grpc.aio.AioRpcError) as refused:
+            await plays.call("GetView", live_pb2.GetViewRequest(match_id="ok-1"), 5)
+        assert refused.value.code() is grpc.StatusCode.UNIMPLEMENTED
         assert (await plays.play(_request("ok-2"), 5)).result.version == 2
-        assert replica.unary_reads == 3 and replica.unary_calls == 0
+
+

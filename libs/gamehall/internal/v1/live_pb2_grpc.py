@@ -49,25 +49,10 @@ class LiveMatchServiceStub:
                 request_serializer=gamehall_dot_internal_dot_v1_dot_live__pb2.JoinMatchRequest.SerializeToString,
                 response_deserializer=gamehall_dot_internal_dot_v1_dot_live__pb2.JoinMatchResponse.FromString,
                 _registered_method=True)
-        self.Play = channel.unary_unary(
-                '/gamehall.internal.v1.LiveMatchService/Play',
-                request_serializer=gamehall_dot_internal_dot_v1_dot_live__pb2.PlayRequest.SerializeToString,
-                response_deserializer=gamehall_dot_internal_dot_v1_dot_live__pb2.PlayResponse.FromString,
-                _registered_method=True)
         self.PlayStream = channel.stream_stream(
                 '/gamehall.internal.v1.LiveMatchService/PlayStream',
                 request_serializer=gamehall_dot_internal_dot_v1_dot_live__pb2.PlayStreamRequest.SerializeToString,
                 response_deserializer=gamehall_dot_internal_dot_v1_dot_live__pb2.PlayStreamResponse.FromString,
-                _registered_method=True)
-        self.GetView = channel.unary_unary(
-                '/gamehall.internal.v1.LiveMatchService/GetView',
-                request_serializer=gamehall_dot_internal_dot_v1_dot_live__pb2.GetViewRequest.SerializeToString,
-                response_deserializer=gamehall_dot_internal_dot_v1_dot_live__pb2.GetViewResponse.FromString,
-                _registered_method=True)
-        self.ListLegalActions = channel.unary_unary(
-                '/gamehall.internal.v1.LiveMatchService/ListLegalActions',
-                request_serializer=gamehall_dot_internal_dot_v1_dot_live__pb2.ListLegalActionsRequest.SerializeToString,
-                response_deserializer=gamehall_dot_internal_dot_v1_dot_live__pb2.ListLegalActionsResponse.FromString,
                 _registered_method=True)
         self.GetReplay = channel.unary_unary(
                 '/gamehall.internal.v1.LiveMatchService/GetReplay',
@@ -121,36 +106,17 @@ class LiveMatchServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
-    def Play(self, request, context):
-        """Play a seat's action. Errors as the public SubmitAction: FAILED_PRECONDITION (illegal, not your
-        turn, not running), ABORTED (expected_version is stale), PERMISSION_DENIED (not your seat),
-        ALREADY_EXISTS (request id used by another seat). A retried request id returns the first result.
-        """
-        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
-        context.set_details('Method not implemented!')
-        raise NotImplementedError('Method not implemented!')
-
     def PlayStream(self, request_iterator, context):
-        """Play calls multiplexed on one long-lived stream per caller and replica, each call answered on it
-        by its id, in any order. Under load the calls waiting to be sent share one message each way,
-        which costs a fraction of a unary call each; the answers and errors are Play's. A caller facing
-        a replica without it (UNIMPLEMENTED) calls Play. A replica that also answers GetView and
-        ListLegalActions on it says so in the stream's initial metadata (`gamehall-play-stream-reads: 1`);
-        until a caller has seen that, it sends those as unary calls.
-        """
-        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
-        context.set_details('Method not implemented!')
-        raise NotImplementedError('Method not implemented!')
-
-    def GetView(self, request, context):
-        """What the caller may see of the match now, or at `at_version`, with the events of that step.
-        """
-        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
-        context.set_details('Method not implemented!')
-        raise NotImplementedError('Method not implemented!')
-
-    def ListLegalActions(self, request, context):
-        """The legal actions of the caller's seat now (none unless the match is running).
+        """A seat's moves and the reads a move needs, multiplexed on one long-lived stream per caller and
+        replica, each call answered on it by its id, in any order, with a unary call's answer or error.
+        Under load the calls waiting to be sent share one message each way, which costs a fraction of a
+        unary call each. The calls (PlayCall):
+        - Play a seat's action (`request`). Errors as the public SubmitAction: FAILED_PRECONDITION (illegal,
+        not your turn, not running), ABORTED (expected_version is stale), PERMISSION_DENIED (not your
+        seat). A retried request id returns the first result.
+        - `get_view`: what the caller may see of the match now, or at `at_version`, with the events of that
+        step.
+        - `list_legal_actions`: the legal actions of the caller's seat now (none unless the match is running).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -200,25 +166,10 @@ def add_LiveMatchServiceServicer_to_server(servicer, server):
                     request_deserializer=gamehall_dot_internal_dot_v1_dot_live__pb2.JoinMatchRequest.FromString,
                     response_serializer=gamehall_dot_internal_dot_v1_dot_live__pb2.JoinMatchResponse.SerializeToString,
             ),
-            'Play': grpc.unary_unary_rpc_method_handler(
-                    servicer.Play,
-                    request_deserializer=gamehall_dot_internal_dot_v1_dot_live__pb2.PlayRequest.FromString,
-                    response_serializer=gamehall_dot_internal_dot_v1_dot_live__pb2.PlayResponse.SerializeToString,
-            ),
             'PlayStream': grpc.stream_stream_rpc_method_handler(
                     servicer.PlayStream,
                     request_deserializer=gamehall_dot_internal_dot_v1_dot_live__pb2.PlayStreamRequest.FromString,
                     response_serializer=gamehall_dot_internal_dot_v1_dot_live__pb2.PlayStreamResponse.SerializeToString,
-            ),
-            'GetView': grpc.unary_unary_rpc_method_handler(
-                    servicer.GetView,
-                    request_deserializer=gamehall_dot_internal_dot_v1_dot_live__pb2.GetViewRequest.FromString,
-                    response_serializer=gamehall_dot_internal_dot_v1_dot_live__pb2.GetViewResponse.SerializeToString,
-            ),
-            'ListLegalActions': grpc.unary_unary_rpc_method_handler(
-                    servicer.ListLegalActions,
-                    request_deserializer=gamehall_dot_internal_dot_v1_dot_live__pb2.ListLegalActionsRequest.FromString,
-                    response_serializer=gamehall_dot_internal_dot_v1_dot_live__pb2.ListLegalActionsResponse.SerializeToString,
             ),
             'GetReplay': grpc.unary_unary_rpc_method_handler(
                     servicer.GetReplay,
@@ -311,33 +262,6 @@ class LiveMatchService:
             _registered_method=True)
 
     @staticmethod
-    def Play(request,
-            target,
-            options=(),
-            channel_credentials=None,
-            call_credentials=None,
-            insecure=False,
-            compression=None,
-            wait_for_ready=None,
-            timeout=None,
-            metadata=None):
-        return grpc.experimental.unary_unary(
-            request,
-            target,
-            '/gamehall.internal.v1.LiveMatchService/Play',
-            gamehall_dot_internal_dot_v1_dot_live__pb2.PlayRequest.SerializeToString,
-            gamehall_dot_internal_dot_v1_dot_live__pb2.PlayResponse.FromString,
-            options,
-            channel_credentials,
-            insecure,
-            call_credentials,
-            compression,
-            wait_for_ready,
-            timeout,
-            metadata,
-            _registered_method=True)
-
-    @staticmethod
     def PlayStream(request_iterator,
             target,
             options=(),
@@ -354,60 +278,6 @@ class LiveMatchService:
             '/gamehall.internal.v1.LiveMatchService/PlayStream',
             gamehall_dot_internal_dot_v1_dot_live__pb2.PlayStreamRequest.SerializeToString,
             gamehall_dot_internal_dot_v1_dot_live__pb2.PlayStreamResponse.FromString,
-            options,
-            channel_credentials,
-            insecure,
-            call_credentials,
-            compression,
-            wait_for_ready,
-            timeout,
-            metadata,
-            _registered_method=True)
-
-    @staticmethod
-    def GetView(request,
-            target,
-            options=(),
-            channel_credentials=None,
-            call_credentials=None,
-            insecure=False,
-            compression=None,
-            wait_for_ready=None,
-            timeout=None,
-            metadata=None):
-        return grpc.experimental.unary_unary(
-            request,
-            target,
-            '/gamehall.internal.v1.LiveMatchService/GetView',
-            gamehall_dot_internal_dot_v1_dot_live__pb2.GetViewRequest.SerializeToString,
-            gamehall_dot_internal_dot_v1_dot_live__pb2.GetViewResponse.FromString,
-            options,
-            channel_credentials,
-            insecure,
-            call_credentials,
-            compression,
-            wait_for_ready,
-            timeout,
-            metadata,
-            _registered_method=True)
-
-    @staticmethod
-    def ListLegalActions(request,
-            target,
-            options=(),
-            channel_credentials=None,
-            call_credentials=None,
-            insecure=False,
-            compression=None,
-            wait_for_ready=None,
-            timeout=None,
-            metadata=None):
-        return grpc.experimental.unary_unary(
-            request,
-            target,
-            '/gamehall.internal.v1.LiveMatchService/ListLegalActions',
-            gamehall_dot_internal_dot_v1_dot_live__pb2.ListLegalActionsRequest.SerializeToString,
-            gamehall_dot_internal_dot_v1_dot_live__pb2.ListLegalActionsResponse.FromString,
             options,
             channel_credentials,
             insecure,

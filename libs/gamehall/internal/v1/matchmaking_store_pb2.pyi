@@ -304,38 +304,6 @@ class GetRatingsResponse(_message.Message):
     ratings: _containers.RepeatedCompositeFieldContainer[RatingRecord]
     def __init__(self, ratings: _Optional[_Iterable[_Union[RatingRecord, _Mapping]]] = ...) -> None: ...
 
-class RatingUpdateEntry(_message.Message):
-    __slots__ = ("account", "expected_matches", "mu", "sigma")
-    ACCOUNT_FIELD_NUMBER: _ClassVar[int]
-    EXPECTED_MATCHES_FIELD_NUMBER: _ClassVar[int]
-    MU_FIELD_NUMBER: _ClassVar[int]
-    SIGMA_FIELD_NUMBER: _ClassVar[int]
-    account: str
-    expected_matches: int
-    mu: float
-    sigma: float
-    def __init__(self, account: _Optional[str] = ..., expected_matches: _Optional[int] = ..., mu: _Optional[float] = ..., sigma: _Optional[float] = ...) -> None: ...
-
-class RecordRatingsRequest(_message.Message):
-    __slots__ = ("match_id", "game", "mode", "updates", "outbox")
-    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
-    GAME_FIELD_NUMBER: _ClassVar[int]
-    MODE_FIELD_NUMBER: _ClassVar[int]
-    UPDATES_FIELD_NUMBER: _ClassVar[int]
-    OUTBOX_FIELD_NUMBER: _ClassVar[int]
-    match_id: str
-    game: str
-    mode: str
-    updates: _containers.RepeatedCompositeFieldContainer[RatingUpdateEntry]
-    outbox: _containers.RepeatedCompositeFieldContainer[_persistence_pb2.OutboxEntry]
-    def __init__(self, match_id: _Optional[str] = ..., game: _Optional[str] = ..., mode: _Optional[str] = ..., updates: _Optional[_Iterable[_Union[RatingUpdateEntry, _Mapping]]] = ..., outbox: _Optional[_Iterable[_Union[_persistence_pb2.OutboxEntry, _Mapping]]] = ...) -> None: ...
-
-class RecordRatingsResponse(_message.Message):
-    __slots__ = ("recorded",)
-    RECORDED_FIELD_NUMBER: _ClassVar[int]
-    recorded: bool
-    def __init__(self, recorded: _Optional[bool] = ...) -> None: ...
-
 class GetLeaderboardRequest(_message.Message):
     __slots__ = ("game", "mode", "limit", "offset", "min_matches")
     GAME_FIELD_NUMBER: _ClassVar[int]

@@ -79,11 +79,6 @@ class MatchmakingStoreServiceStub:
                 request_serializer=gamehall_dot_internal_dot_v1_dot_matchmaking__store__pb2.GetRatingsRequest.SerializeToString,
                 response_deserializer=gamehall_dot_internal_dot_v1_dot_matchmaking__store__pb2.GetRatingsResponse.FromString,
                 _registered_method=True)
-        self.RecordRatings = channel.unary_unary(
-                '/gamehall.internal.v1.MatchmakingStoreService/RecordRatings',
-                request_serializer=gamehall_dot_internal_dot_v1_dot_matchmaking__store__pb2.RecordRatingsRequest.SerializeToString,
-                response_deserializer=gamehall_dot_internal_dot_v1_dot_matchmaking__store__pb2.RecordRatingsResponse.FromString,
-                _registered_method=True)
         self.GetLeaderboard = channel.unary_unary(
                 '/gamehall.internal.v1.MatchmakingStoreService/GetLeaderboard',
                 request_serializer=gamehall_dot_internal_dot_v1_dot_matchmaking__store__pb2.GetLeaderboardRequest.SerializeToString,
@@ -192,13 +187,6 @@ class MatchmakingStoreServiceServicer:
 
     def GetRatings(self, request, context):
         """Stored ratings of some accounts in a (game, mode).
-        """
-        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
-        context.set_details('Method not implemented!')
-        raise NotImplementedError('Method not implemented!')
-
-    def RecordRatings(self, request, context):
-        """New ratings of a rated match, once per match; ABORTED when a rating changed since it was read.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -314,11 +302,6 @@ def add_MatchmakingStoreServiceServicer_to_server(servicer, server):
                     servicer.GetRatings,
                     request_deserializer=gamehall_dot_internal_dot_v1_dot_matchmaking__store__pb2.GetRatingsRequest.FromString,
                     response_serializer=gamehall_dot_internal_dot_v1_dot_matchmaking__store__pb2.GetRatingsResponse.SerializeToString,
-            ),
-            'RecordRatings': grpc.unary_unary_rpc_method_handler(
-                    servicer.RecordRatings,
-                    request_deserializer=gamehall_dot_internal_dot_v1_dot_matchmaking__store__pb2.RecordRatingsRequest.FromString,
-                    response_serializer=gamehall_dot_internal_dot_v1_dot_matchmaking__store__pb2.RecordRatingsResponse.SerializeToString,
             ),
             'GetLeaderboard': grpc.unary_unary_rpc_method_handler(
                     servicer.GetLeaderboard,
@@ -609,33 +592,6 @@ class MatchmakingStoreService:
             '/gamehall.internal.v1.MatchmakingStoreService/GetRatings',
             gamehall_dot_internal_dot_v1_dot_matchmaking__store__pb2.GetRatingsRequest.SerializeToString,
             gamehall_dot_internal_dot_v1_dot_matchmaking__store__pb2.GetRatingsResponse.FromString,
-            options,
-            channel_credentials,
-            insecure,
-            call_credentials,
-            compression,
-            wait_for_ready,
-            timeout,
-            metadata,
-            _registered_method=True)
-
-    @staticmethod
-    def RecordRatings(request,
-            target,
-            options=(),
-            channel_credentials=None,
-            call_credentials=None,
-            insecure=False,
-            compression=None,
-            wait_for_ready=None,
-            timeout=None,
-            metadata=None):
-        return grpc.experimental.unary_unary(
-            request,
-            target,
-            '/gamehall.internal.v1.MatchmakingStoreService/RecordRatings',
-            gamehall_dot_internal_dot_v1_dot_matchmaking__store__pb2.RecordRatingsRequest.SerializeToString,
-            gamehall_dot_internal_dot_v1_dot_matchmaking__store__pb2.RecordRatingsResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -322,54 +322,6 @@ class CloseMatchResponse(_message.Message):
     match: MatchRecord
     def __init__(self, match: _Optional[_Union[MatchRecord, _Mapping]] = ...) -> None: ...
 
-class UpdateClockRequest(_message.Message):
-    __slots__ = ("match_id", "clock_state_json", "expected_version")
-    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
-    CLOCK_STATE_JSON_FIELD_NUMBER: _ClassVar[int]
-    EXPECTED_VERSION_FIELD_NUMBER: _ClassVar[int]
-    match_id: str
-    clock_state_json: str
-    expected_version: int
-    def __init__(self, match_id: _Optional[str] = ..., clock_state_json: _Optional[str] = ..., expected_version: _Optional[int] = ...) -> None: ...
-
-class UpdateClockResponse(_message.Message):
-    __slots__ = ()
-    def __init__(self) -> None: ...
-
-class AppendActionRequest(_message.Message):
-    __slots__ = ("match_id", "expected_version", "seat", "action_json", "request_id", "state_digest", "snapshot", "outbox", "status", "outcome_json", "clock_state_json")
-    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
-    EXPECTED_VERSION_FIELD_NUMBER: _ClassVar[int]
-    SEAT_FIELD_NUMBER: _ClassVar[int]
-    ACTION_JSON_FIELD_NUMBER: _ClassVar[int]
-    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
-    STATE_DIGEST_FIELD_NUMBER: _ClassVar[int]
-    SNAPSHOT_FIELD_NUMBER: _ClassVar[int]
-    OUTBOX_FIELD_NUMBER: _ClassVar[int]
-    STATUS_FIELD_NUMBER: _ClassVar[int]
-    OUTCOME_JSON_FIELD_NUMBER: _ClassVar[int]
-    CLOCK_STATE_JSON_FIELD_NUMBER: _ClassVar[int]
-    match_id: str
-    expected_version: int
-    seat: int
-    action_json: str
-    request_id: str
-    state_digest: bytes
-    snapshot: bytes
-    outbox: _containers.RepeatedCompositeFieldContainer[OutboxEntry]
-    status: str
-    outcome_json: str
-    clock_state_json: str
-    def __init__(self, match_id: _Optional[str] = ..., expected_version: _Optional[int] = ..., seat: _Optional[int] = ..., action_json: _Optional[str] = ..., request_id: _Optional[str] = ..., state_digest: _Optional[bytes] = ..., snapshot: _Optional[bytes] = ..., outbox: _Optional[_Iterable[_Union[OutboxEntry, _Mapping]]] = ..., status: _Optional[str] = ..., outcome_json: _Optional[str] = ..., clock_state_json: _Optional[str] = ...) -> None: ...
-
-class AppendActionResponse(_message.Message):
-    __slots__ = ("action", "replayed")
-    ACTION_FIELD_NUMBER: _ClassVar[int]
-    REPLAYED_FIELD_NUMBER: _ClassVar[int]
-    action: ActionEntry
-    replayed: bool
-    def __init__(self, action: _Optional[_Union[ActionEntry, _Mapping]] = ..., replayed: _Optional[bool] = ...) -> None: ...
-
 class LoadMatchStateRequest(_message.Message):
     __slots__ = ("match_id", "request_id", "at_version", "with_request_ids", "request_seat")
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]

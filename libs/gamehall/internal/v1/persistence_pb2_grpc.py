@@ -26,8 +26,9 @@ if _version_not_supported:
 
 
 class PersistenceServiceStub:
-    """Accounts, matches, seats, the action log, snapshots, clocks; events go to the outbox in the same
-    transaction as the write they announce and are published to JetStream after commit.
+    """Accounts, matches, seats and clocks; reads of the action log and snapshots, which only the projection of
+    the match log writes (ARCHITECTURE.md rule 6). Events go to the outbox in the same transaction as the
+    write they announce and are published to JetStream after commit.
     """
 
     def __init__(self, channel):
@@ -91,16 +92,6 @@ class PersistenceServiceStub:
                 request_serializer=gamehall_dot_internal_dot_v1_dot_persistence__pb2.CloseMatchRequest.SerializeToString,
                 response_deserializer=gamehall_dot_internal_dot_v1_dot_persistence__pb2.CloseMatchResponse.FromString,
                 _registered_method=True)
-        self.UpdateClock = channel.unary_unary(
-                '/gamehall.internal.v1.PersistenceService/UpdateClock',
-                request_serializer=gamehall_dot_internal_dot_v1_dot_persistence__pb2.UpdateClockRequest.SerializeToString,
-                response_deserializer=gamehall_dot_internal_dot_v1_dot_persistence__pb2.UpdateClockResponse.FromString,
-                _registered_method=True)
-        self.AppendAction = channel.unary_unary(
-                '/gamehall.internal.v1.PersistenceService/AppendAction',
-                request_serializer=gamehall_dot_internal_dot_v1_dot_persistence__pb2.AppendActionRequest.SerializeToString,
-                response_deserializer=gamehall_dot_internal_dot_v1_dot_persistence__pb2.AppendActionResponse.FromString,
-                _registered_method=True)
         self.LoadMatchState = channel.unary_unary(
                 '/gamehall.internal.v1.PersistenceService/LoadMatchState',
                 request_serializer=gamehall_dot_internal_dot_v1_dot_persistence__pb2.LoadMatchStateRequest.SerializeToString,
@@ -124,8 +115,9 @@ class PersistenceServiceStub:
 
 
 class PersistenceServiceServicer:
-    """Accounts, matches, seats, the action log, snapshots, clocks; events go to the outbox in the same
-    transaction as the write they announce and are published to JetStream after commit.
+    """Accounts, matches, seats and clocks; reads of the action log and snapshots, which only the projection of
+    the match log writes (ARCHITECTURE.md rule 6). Events go to the outbox in the same transaction as the
+    write they announce and are published to JetStream after commit.
     """
 
     def CreateAccount(self, request, context):
@@ -203,20 +195,6 @@ class PersistenceServiceServicer:
     def CloseMatch(self, request, context):
         """open -> aborted or finished, for the match's rules replica (a no-show before the match started). A running
         match is refused (FAILED_PRECONDITION): its owner closes it by an entry in its log (LiveMatchService.Close).
-        """
-        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
-        context.set_details('Method not implemented!')
-        raise NotImplementedError('Method not implemented!')
-
-    def UpdateClock(self, request, context):
-        """Store the per-seat clock state, guarded by the expected version.
-        """
-        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
-        context.set_details('Method not implemented!')
-        raise NotImplementedError('Method not implemented!')
-
-    def AppendAction(self, request, context):
-        """Append one action with optimistic concurrency and request-id idempotency.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -310,16 +288,6 @@ def add_PersistenceServiceServicer_to_server(servicer, server):
                     request_deserializer=gamehall_dot_internal_dot_v1_dot_persistence__pb2.CloseMatchRequest.FromString,
                     response_serializer=gamehall_dot_internal_dot_v1_dot_persistence__pb2.CloseMatchResponse.SerializeToString,
             ),
-            'UpdateClock': grpc.unary_unary_rpc_method_handler(
-                    servicer.UpdateClock,
-                    request_deserializer=gamehall_dot_internal_dot_v1_dot_persistence__pb2.UpdateClockRequest.FromString,
-                    response_serializer=gamehall_dot_internal_dot_v1_dot_persistence__pb2.UpdateClockResponse.SerializeToString,
-            ),
-            'AppendAction': grpc.unary_unary_rpc_method_handler(
-                    servicer.AppendAction,
-                    request_deserializer=gamehall_dot_internal_dot_v1_dot_persistence__pb2.AppendActionRequest.FromString,
-                    response_serializer=gamehall_dot_internal_dot_v1_dot_persistence__pb2.AppendActionResponse.SerializeToString,
-            ),
             'LoadMatchState': grpc.unary_unary_rpc_method_handler(
                     servicer.LoadMatchState,
                     request_deserializer=gamehall_dot_internal_dot_v1_dot_persistence__pb2.LoadMatchStateRequest.FromString,
@@ -349,8 +317,9 @@ def add_PersistenceServiceServicer_to_server(servicer, server):
 
  # This class is part of an EXPERIMENTAL API.
 class PersistenceService:
-    """Accounts, matches, seats, the action log, snapshots, clocks; events go to the outbox in the same
-    transaction as the write they announce and are published to JetStream after commit.
+    """Accounts, matches, seats and clocks; reads of the action log and snapshots, which only the projection of
+    the match log writes (ARCHITECTURE.md rule 6). Events go to the outbox in the same transaction as the
+    write they announce and are published to JetStream after commit.
     """
 
     @staticmethod
@@ -640,60 +609,6 @@ class PersistenceService:
             '/gamehall.internal.v1.PersistenceService/CloseMatch',
             gamehall_dot_internal_dot_v1_dot_persistence__pb2.CloseMatchRequest.SerializeToString,
             gamehall_dot_internal_dot_v1_dot_persistence__pb2.CloseMatchResponse.FromString,
-            options,
-            channel_credentials,
-            insecure,
-            call_credentials,
-            compression,
-            wait_for_ready,
-            timeout,
-            metadata,
-            _registered_method=True)
-
-    @staticmethod
-    def UpdateClock(request,
-            target,
-            options=(),
-            channel_credentials=None,
-            call_credentials=None,
-            insecure=False,
-            compression=None,
-            wait_for_ready=None,
-            timeout=None,
-            metadata=None):
-        return grpc.experimental.unary_unary(
-            request,
-            target,
-            '/gamehall.internal.v1.PersistenceService/UpdateClock',
-            gamehall_dot_internal_dot_v1_dot_persistence__pb2.UpdateClockRequest.SerializeToString,
-            gamehall_dot_internal_dot_v1_dot_persistence__pb2.UpdateClockResponse.FromString,
-            options,
-            channel_credentials,
-            insecure,
-            call_credentials,
-            compression,
-            wait_for_ready,
-            timeout,
-            metadata,
-            _registered_method=True)
-
-    @staticmethod
-    def AppendAction(request,
-            target,
-            options=(),
-            channel_credentials=None,
-            call_credentials=None,
-            insecure=False,
-            compression=None,
-            wait_for_ready=None,
-            timeout=None,
-            metadata=None):
-        return grpc.experimental.unary_unary(
-            request,
-            target,
-            '/gamehall.internal.v1.PersistenceService/AppendAction',
-            gamehall_dot_internal_dot_v1_dot_persistence__pb2.AppendActionRequest.SerializeToString,
-            gamehall_dot_internal_dot_v1_dot_persistence__pb2.AppendActionResponse.FromString,
             options,
             channel_credentials,
             insecure,

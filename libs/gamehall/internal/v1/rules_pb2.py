@@ -25,39 +25,17 @@ _sym_db = _symbol_database.Default()
 from gamehall_sdk.v1 import common_pb2 as gamehall_dot_v1_dot_common__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n gamehall/internal/v1/rules.proto\x12\x14gamehall.internal.v1\x1a\x18gamehall/v1/common.proto\"T\n\x0cStateSummary\x12\x0e\n\x06to_act\x18\x01 \x03(\r\x12%\n\x07outcome\x18\x02 \x01(\x0b\x32\x14.gamehall.v1.Outcome\x12\r\n\x05seats\x18\x03 \x01(\r\"/\n\x13\x44\x65scribeGameRequest\x12\x18\n\x10skip_view_schema\x18\x01 \x01(\x08\"A\n\x14\x44\x65scribeGameResponse\x12)\n\x04game\x18\x01 \x01(\x0b\x32\x1b.gamehall.v1.GameDescriptor\"I\n\x0fNewMatchRequest\x12(\n\x06\x63onfig\x18\x01 \x01(\x0b\x32\x18.gamehall.v1.MatchConfig\x12\x0c\n\x04seed\x18\x02 \x01(\x04\"\x80\x01\n\x10NewMatchResponse\x12\r\n\x05state\x18\x01 \x01(\x0c\x12\x33\n\x07summary\x18\x02 \x01(\x0b\x32\".gamehall.internal.v1.StateSummary\x12(\n\x06\x63onfig\x18\x03 \x01(\x0b\x32\x18.gamehall.v1.MatchConfig\"2\n\x13LegalActionsRequest\x12\r\n\x05state\x18\x01 \x01(\x0c\x12\x0c\n\x04seat\x18\x02 \x01(\r\"A\n\x14LegalActionsResponse\x12)\n\x07\x61\x63tions\x18\x01 \x03(\x0b\x32\x18.gamehall.v1.LegalAction\"a\n\x0c\x41pplyRequest\x12\r\n\x05state\x18\x01 \x01(\x0c\x12\x0c\n\x04seat\x18\x02 \x01(\r\x12\x13\n\taction_id\x18\x03 \x01(\tH\x00\x12\x15\n\x0b\x61\x63tion_json\x18\x04 \x01(\tH\x00\x42\x08\n\x06\x61\x63tion\"\xa5\x01\n\rApplyResponse\x12\r\n\x05state\x18\x01 \x01(\x0c\x12\x33\n\x07summary\x18\x02 \x01(\x0b\x32\".gamehall.internal.v1.StateSummary\x12&\n\x06\x65vents\x18\x03 \x03(\x0b\x32\x16.gamehall.v1.GameEvent\x12(\n\x06\x61\x63tion\x18\x04 \x01(\x0b\x32\x18.gamehall.v1.LegalAction\"8\n\x0bViewRequest\x12\r\n\x05state\x18\x01 \x01(\x0c\x12\x11\n\x04seat\x18\x02 \x01(\rH\x00\x88\x01\x01\x42\x07\n\x05_seat\"V\n\x0cViewResponse\x12\x11\n\tview_json\x18\x01 \x01(\t\x12\x33\n\x07summary\x18\x02 \x01(\x0b\x32\".gamehall.internal.v1.StateSummary\"3\n\x14\x44\x65\x66\x61ultActionRequest\x12\r\n\x05state\x18\x01 \x01(\x0c\x12\x0c\n\x04seat\x18\x02 \x01(\r\"Q\n\x15\x44\x65\x66\x61ultActionResponse\x12-\n\x06\x61\x63tion\x18\x01 \x01(\x0b\x32\x18.gamehall.v1.LegalActionH\x00\x88\x01\x01\x42\t\n\x07_action2\xc2\x04\n\x0cRulesService\x12\x65\n\x0c\x44\x65scribeGame\x12).gamehall.internal.v1.DescribeGameRequest\x1a*.gamehall.internal.v1.DescribeGameResponse\x12Y\n\x08NewMatch\x12%.gamehall.internal.v1.NewMatchRequest\x1a&.gamehall.internal.v1.NewMatchResponse\x12\x65\n\x0cLegalActions\x12).gamehall.internal.v1.LegalActionsRequest\x1a*.gamehall.internal.v1.LegalActionsResponse\x12P\n\x05\x41pply\x12\".gamehall.internal.v1.ApplyRequest\x1a#.gamehall.internal.v1.ApplyResponse\x12M\n\x04View\x12!.gamehall.internal.v1.ViewRequest\x1a\".gamehall.internal.v1.ViewResponse\x12h\n\rDefaultAction\x12*.gamehall.internal.v1.DefaultActionRequest\x1a+.gamehall.internal.v1.DefaultActionResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n gamehall/internal/v1/rules.proto\x12\x14gamehall.internal.v1\x1a\x18gamehall/v1/common.proto\"/\n\x13\x44\x65scribeGameRequest\x12\x18\n\x10skip_view_schema\x18\x01 \x01(\x08\"A\n\x14\x44\x65scribeGameResponse\x12)\n\x04game\x18\x01 \x01(\x0b\x32\x1b.gamehall.v1.GameDescriptor2u\n\x0cRulesService\x12\x65\n\x0c\x44\x65scribeGame\x12).gamehall.internal.v1.DescribeGameRequest\x1a*.gamehall.internal.v1.DescribeGameResponseb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'gamehall.internal.v1.rules_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_STATESUMMARY']._serialized_start=84
-  _globals['_STATESUMMARY']._serialized_end=168
-  _globals['_DESCRIBEGAMEREQUEST']._serialized_start=170
-  _globals['_DESCRIBEGAMEREQUEST']._serialized_end=217
-  _globals['_DESCRIBEGAMERESPONSE']._serialized_start=219
-  _globals['_DESCRIBEGAMERESPONSE']._serialized_end=284
-  _globals['_NEWMATCHREQUEST']._serialized_start=286
-  _globals['_NEWMATCHREQUEST']._serialized_end=359
-  _globals['_NEWMATCHRESPONSE']._serialized_start=362
-  _globals['_NEWMATCHRESPONSE']._serialized_end=490
-  _globals['_LEGALACTIONSREQUEST']._serialized_start=492
-  _globals['_LEGALACTIONSREQUEST']._serialized_end=542
-  _globals['_LEGALACTIONSRESPONSE']._serialized_start=544
-  _globals['_LEGALACTIONSRESPONSE']._serialized_end=609
-  _globals['_APPLYREQUEST']._serialized_start=611
-  _globals['_APPLYREQUEST']._serialized_end=708
-  _globals['_APPLYRESPONSE']._serialized_start=711
-  _globals['_APPLYRESPONSE']._serialized_end=876
-  _globals['_VIEWREQUEST']._serialized_start=878
-  _globals['_VIEWREQUEST']._serialized_end=934
-  _globals['_VIEWRESPONSE']._serialized_start=936
-  _globals['_VIEWRESPONSE']._serialized_end=1022
-  _globals['_DEFAULTACTIONREQUEST']._serialized_start=1024
-  _globals['_DEFAULTACTIONREQUEST']._serialized_end=1075
-  _globals['_DEFAULTACTIONRESPONSE']._serialized_start=1077
-  _globals['_DEFAULTACTIONRESPONSE']._serialized_end=1158
-  _globals['_RULESSERVICE']._serialized_start=1161
-  _globals['_RULESSERVICE']._serialized_end=1739
+  _globals['_DESCRIBEGAMEREQUEST']._serialized_start=84
+  _globals['_DESCRIBEGAMEREQUEST']._serialized_end=131
+  _globals['_DESCRIBEGAMERESPONSE']._serialized_start=133
+  _globals['_DESCRIBEGAMERESPONSE']._serialized_end=198
+  _globals['_RULESSERVICE']._serialized_start=200
+  _globals['_RULESSERVICE']._serialized_end=317
 # @@protoc_insertion_point(module_scope)

@@ -26,8 +26,8 @@ if _version_not_supported:
 
 
 class RulesServiceStub:
-    """A rules host serves one game's engine. It is stateless: the encoded state travels in
-    each request and back, so any replica serves any request.
+    """What a rules host says about the game it serves. Stateless, so any replica answers (the gateway's
+    catalog asks one); live matches are served by LiveMatchService, on the match's owner.
     """
 
     def __init__(self, channel):
@@ -41,75 +41,15 @@ class RulesServiceStub:
                 request_serializer=gamehall_dot_internal_dot_v1_dot_rules__pb2.DescribeGameRequest.SerializeToString,
                 response_deserializer=gamehall_dot_internal_dot_v1_dot_rules__pb2.DescribeGameResponse.FromString,
                 _registered_method=True)
-        self.NewMatch = channel.unary_unary(
-                '/gamehall.internal.v1.RulesService/NewMatch',
-                request_serializer=gamehall_dot_internal_dot_v1_dot_rules__pb2.NewMatchRequest.SerializeToString,
-                response_deserializer=gamehall_dot_internal_dot_v1_dot_rules__pb2.NewMatchResponse.FromString,
-                _registered_method=True)
-        self.LegalActions = channel.unary_unary(
-                '/gamehall.internal.v1.RulesService/LegalActions',
-                request_serializer=gamehall_dot_internal_dot_v1_dot_rules__pb2.LegalActionsRequest.SerializeToString,
-                response_deserializer=gamehall_dot_internal_dot_v1_dot_rules__pb2.LegalActionsResponse.FromString,
-                _registered_method=True)
-        self.Apply = channel.unary_unary(
-                '/gamehall.internal.v1.RulesService/Apply',
-                request_serializer=gamehall_dot_internal_dot_v1_dot_rules__pb2.ApplyRequest.SerializeToString,
-                response_deserializer=gamehall_dot_internal_dot_v1_dot_rules__pb2.ApplyResponse.FromString,
-                _registered_method=True)
-        self.View = channel.unary_unary(
-                '/gamehall.internal.v1.RulesService/View',
-                request_serializer=gamehall_dot_internal_dot_v1_dot_rules__pb2.ViewRequest.SerializeToString,
-                response_deserializer=gamehall_dot_internal_dot_v1_dot_rules__pb2.ViewResponse.FromString,
-                _registered_method=True)
-        self.DefaultAction = channel.unary_unary(
-                '/gamehall.internal.v1.RulesService/DefaultAction',
-                request_serializer=gamehall_dot_internal_dot_v1_dot_rules__pb2.DefaultActionRequest.SerializeToString,
-                response_deserializer=gamehall_dot_internal_dot_v1_dot_rules__pb2.DefaultActionResponse.FromString,
-                _registered_method=True)
 
 
 class RulesServiceServicer:
-    """A rules host serves one game's engine. It is stateless: the encoded state travels in
-    each request and back, so any replica serves any request.
+    """What a rules host says about the game it serves. Stateless, so any replica answers (the gateway's
+    catalog asks one); live matches are served by LiveMatchService, on the match's owner.
     """
 
     def DescribeGame(self, request, context):
         """The game this host serves: modes, options, flags and action schema.
-        """
-        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
-        context.set_details('Method not implemented!')
-        raise NotImplementedError('Method not implemented!')
-
-    def NewMatch(self, request, context):
-        """The initial state of a match.
-        """
-        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
-        context.set_details('Method not implemented!')
-        raise NotImplementedError('Method not implemented!')
-
-    def LegalActions(self, request, context):
-        """Every legal action of a seat.
-        """
-        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
-        context.set_details('Method not implemented!')
-        raise NotImplementedError('Method not implemented!')
-
-    def Apply(self, request, context):
-        """Apply a seat's action; FAILED_PRECONDITION with the engine's reason when illegal.
-        """
-        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
-        context.set_details('Method not implemented!')
-        raise NotImplementedError('Method not implemented!')
-
-    def View(self, request, context):
-        """What a seat (or a spectator) may see.
-        """
-        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
-        context.set_details('Method not implemented!')
-        raise NotImplementedError('Method not implemented!')
-
-    def DefaultAction(self, request, context):
-        """The action a turn clock plays on timeout, if any.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -123,31 +63,6 @@ def add_RulesServiceServicer_to_server(servicer, server):
                     request_deserializer=gamehall_dot_internal_dot_v1_dot_rules__pb2.DescribeGameRequest.FromString,
                     response_serializer=gamehall_dot_internal_dot_v1_dot_rules__pb2.DescribeGameResponse.SerializeToString,
             ),
-            'NewMatch': grpc.unary_unary_rpc_method_handler(
-                    servicer.NewMatch,
-                    request_deserializer=gamehall_dot_internal_dot_v1_dot_rules__pb2.NewMatchRequest.FromString,
-                    response_serializer=gamehall_dot_internal_dot_v1_dot_rules__pb2.NewMatchResponse.SerializeToString,
-            ),
-            'LegalActions': grpc.unary_unary_rpc_method_handler(
-                    servicer.LegalActions,
-                    request_deserializer=gamehall_dot_internal_dot_v1_dot_rules__pb2.LegalActionsRequest.FromString,
-                    response_serializer=gamehall_dot_internal_dot_v1_dot_rules__pb2.LegalActionsResponse.SerializeToString,
-            ),
-            'Apply': grpc.unary_unary_rpc_method_handler(
-                    servicer.Apply,
-                    request_deserializer=gamehall_dot_internal_dot_v1_dot_rules__pb2.ApplyRequest.FromString,
-                    response_serializer=gamehall_dot_internal_dot_v1_dot_rules__pb2.ApplyResponse.SerializeToString,
-            ),
-            'View': grpc.unary_unary_rpc_method_handler(
-                    servicer.View,
-                    request_deserializer=gamehall_dot_internal_dot_v1_dot_rules__pb2.ViewRequest.FromString,
-                    response_serializer=gamehall_dot_internal_dot_v1_dot_rules__pb2.ViewResponse.SerializeToString,
-            ),
-            'DefaultAction': grpc.unary_unary_rpc_method_handler(
-                    servicer.DefaultAction,
-                    request_deserializer=gamehall_dot_internal_dot_v1_dot_rules__pb2.DefaultActionRequest.FromString,
-                    response_serializer=gamehall_dot_internal_dot_v1_dot_rules__pb2.DefaultActionResponse.SerializeToString,
-            ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
             'gamehall.internal.v1.RulesService', rpc_method_handlers)
@@ -157,8 +72,8 @@ def add_RulesServiceServicer_to_server(servicer, server):
 
  # This class is part of an EXPERIMENTAL API.
 class RulesService:
-    """A rules host serves one game's engine. It is stateless: the encoded state travels in
-    each request and back, so any replica serves any request.
+    """What a rules host says about the game it serves. Stateless, so any replica answers (the gateway's
+    catalog asks one); live matches are served by LiveMatchService, on the match's owner.
     """
 
     @staticmethod
@@ -178,141 +93,6 @@ class RulesService:
             '/gamehall.internal.v1.RulesService/DescribeGame',
             gamehall_dot_internal_dot_v1_dot_rules__pb2.DescribeGameRequest.SerializeToString,
             gamehall_dot_internal_dot_v1_dot_rules__pb2.DescribeGameResponse.FromString,
-            options,
-            channel_credentials,
-            insecure,
-            call_credentials,
-            compression,
-            wait_for_ready,
-            timeout,
-            metadata,
-            _registered_method=True)
-
-    @staticmethod
-    def NewMatch(request,
-            target,
-            options=(),
-            channel_credentials=None,
-            call_credentials=None,
-            insecure=False,
-            compression=None,
-            wait_for_ready=None,
-            timeout=None,
-            metadata=None):
-        return grpc.experimental.unary_unary(
-            request,
-            target,
-            '/gamehall.internal.v1.RulesService/NewMatch',
-            gamehall_dot_internal_dot_v1_dot_rules__pb2.NewMatchRequest.SerializeToString,
-            gamehall_dot_internal_dot_v1_dot_rules__pb2.NewMatchResponse.FromString,
-            options,
-            channel_credentials,
-            insecure,
-            call_credentials,
-            compression,
-            wait_for_ready,
-            timeout,
-            metadata,
-            _registered_method=True)
-
-    @staticmethod
-    def LegalActions(request,
-            target,
-            options=(),
-            channel_credentials=None,
-            call_credentials=None,
-            insecure=False,
-            compression=None,
-            wait_for_ready=None,
-            timeout=None,
-            metadata=None):
-        return grpc.experimental.unary_unary(
-            request,
-            target,
-            '/gamehall.internal.v1.RulesService/LegalActions',
-            gamehall_dot_internal_dot_v1_dot_rules__pb2.LegalActionsRequest.SerializeToString,
-            gamehall_dot_internal_dot_v1_dot_rules__pb2.LegalActionsResponse.FromString,
-            options,
-            channel_credentials,
-            insecure,
-            call_credentials,
-            compression,
-            wait_for_ready,
-            timeout,
-            metadata,
-            _registered_method=True)
-
-    @staticmethod
-    def Apply(request,
-            target,
-            options=(),
-            channel_credentials=None,
-            call_credentials=None,
-            insecure=False,
-            compression=None,
-            wait_for_ready=None,
-            timeout=None,
-            metadata=None):
-        return grpc.experimental.unary_unary(
-            request,
-            target,
-            '/gamehall.internal.v1.RulesService/Apply',
-            gamehall_dot_internal_dot_v1_dot_rules__pb2.ApplyRequest.SerializeToString,
-            gamehall_dot_internal_dot_v1_dot_rules__pb2.ApplyResponse.FromString,
-            options,
-            channel_credentials,
-            insecure,
-            call_credentials,
-            compression,
-            wait_for_ready,
-            timeout,
-            metadata,
-            _registered_method=True)
-
-    @staticmethod
-    def View(request,
-            target,
-            options=(),
-            channel_credentials=None,
-            call_credentials=None,
-            insecure=False,
-            compression=None,
-            wait_for_ready=None,
-            timeout=None,
-            metadata=None):
-        return grpc.experimental.unary_unary(
-            request,
-            target,
-            '/gamehall.internal.v1.RulesService/View',
-            gamehall_dot_internal_dot_v1_dot_rules__pb2.ViewRequest.SerializeToString,
-            gamehall_dot_internal_dot_v1_dot_rules__pb2.ViewResponse.FromString,
-            options,
-            channel_credentials,
-            insecure,
-            call_credentials,
-            compression,
-            wait_for_ready,
-            timeout,
-            metadata,
-            _registered_method=True)
-
-    @staticmethod
-    def DefaultAction(request,
-            target,
-            options=(),
-            channel_credentials=None,
-            call_credentials=None,
-            insecure=False,
-            compression=None,
-            wait_for_ready=None,
-            timeout=None,
-            metadata=None):
-        return grpc.experimental.unary_unary(
-            request,
-            target,
-            '/gamehall.internal.v1.RulesService/DefaultAction',
-            gamehall_dot_internal_dot_v1_dot_rules__pb2.DefaultActionRequest.SerializeToString,
-            gamehall_dot_internal_dot_v1_dot_rules__pb2.DefaultActionResponse.FromString,
             options,
             channel_credentials,
             insecure,
