@@ -107,11 +107,13 @@ simulate: $(STAMP)
 
 # The tables soak (60 s, SQLite), then faults at tournament scale (PostgreSQL, a 3-node JetStream cluster,
 # 500 concurrent bot matches; about 8 minutes on 2 cores), then the database outages of tests/e2e/test_outages.py
-# three times as long (PostgreSQL stopped for 3 minutes, full disks for 90 s). Each exits 1 on any finding.
+# three times as long (PostgreSQL stopped for 3 minutes, full disks for 90 s), then the owners' clocks at full size
+# (200 clocked matches, timeouts within 100 ms on the median). Each exits 1 on any finding.
 soak: $(STAMP) postgres
 	@$(PY) -m gamehall.bench.soak --faults
 	@$(PY) -m gamehall.bench.soak_cluster
 	@GAMEHALL_OUTAGE_SCALE=3 $(PYTEST) -n0 -p no:cacheprovider -q -s tests/e2e/test_outages.py
+	@GAMEHALL_CLOCK_TEST_FULL=1 $(PYTEST) -n0 -p no:cacheprovider -q -s tests/e2e/test_owner_clocks.py
 
 # The fuzzer of tests/e2e/test_fuzz.py (about 40 s inside `make test`, derandomized), run long with fresh
 # random examples each time; a failure prints the call, the role, the message and a @reproduce_failure blob.
