@@ -13,10 +13,12 @@ import os
 from typing import Any
 
 import structlog
+from google.protobuf.message import DecodeError
 from nats.aio.msg import Msg
 
 import gamehall_services.matchmaking.errors  # noqa: F401 - registers the library errors
 from gamehall.auth import Principals, Tokens
+from gamehall.events.v1.matchmaking_pb2 import TournamentEvent
 from gamehall.matchmaking import MatchPolicy
 from gamehall.runtime import embedded_secrets
 from gamehall.runtime.bus import SUBJECT_ROOT, Bus
@@ -42,6 +44,9 @@ SERVICES = {
 }
 FINISHED = f"{SUBJECT_ROOT}.match.*.finished"
 TICKET_NEWS = f"{SUBJECT_ROOT}.matchmaking.>"
+TOURNAMENT_NEWS = f"{SUBJECT_ROOT}.tournament.>"
+"""Every committed tournament change, as persistence's relay publishes it from the outbox (core NATS is enough:
+a missed one is made good by the next change, or by the driver's safety sweep)."""
 CONSUMER = "matchmaking-finished"
 
 
@@ -83,7 +88,17 @@ def build_app(settings: Settings) -> ServiceApp:
         async def on_news(msg: Msg) -> None:  # any replica's matched event wakes this one's watch streams
             await queues.heard()
 
+        async def on_tournament(msg: Msg) -> None:  # any replica's committed change steps and pushes it here
+            try:
+                event = TournamentEvent.FromString(msg.data)
+            except DecodeError:
+                log.warning("undecodable tournament event", subject=msg.subject)
+                return
+            tournament_id = event.tournament_id or msg.subject.split(".")[-2]
+            book.changed(tournament_id, event.revision, event.status)
+
         held["news"] = await bus.nc.subscribe(TICKET_NEWS, cb=on_news)
+        held["tournament_news"] = await bus.nc.subscribe(TOURNAMENT_NEWS, cb=on_tournament)
         held["channel"] = channel
 
         finished = FinishedMatches(creator, ratings, book)
@@ -92,7 +107,7 @@ def build_app(settings: Settings) -> ServiceApp:
         interval = settings.matchmaking_pass_seconds
         held["tasks"] = [
             asyncio.create_task(queues.run(interval)),
-            asyncio.create_task(book.run(interval)),
+            asyncio.create_task(book.run()),  # on events; its safety sweep every SAFETY_SWEEP_S
         ]
         held["bus"] = bus
 

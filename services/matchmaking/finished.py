@@ -2,8 +2,9 @@
 
 Persistence rates the match and puts its outcome in its tournament's inbox in the transaction that
 projects the finish, and the event says both (`ratings_settled`, `tournament_id`): the driver steps,
-nothing is read or written here. The event of an older persistence is rated here from the seats it
-carries; one older still carries no seats: the match is read back and its outcome recorded by a call.
+nothing is read or written here (the tournament the event names is stepped on this replica at once). The
+event of an older persistence is rated here from the seats it carries; one older still carries no seats: the
+match is read back and its outcome recorded by a call.
 
 Failures are sorted for the bus: an event that can never be handled (undecodable, no match id, a
 match the store does not know, an outcome that cannot be rated) is a `PermanentEventError`, so it
@@ -36,7 +37,7 @@ class _Records(Protocol):
 class _Book(Protocol):
     async def on_match_closed(self, match: ppb.MatchRecord, ranks: list[int], reason: str) -> bool: ...
 
-    def result_recorded(self) -> None: ...
+    def result_recorded(self, tournament_id: str) -> None: ...
 
 
 class FinishedMatches:
@@ -74,7 +75,7 @@ class FinishedMatches:
                 assert isinstance(match, ppb.MatchRecord)
                 recorded = await self.book.on_match_closed(match, ranks, outcome.reason)
             elif recorded := bool(event.finished.tournament_id):
-                self.book.result_recorded()
+                self.book.result_recorded(event.finished.tournament_id)
         except grpc.aio.AioRpcError as exc:
             raise classify_rpc_error(exc, f"match {event.match_id[:64]}") from exc
         if unratable is not None:

@@ -57,13 +57,15 @@ class _Book:
     def __init__(self) -> None:
         self.closed: list[str] = []
         self.woken = 0
+        self.stepped: list[str] = []
 
     async def on_match_closed(self, match: ppb.MatchRecord, ranks: list[int], reason: str) -> bool:
         self.closed.append(match.id)
         return True
 
-    def result_recorded(self) -> None:
+    def result_recorded(self, tournament_id: str) -> None:
         self.woken += 1
+        self.stepped.append(tournament_id)
 
 
 def _event(
@@ -94,6 +96,7 @@ async def test_a_finish_persistence_rated_is_not_rated_again_and_its_tournament_
     await handler.handle(_event("m0", seats=True, second="human", ratings_settled=True))
     await handler.handle(_event("m0t", seats=True, second="human", ratings_settled=True, tournament_id="t1"))
     assert (store.recorded, records.looked_up, book.closed, book.woken) == ([], [], [], 1)
+    assert book.stepped == ["t1"]  # the tournament the event names, not every one
 
 
 async def test_an_older_persistence_s_settled_finish_is_rated_from_the_event_with_no_lookup() -> None:
