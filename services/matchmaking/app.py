@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import structlog
@@ -88,17 +89,8 @@ def build_app(settings: Settings) -> ServiceApp:
         async def on_news(msg: Msg) -> None:  # any replica's matched event wakes this one's watch streams
             await queues.heard()
 
-        async def on_tournament(msg: Msg) -> None:  # any replica's committed change steps and pushes it here
-            try:
-                event = TournamentEvent.FromString(msg.data)
-            except DecodeError:
-                log.warning("undecodable tournament event", subject=msg.subject)
-                return
-            tournament_id = event.tournament_id or msg.subject.split(".")[-2]
-            book.changed(tournament_id, event.revision, event.status)
-
         held["news"] = await bus.nc.subscribe(TICKET_NEWS, cb=on_news)
-        held["tournament_news"] = await bus.nc.subscribe(TOURNAMENT_NEWS, cb=on_tournament)
+        held["tournament_news"] = await bus.nc.subscribe(TOURNAMENT_NEWS, cb=tournament_news(book))
         held["channel"] = channel
 
         finished = FinishedMatches(creator, ratings, book)
@@ -124,6 +116,22 @@ def build_app(settings: Settings) -> ServiceApp:
         await creator.close()
 
     return app
+
+
+def tournament_news(book: Tournaments) -> Callable[[Msg], Awaitable[None]]:
+    """The callback of the `TOURNAMENT_NEWS` subscription: any replica's committed change of a tournament steps it
+    on this replica and pushes its standings to the watch streams open here."""
+
+    async def on_tournament(msg: Msg) -> None:
+        try:
+            event = TournamentEvent.FromString(msg.data)
+        except DecodeError:
+            log.warning("undecodable tournament event", subject=msg.subject)
+            return
+        tournament_id = event.tournament_id or msg.subject.split(".")[-2]
+        book.changed(tournament_id, event.revision, event.status)
+
+    return on_tournament
 
 
 class _LateMatchmaking(MatchmakingServicer):
