@@ -11,21 +11,27 @@ import contextlib
 import math
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from gamehall.auth.tokens import Claims
+from gamehall.runtime.bus import Bus
+from gamehall.runtime.settings import Settings
 from gamehall.tournaments import machine
 from gamehall_sdk.v1 import tournament_pb2 as pb
 from gamehall_services.matchmaking import tournament_servicer
+from gamehall_services.matchmaking.app import TOURNAMENT_NEWS, tournament_news
 from gamehall_services.matchmaking.documents import link_key
 from gamehall_services.matchmaking.ratings import Ratings
 from gamehall_services.matchmaking.store_client import MatchmakingStore
 from gamehall_services.matchmaking.tournament_servicer import TournamentServicer
 from gamehall_services.matchmaking.tournaments import Tournaments
+from gamehall_services.persistence.app import build_app
 from tests.integration.matchmaking_service.conftest import Persistence
 from tests.integration.matchmaking_service.fakes import FakeCreator
+from tests.support.nats import NatsServer
 
 pytestmark = pytest.mark.integration
 
@@ -237,3 +243,58 @@ async def test_a_change_through_this_replica_wakes_its_watchers_without_a_notifi
     assert pushed.revision == revision > first.revision
     assert [row.dropped for row in pushed.rows if row.player == "d"] == [True]
     await stream.aclose()
+
+
+async def test_another_replicas_result_reaches_a_watcher_through_the_relayed_event(
+    nats_server: NatsServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two matchmaking replicas and persistence publishing its outbox to a real NATS: the result folded on one
+    replica reaches a standings watcher on the other as the event the relay publishes, within 500 ms, and
+    the other replica's driver is stepped by that event too (its sweep is off)."""
+
+    async def reader_of(context: Any, principals: Any) -> Claims:
+        return Claims(sub="v", name="v", role="player", iat=0, exp=2**31, iss="test", jti="v")  # type: ignore[arg-type]
+
+    monkeypatch.setattr(tournament_servicer, "reader_of", reader_of)
+    settings = Settings(
+        service="persistence",
+        grpc_port=0,
+        database_url=f"sqlite://{tmp_path / 'db'}?synchronous=normal",
+        data_dir=tmp_path,
+        grace_seconds=1,
+        nats_url=nats_server.url,
+    )
+    app = build_app(settings)
+    port = await app.start(metrics=False)
+    served = Persistence(f"127.0.0.1:{port}")
+    bus = await Bus.connect(nats_server.url, "matchmaking-test")
+    try:
+        here, there = served.store(), served.store()
+        book = Tournaments(here, FakeCreator())  # type: ignore[arg-type]
+        other = Tournaments(there, FakeCreator())  # type: ignore[arg-type]
+        await bus.nc.subscribe(TOURNAMENT_NEWS, cb=tournament_news(other))
+        tid = await _running(book)
+        servicer = TournamentServicer(other, Ratings(there), principals=None)  # type: ignore[arg-type]
+        stream = servicer.WatchStandings(pb.WatchStandingsRequest(tournament_id=tid), context=None)  # type: ignore[arg-type]
+        async with _driving(book), _driving(other):
+            await _until(lambda: _has(_round_matches(book, tid, 1)), within=2.0)
+            first = (await anext(stream)).standings
+            while first.round != 1 or first.revision < (await book.get(tid))[1]:
+                first = (await anext(stream)).standings  # the changes made before the watch began
+            steps = other.steps_taken
+            pending = asyncio.ensure_future(anext(stream))
+            await asyncio.sleep(0.5)
+            assert not pending.done() and other.steps_taken == steps
+            began = time.monotonic()
+            await _finish_round(book, here, tid, 1)
+            pushed = (await asyncio.wait_for(pending, timeout=0.5)).standings
+            latency = time.monotonic() - began
+            print(f"result on one replica to standings pushed on the other: {latency * 1000:.0f} ms")
+            assert pushed.revision > first.revision and latency < 0.5
+            assert other.steps_taken > steps  # the other replica's driver heard it too
+        await stream.aclose()
+    finally:
+        await bus.close()
+        for channel in served.channels:
+            await channel.close()
+        await app.stop()
