@@ -148,6 +148,19 @@ async def _has(found: Awaitable[dict[str, str]]) -> bool:
     return bool(await found)
 
 
+async def test_a_result_whose_event_was_lost_is_folded_by_the_safety_sweep(store: MatchmakingStore) -> None:
+    """The sweep (minutes in service; half a second here) steps every running tournament, so a result recorded
+    with no event reaching this replica still completes the round."""
+    creator = FakeCreator()
+    book = Tournaments(store, creator)  # type: ignore[arg-type]
+    tid = await _running(book)
+    async with _driving(book, sweep=0.5):
+        await _until(lambda: _has(_round_matches(book, tid, 1)), within=2.0)
+        for match_id in (await book.match_ids(tid, 1)).values():
+            assert await store.record_result(match_id, [2, 1], "all cards played")  # and no result_recorded
+        await _until(lambda: _has(_round_matches(book, tid, 2)), within=2.0)
+
+
 async def test_a_no_show_deadline_fires_from_its_timer(store: MatchmakingStore) -> None:
     creator = FakeCreator()
     book = Tournaments(store, creator)  # type: ignore[arg-type]
