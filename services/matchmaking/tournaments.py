@@ -386,7 +386,9 @@ class Tournaments:
                     log.exception("reading the running tournaments failed; retrying")
                     await asyncio.sleep(RETRY_S[-1] if math.isinf(sweep) else min(sweep, RETRY_S[-1]))
                     continue
-                await asyncio.sleep(sweep if not math.isinf(sweep) else 365 * 24 * 3600.0)
+                if math.isinf(sweep):
+                    await asyncio.Event().wait()  # no sweep: only events step tournaments from here on
+                await asyncio.sleep(sweep)
         finally:
             self._driving = False
             self.close()
