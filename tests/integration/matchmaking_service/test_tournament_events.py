@@ -311,3 +311,30 @@ async def test_another_replicas_result_reaches_a_watcher_through_the_relayed_eve
         for channel in served.channels:
             await channel.close()
         await app.stop()
+
+
+async def test_a_change_is_acted_on_once_however_often_it_is_heard(store: MatchmakingStore) -> None:
+    """A change made here is heard again as its relayed event (and a link's `match-created` event repeats the
+    revision): the driver steps once for it, and a tournament still in registration is not stepped at all."""
+    book = Tournaments(store, FakeCreator())  # type: ignore[arg-type]
+    tid = await _running(book)
+    async with _driving(book):
+        await _until(lambda: _has(_round_matches(book, tid, 1)), within=2.0)
+        await asyncio.sleep(0.2)
+        steps = book.steps_taken
+        revision = await _transition(book, tid, "dropped", machine.drop, "d")  # through an RPC of this replica
+        await asyncio.sleep(0.2)
+        assert book.steps_taken == steps + 1
+        for _ in range(3):
+            book.changed(tid, revision, "running")  # the relay's echo, heard more than once
+        book.changed(tid, revision - 1, "running")  # an older event arriving late
+        await asyncio.sleep(0.2)
+        assert book.steps_taken == steps + 1
+
+        doc, _ = await book.create(
+            name="later", game=GAME, mode=MODE, format="swiss", rounds=0, seats=2, opens=0.0,
+            closes=time.time() + 3600, max_players=0, check_in=False, no_show_s=120.0, clock={}, created_by="op",
+        )  # fmt: skip
+        await _transition(book, doc.tournament.id, "registered", machine.register, "a", 1.0, time.time())
+        await asyncio.sleep(0.2)
+        assert book.steps_taken == steps + 1  # registration needs no step
