@@ -10,13 +10,16 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import structlog
+from google.protobuf.message import DecodeError
 from nats.aio.msg import Msg
 
 import gamehall_services.matchmaking.errors  # noqa: F401 - registers the library errors
 from gamehall.auth import Principals, Tokens
+from gamehall.events.v1.matchmaking_pb2 import TournamentEvent
 from gamehall.matchmaking import MatchPolicy
 from gamehall.runtime import embedded_secrets
 from gamehall.runtime.bus import SUBJECT_ROOT, Bus
@@ -42,6 +45,9 @@ SERVICES = {
 }
 FINISHED = f"{SUBJECT_ROOT}.match.*.finished"
 TICKET_NEWS = f"{SUBJECT_ROOT}.matchmaking.>"
+TOURNAMENT_NEWS = f"{SUBJECT_ROOT}.tournament.>"
+"""Every committed tournament change, as persistence's relay publishes it from the outbox (core NATS is enough:
+a missed one is made good by the next change, or by the driver's safety sweep)."""
 CONSUMER = "matchmaking-finished"
 
 
@@ -84,6 +90,7 @@ def build_app(settings: Settings) -> ServiceApp:
             await queues.heard()
 
         held["news"] = await bus.nc.subscribe(TICKET_NEWS, cb=on_news)
+        held["tournament_news"] = await bus.nc.subscribe(TOURNAMENT_NEWS, cb=tournament_news(book))
         held["channel"] = channel
 
         finished = FinishedMatches(book)
@@ -92,7 +99,7 @@ def build_app(settings: Settings) -> ServiceApp:
         interval = settings.matchmaking_pass_seconds
         held["tasks"] = [
             asyncio.create_task(queues.run(interval)),
-            asyncio.create_task(book.run(interval)),
+            asyncio.create_task(book.run()),  # on events; its safety sweep every SAFETY_SWEEP_S
         ]
         held["bus"] = bus
 
@@ -109,6 +116,22 @@ def build_app(settings: Settings) -> ServiceApp:
         await creator.close()
 
     return app
+
+
+def tournament_news(book: Tournaments) -> Callable[[Msg], Awaitable[None]]:
+    """The callback of the `TOURNAMENT_NEWS` subscription: any replica's committed change of a tournament steps it
+    on this replica and pushes its standings to the watch streams open here."""
+
+    async def on_tournament(msg: Msg) -> None:
+        try:
+            event = TournamentEvent.FromString(msg.data)
+        except DecodeError:
+            log.warning("undecodable tournament event", subject=msg.subject)
+            return
+        tournament_id = event.tournament_id or msg.subject.split(".")[-2]
+        book.changed(tournament_id, event.revision, event.status)
+
+    return on_tournament
 
 
 class _LateMatchmaking(MatchmakingServicer):

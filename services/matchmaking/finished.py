@@ -2,7 +2,7 @@
 
 Persistence rates the match and puts its outcome in its tournament's inbox in the transaction that
 projects the finish (ARCHITECTURE rule 6), and the event names that tournament (`tournament_id`): the
-driver steps at once, nothing is read or written here.
+driver steps that tournament at once on this replica, nothing is read or written here.
 
 An event that can never be handled (undecodable, no match id) is a `PermanentEventError`, so it is
 dead-lettered at once (issue 20, finding 2).
@@ -23,7 +23,7 @@ log = structlog.get_logger("gamehall.matchmaking.finished")
 
 
 class _Book(Protocol):
-    def result_recorded(self) -> None: ...
+    def result_recorded(self, tournament_id: str) -> None: ...
 
 
 class FinishedMatches:
@@ -43,5 +43,5 @@ class FinishedMatches:
             raise PermanentEventError("finished event without a match id")
         tournament = event.finished.tournament_id
         if tournament:  # its inbox already holds the outcome (written with the finish)
-            self.book.result_recorded()
+            self.book.result_recorded(tournament)
         log.info("match finished", match_id=event.match_id, tournament=tournament or None)

@@ -283,10 +283,12 @@ class MatchmakingStore:
             for m in (await self._call("ListTournamentMatches", request)).matches
         ]
 
-    async def record_result(self, match_id: str, ranks: Sequence[int], reason: str) -> bool:
-        """Put a finished match's outcome in its tournament's inbox; False when it plays no tournament."""
+    async def record_result(self, match_id: str, ranks: Sequence[int], reason: str) -> str:
+        """Put a finished match's outcome in its tournament's inbox; the tournament's id, or "" when the match
+        plays no tournament (the id tells the caller which tournament's driver to step)."""
         request = pb.RecordTournamentResultRequest(match_id=match_id, ranks=[int(r) for r in ranks], reason=reason)
-        return (await self._call("RecordTournamentResult", request)).HasField("result")  # type: ignore[no-any-return]
+        reply = await self._call("RecordTournamentResult", request)
+        return str(reply.result.tournament_id) if reply.HasField("result") else ""
 
     async def unfolded(self, tournament_id: str) -> list[InboxResult]:
         reply = await self._call("ListUnfoldedResults", pb.ListUnfoldedResultsRequest(tournament_id=tournament_id))

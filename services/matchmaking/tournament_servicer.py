@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -30,7 +29,6 @@ from gamehall_services.matchmaking.ratings import Ratings
 from gamehall_services.matchmaking.tournaments import Tournaments
 
 WEEK_S = 7 * 24 * 3600
-WATCH_POLL_S = 0.25
 CLOSED = ("finished", "cancelled")
 
 
@@ -248,17 +246,24 @@ class TournamentServicer(tournament_pb2_grpc.TournamentServiceServicer):
     async def WatchStandings(
         self, request: pb.WatchStandingsRequest, context: grpc.aio.ServicerContext
     ) -> AsyncIterator[pb.WatchStandingsResponse]:
-        """The standings now, then after every stored change; ends when the tournament closes."""
+        """The standings now, then after every change; ends when the tournament closes.
+
+        Pushed, not polled: the stream listens for the tournament's changes (made through this replica, or heard
+        from any replica's tournament event) and reads the standings again only when one arrives; a read that
+        finds the revision unchanged (an event it already sent) sends nothing. It listens before its first read,
+        so a change between the two is not lost; a lost notification is made good by the next one."""
         await reader_of(context, self.principals)
         last = 0
-        while True:
-            found = await self.book.get_if_newer(request.tournament_id, last)
-            if found is not None:
-                doc, last = found
-                yield pb.WatchStandingsResponse(standings=standings_to_proto(doc, last))
-                if doc.tournament.status in CLOSED:
-                    return
-            await asyncio.sleep(WATCH_POLL_S)
+        with self.book.listening(request.tournament_id) as changed:
+            while True:
+                changed.clear()
+                found = await self.book.get_if_newer(request.tournament_id, last)
+                if found is not None:
+                    doc, last = found
+                    yield pb.WatchStandingsResponse(standings=standings_to_proto(doc, last))
+                    if doc.tournament.status in CLOSED:
+                        return
+                await changed.wait()
 
     async def PauseTournament(self, request: pb.PauseTournamentRequest, context: Any) -> pb.PauseTournamentResponse:
         await self._operator(context, "pause a tournament")

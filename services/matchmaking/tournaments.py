@@ -8,6 +8,12 @@ outcomes of finished matches go to the tournament's inbox (once per match); the 
 every replica, folds the inbox into the document in one update per step, so a tournament of
 thousands of players is not rewritten once per match. Every step is idempotent: the gateway
 request id of a pairing's match is derived from the pairing, so a crash never makes a second match.
+
+The driver runs on events, not on a timer (issue 37): a committed change (through this replica's RPCs, or
+heard from any replica as the tournament's outbox event on `gamehall.v1.tournament.<id>.<kind>`), a result
+in the inbox (the finished-match consumer), and one `loop.call_at` timer per pairing match for its no-show
+deadline. Each tournament is stepped by at most one task per replica at a time. A rare safety sweep
+(`SAFETY_SWEEP_S`) covers what raises no event: a lost notification, a match aborted from outside.
 """
 
 from __future__ import annotations
@@ -17,9 +23,10 @@ import contextlib
 import contextvars
 import hashlib
 import json
+import math
 import time
 import uuid
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 import structlog
@@ -51,11 +58,19 @@ log = structlog.get_logger("gamehall.matchmaking.tournaments")
 BOT_LEVELS = ("random", "easy", "normal", "hard", "expert")
 CLOCK_FORFEIT = "ran out of time"
 LIVE = ("running", "paused")
-IDLE_SWEEP_SECONDS = 30.0
-"""With no tournament running, how often the driver looks for one another replica started."""
+CLOSED = ("finished", "cancelled")
 _DRIVING: contextvars.ContextVar[bool] = contextvars.ContextVar("driving", default=False)
-SAFETY_CHECK_S = 5.0
-"""How often the driver looks at a pairing's match itself (beside the finished-event consumer)."""
+SAFETY_SWEEP_S = 300.0
+"""How often each replica steps every running tournament as if it had missed every event, and looks at every
+pending pairing's match record. The driver otherwise acts only on events; this pass is what keeps a tournament
+from stalling for good when one goes missing: a core NATS notification lost, a replica that crashed between a
+commit and its next step, a match aborted from outside (an aborted match announces nothing), or a finish whose
+projection raced the link of its match (its event then names no tournament). Minutes, not a poll: listed in
+docs/ARCHITECTURE.md, "Periodic loops that remain"."""
+RETRY_S = (0.5, 1.0, 2.0, 5.0, 10.0, 30.0)
+"""Backoff before a failed step of a tournament is tried again (the store or the gateway away)."""
+DEADLINE_SLACK_S = 0.05
+"""A timer fires this much after its deadline, so the step it starts finds the deadline passed."""
 MAX_ATTEMPTS = 32
 CONCURRENCY = 16
 """Pairings of one tournament started (or checked) at once: a 4,096-player round is 2,048 matches."""
@@ -94,10 +109,28 @@ class Tournaments:
         self.store = store
         self.creator = creator
         self.clock = clock
-        self._checked: dict[str, float] = {}
-        """Match id → when this replica last looked at it (the safety net's pace)."""
-        self.wake = asyncio.Event()
-        """Set by a change through this replica or a result it recorded: the driver steps at once."""
+        self._driving = False
+        """True once `run` started: events then step tournaments in tasks of their own (tests step by hand)."""
+        self._steps: dict[str, asyncio.Task[None]] = {}
+        """Tournament id → the task stepping it on this replica (one at a time per tournament)."""
+        self._again: set[str] = set()
+        """Tournaments poked while their step ran: they are stepped once more."""
+        self._sweeping: set[str] = set()
+        """Tournaments whose next step looks at every pending match record (start, safety sweep, a retry)."""
+        self._failures: dict[str, int] = {}
+        self._retries: dict[str, asyncio.TimerHandle] = {}
+        self._deadlines: dict[str, dict[str, float]] = {}
+        """Tournament id → pending pairing match → its no-show deadline (`math.inf`: none left), as last seen."""
+        self._timers: dict[str, asyncio.TimerHandle] = {}
+        """Match id → the timer that steps its tournament at the match's no-show deadline."""
+        self._revisions: dict[str, int] = {}
+        """Tournament id → newest revision heard, so a change is acted on once (here, then its event echoed)."""
+        self._listeners: dict[str, set[asyncio.Event]] = {}
+        """Tournament id → the events of the `WatchStandings` streams open on it here."""
+        self._live: set[str] = set()
+        """Tournaments running or paused, as last heard (the `TOURNAMENTS_ACTIVE` gauge)."""
+        self.steps_taken = 0
+        """Steps of any tournament on this replica (for tests and logs)."""
 
     # ----------------------------------------------------------------- reading
     async def get(self, tournament_id: str) -> tuple[TournamentDoc, int]:
@@ -152,8 +185,8 @@ class Tournaments:
                 )
             except Stale:
                 continue
-            if not _DRIVING.get():  # the driver's own steps need no wake-up: it looks again anyway
-                self.wake.set()
+            # the driver's own steps need no further step (it carries on), but standings watchers hear of them
+            self.changed(tournament_id, revision, doc.tournament.status, step=not _DRIVING.get())
             return doc, revision
         raise Stale(f"tournament {tournament_id}: too many concurrent writers")
 
@@ -213,6 +246,7 @@ class Tournaments:
             created_by=created_by,
             outbox=[event_of(doc, 1, "created")],
         )
+        self.changed(tournament.id, stored.revision, tournament.status, step=False)
         return doc, stored.revision
 
     def add_bot(self, difficulty: str) -> Change:
@@ -229,46 +263,181 @@ class Tournaments:
 
         return apply
 
+    # ----------------------------------------------------------------- events
+    def changed(self, tournament_id: str, revision: int = 0, status: str = "", *, step: bool = True) -> None:
+        """A change of the tournament committed (here, or heard from any replica's outbox event): wake its
+        standings watchers, and step it (`step`). A revision already heard is ignored (0: always acted on)."""
+        if revision:
+            if revision <= self._revisions.get(tournament_id, 0):
+                return
+            if len(self._revisions) > MAX_REMEMBERED:
+                self._revisions.clear()
+            self._revisions[tournament_id] = revision
+        for listener in self._listeners.get(tournament_id, ()):
+            listener.set()
+        if status:
+            self._count(tournament_id, status)
+        if status in CLOSED:
+            self._disarm(tournament_id)
+            self._revisions.pop(tournament_id, None)
+        elif step and status in ("", "running", "paused"):  # a pause disarms its timers; registration needs no step
+            self.poke(tournament_id)
+
+    def _count(self, tournament_id: str, status: str) -> None:
+        """Keep the live-tournaments gauge from the statuses heard (every replica hears every change)."""
+        if status in LIVE:
+            self._live.add(tournament_id)
+        else:
+            self._live.discard(tournament_id)
+        metrics.TOURNAMENTS_ACTIVE.set(len(self._live))
+
+    @contextlib.contextmanager
+    def listening(self, tournament_id: str) -> Iterator[asyncio.Event]:
+        """An event set whenever the tournament changes, for as long as the block runs (a watch stream)."""
+        event = asyncio.Event()
+        self._listeners.setdefault(tournament_id, set()).add(event)
+        try:
+            yield event
+        finally:
+            listeners = self._listeners.get(tournament_id, set())
+            listeners.discard(event)
+            if not listeners:
+                self._listeners.pop(tournament_id, None)
+
     # ----------------------------------------------------------------- results
     async def on_match_closed(self, match: ppb.MatchRecord, ranks: Sequence[int], reason: str) -> bool:
-        """Put a tournament match's outcome in its inbox (idempotent); False when it plays no pairing."""
-        recorded = await self.store.record_result(match.id, ranks, reason)
-        if recorded:
-            self.wake.set()
-        return recorded
+        """Put a tournament match's outcome in its inbox (idempotent) and step its tournament; False when it
+        plays no pairing."""
+        tournament_id = await self.store.record_result(match.id, ranks, reason)
+        if tournament_id:
+            self.poke(tournament_id)
+        return bool(tournament_id)
 
-    def result_recorded(self) -> None:
+    def result_recorded(self, tournament_id: str) -> None:
         """A result reached a tournament's inbox without passing through here (persistence records it with the
-        match's finish): step the driver now rather than at its next pass."""
-        self.wake.set()
+        match's finish, and its finished event names the tournament): step that tournament now."""
+        self.poke(tournament_id)
 
     # ----------------------------------------------------------------- the driver
-    async def run(self, interval: float = 0.5, idle_sweep: float = IDLE_SWEEP_SECONDS) -> None:
-        """Drive the running tournaments: at once after a change or a result through this replica, every
-        `interval` while one runs (no-show deadlines, results recorded by other replicas), and with none
-        running, once per `idle_sweep` (a tournament another replica started)."""
-        _DRIVING.set(True)  # this task's context only: changes made through RPCs still wake it
-        while True:
-            running = True
-            self.wake.clear()
-            try:
-                live = await self.store.tournaments(LIVE, with_docs=False)
-                metrics.TOURNAMENTS_ACTIVE.set(len(live))
-                running = any(stored.status == "running" for stored in live)
-                for stored in live:
-                    if stored.status == "running":
-                        await self.drive(stored.id)
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("tournament driver round failed; retrying")
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self.wake.wait(), interval if running else idle_sweep)
+    def poke(self, tournament_id: str, *, sweep: bool = False) -> None:
+        """Step the tournament soon: now if no step of it runs here, else once more after the running one.
+        Does nothing before `run` (a test steps by hand with `drive`)."""
+        if sweep:
+            self._sweeping.add(tournament_id)
+        if not self._driving:
+            return
+        if tournament_id in self._steps:
+            self._again.add(tournament_id)
+            return
+        self._steps[tournament_id] = asyncio.get_running_loop().create_task(self._step_while_poked(tournament_id))
 
-    async def drive(self, tournament_id: str) -> None:
-        """One idempotent step: fold results, next round if done, matches for new pairings, no-shows."""
+    async def _step_while_poked(self, tournament_id: str) -> None:
+        _DRIVING.set(True)  # this task's context only: its own changes do not poke it again
+        try:
+            while True:
+                self._again.discard(tournament_id)
+                sweep = tournament_id in self._sweeping
+                self._sweeping.discard(tournament_id)
+                try:
+                    await self.drive(tournament_id, sweep=sweep)
+                    self._failures.pop(tournament_id, None)
+                except asyncio.CancelledError:
+                    raise
+                except Exception:
+                    self._retry_later(tournament_id, sweep)
+                if tournament_id not in self._again:
+                    return
+        finally:
+            self._steps.pop(tournament_id, None)
+
+    def _retry_later(self, tournament_id: str, sweep: bool) -> None:
+        """Retry backoff: the failed step (idempotent) is tried again after a growing pause."""
+        failures = self._failures[tournament_id] = self._failures.get(tournament_id, 0) + 1
+        pause = RETRY_S[min(failures, len(RETRY_S)) - 1]
+        log.exception("tournament step failed; retrying", tournament_id=tournament_id, pause=pause)
+        if sweep:
+            self._sweeping.add(tournament_id)
+        if (old := self._retries.pop(tournament_id, None)) is not None:
+            old.cancel()
+
+        def retry() -> None:
+            self._retries.pop(tournament_id, None)
+            self.poke(tournament_id)
+
+        self._retries[tournament_id] = asyncio.get_running_loop().call_later(pause, retry)
+
+    async def run(self, sweep: float = SAFETY_SWEEP_S) -> None:
+        """Drive the running tournaments on events. At start, one read of the running tournaments steps each
+        (its pairings' no-show timers armed from their match records); then every `sweep` seconds the same
+        again, the safety net of `SAFETY_SWEEP_S` (`math.inf`: never)."""
+        self._driving = True
+        try:
+            while True:
+                try:
+                    live = await self.store.tournaments(LIVE, with_docs=False)
+                    self._live = {stored.id for stored in live}
+                    metrics.TOURNAMENTS_ACTIVE.set(len(live))
+                    for stored in live:
+                        if stored.status == "running":
+                            self.poke(stored.id, sweep=True)
+                except asyncio.CancelledError:
+                    raise
+                except Exception:
+                    log.exception("reading the running tournaments failed; retrying")
+                    await asyncio.sleep(RETRY_S[-1] if math.isinf(sweep) else min(sweep, RETRY_S[-1]))
+                    continue
+                if math.isinf(sweep):
+                    await asyncio.Event().wait()  # no sweep: only events step tournaments from here on
+                await asyncio.sleep(sweep)
+        finally:
+            self._driving = False
+            self.close()
+
+    def close(self) -> None:
+        """Cancel every step, retry and deadline timer of this replica (the service stops)."""
+        for task in self._steps.values():
+            task.cancel()
+        for handle in [*self._retries.values(), *self._timers.values()]:
+            handle.cancel()
+        self._retries.clear()
+        self._timers.clear()
+        self._deadlines.clear()
+
+    def _arm(self, tournament_id: str, match_id: str, deadline: float) -> None:
+        """One timer per pending match: at its no-show deadline the tournament is stepped (the step checks it)."""
+        self._deadlines.setdefault(tournament_id, {})[match_id] = deadline
+        if math.isinf(deadline) or match_id in self._timers or not self._driving:
+            return
+        loop = asyncio.get_running_loop()
+
+        def due() -> None:
+            self._timers.pop(match_id, None)
+            self.poke(tournament_id)
+
+        delay = max(0.0, deadline - self.clock()) + DEADLINE_SLACK_S
+        self._timers[match_id] = loop.call_at(loop.time() + delay, due)
+
+    def _disarm(self, tournament_id: str, keep: Iterable[str] = ()) -> None:
+        """Forget the deadlines of the tournament's matches that no longer play a pending pairing."""
+        kept = set(keep)
+        deadlines = self._deadlines.get(tournament_id, {})
+        for match_id in [m for m in deadlines if m not in kept]:
+            del deadlines[match_id]
+            if (handle := self._timers.pop(match_id, None)) is not None:
+                handle.cancel()
+        if not deadlines:
+            self._deadlines.pop(tournament_id, None)
+
+    async def drive(self, tournament_id: str, *, sweep: bool = False) -> None:
+        """One idempotent step: fold results, next round if done, matches for new pairings, no-shows.
+
+        A pairing's match record is read when this replica first sees the match (a match that finished before
+        it was linked has its outcome recorded; its no-show deadline is armed), when its deadline has passed,
+        and on a `sweep`; otherwise a step reads only the document, the inbox and the round's links."""
+        self.steps_taken += 1
         doc, revision = await self.get(tournament_id)
         if doc.tournament.status != "running":
+            self._disarm(tournament_id)
             return
         inbox = await self.store.unfolded(tournament_id)
         if inbox:
@@ -280,21 +449,31 @@ class Tournaments:
                 return
             if doc.tournament.status == "finished":
                 log.info("tournament finished", tournament_id=tournament_id)
+                self._disarm(tournament_id)
                 return
             metrics.TOURNAMENT_ROUNDS.labels(doc.tournament.config.format).inc()
         t = doc.tournament
         made = await self.match_ids(t.id, t.round)
+        pending = current_pairings(t)
+        self._disarm(t.id, keep=[m for p in pending if (m := made.get(link_key(p))) is not None])
+        known = self._deadlines.get(t.id, {})
+        now = self.clock()
         gate = asyncio.Semaphore(CONCURRENCY)
 
         async def step(pairing: Pairing) -> None:
             async with gate:
                 match_id = made.get(link_key(pairing))
                 if match_id is None:
-                    await self._start_pairing(doc, revision, pairing)
+                    match_id = await self._start_pairing(doc, revision, pairing)
+                    deadline = await self._check_pairing(doc, pairing, match_id)
                 else:
-                    await self._check_pairing(doc, pairing, match_id)
+                    seen = known.get(match_id)
+                    deadline = seen if seen is not None else 0.0
+                    if sweep or seen is None or deadline <= now:
+                        deadline = await self._check_pairing(doc, pairing, match_id)
+                self._arm(t.id, match_id, deadline)
 
-        outcomes = await asyncio.gather(*(step(p) for p in current_pairings(t)), return_exceptions=True)
+        outcomes = await asyncio.gather(*(step(p) for p in pending), return_exceptions=True)
         failures = [o for o in outcomes if isinstance(o, BaseException)]
         if failures:  # the others went ahead; the next step retries these (every step is idempotent)
             raise failures[0]
@@ -323,7 +502,7 @@ class Tournaments:
             )
         return doc, revision
 
-    async def _start_pairing(self, doc: TournamentDoc, revision: int, pairing: Pairing) -> None:
+    async def _start_pairing(self, doc: TournamentDoc, revision: int, pairing: Pairing) -> str:
         t = doc.tournament
         seats = [
             match_pb2.SeatSpec(bot=doc.bots[p]) if p in doc.bots else match_pb2.SeatSpec(reserved_for=p)
@@ -336,22 +515,21 @@ class Tournaments:
         event.msg_id = f"{t.id}:match-created:{created.id}"
         await self.store.link(t.id, pairing.round, link_key(pairing), created.id, [event])
         log.info("tournament match created", tournament_id=t.id, pairing_id=pairing.id, match_id=created.id)
+        return str(created.id)
 
-    async def _check_pairing(self, doc: TournamentDoc, pairing: Pairing, match_id: str) -> None:
-        """Safety net beside the finished-event consumer: outcomes it could not link yet, and no-shows."""
-        now = self.clock()
-        if now - self._checked.get(match_id, 0.0) < SAFETY_CHECK_S:
-            return
-        if len(self._checked) > MAX_REMEMBERED:  # forget matches not looked at for a while (finished ones)
-            self._checked = {m: at for m, at in self._checked.items() if now - at < 2 * SAFETY_CHECK_S}
-        self._checked[match_id] = now
+    async def _check_pairing(self, doc: TournamentDoc, pairing: Pairing, match_id: str) -> float:
+        """Look at a pairing's match record: record an outcome the finished event could not carry to the inbox
+        (the match finished before it was linked), forfeit no-shows (the match still open at its deadline, or
+        aborted). Returns the match's no-show deadline, `math.inf` when none is left to watch for."""
         match = await self.creator.record(match_id)
         if match.status == "finished" and match.outcome_json:
             outcome = json.loads(match.outcome_json)
             await self.on_match_closed(match, outcome.get("ranks", []), outcome.get("reason", ""))
-            return
-        late = now - match.created_unix_ms / 1000 >= doc.no_show_s
-        if match.status == "aborted" or (match.status == "open" and late):
+            return math.inf
+        deadline = match.created_unix_ms / 1000 + doc.no_show_s
+        if match.status == "open" and self.clock() < deadline:
+            return deadline
+        if match.status == "aborted" or match.status == "open":
             absent = [
                 pairing.players[s.seat]
                 for s in match.seats
@@ -366,9 +544,11 @@ class Tournaments:
                     match_id=match.id,
                 )
             except Unchanged:
-                return
+                return math.inf
+            self.poke(doc.tournament.id)  # the forfeit may complete the round: step once more
             if match.status == "open":
                 await self.creator.abort(match.id, match.game, "no-show")
+        return math.inf
 
 
 def _next_round(doc: TournamentDoc) -> None:

@@ -105,6 +105,7 @@ def permissions(service: str, games: Iterable[str]) -> Permissions:
         p.publish.append(f"$JS.API.STREAM.MSG.DELETE.{TURNS_STREAM}")  # an exhausted turn leaves the work queue
     elif role == MATCHMAKING:
         p.subscribe.append(f"{SUBJECT_ROOT}.matchmaking.>")  # ticket news for WatchTickets
+        p.subscribe.append(f"{SUBJECT_ROOT}.tournament.>")  # tournament changes: the driver, WatchStandings
         p.consumer(MATCHES_STREAM, MATCHMAKING_FINISHED)
     elif role == TOOLS:
         # Inspect and clear the dead letters; replay one onto the subject it came from (never the match log: a log

@@ -115,7 +115,7 @@ class Settings(BaseSettings):
         "clock; 0 keeps such matches forever (issue 20, finding 8).",
     )
     matchmaking_pass_seconds: float = Field(
-        0.5, gt=0, description="matchmaking: how often each queue is matched and each tournament driven."
+        0.5, gt=0, description="matchmaking: how often each queue is matched (tournaments run on their events)."
     )
     ticket_history_days: float = Field(
         30.0, gt=0, description="persistence: matched and cancelled matchmaking tickets are kept this long."

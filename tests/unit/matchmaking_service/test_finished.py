@@ -17,9 +17,11 @@ from gamehall_services.matchmaking.finished import FinishedMatches
 class _Book:
     def __init__(self) -> None:
         self.woken = 0
+        self.stepped: list[str] = []
 
-    def result_recorded(self) -> None:
+    def result_recorded(self, tournament_id: str) -> None:
         self.woken += 1
+        self.stepped.append(tournament_id)
 
 
 def _event(match_id: str, tournament_id: str = "") -> Any:
@@ -40,7 +42,7 @@ async def test_a_tournament_s_finish_wakes_its_driver_and_another_finish_changes
     await handler.handle(_event("m0"))
     assert book.woken == 0
     await handler.handle(_event("m1", tournament_id="t1"))
-    assert book.woken == 1
+    assert book.woken == 1 and book.stepped == ["t1"]  # that tournament, not every one
 
 
 async def test_other_events_are_ignored_and_broken_ones_are_permanent_errors() -> None:

@@ -79,6 +79,8 @@ def test_publish(service: str, subject: str, allowed: bool) -> None:
         ("gateway", "_INBOX.ai.abc", False),  # another service's replies
         ("rules-grimmoir", view_subject("m1", 1), False),
         ("matchmaking", "gamehall.v1.matchmaking.grimmoir.matched", True),
+        ("matchmaking", "gamehall.v1.tournament.t1.result", True),  # steps the driver, pushes WatchStandings
+        ("gateway", "gamehall.v1.tournament.t1.result", False),
         ("ai", "gamehall.v1.match.m1.finished", False),
     ],
 )
