@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import Any, cast
 
 import grpc
 import pytest
 
 from gamehall.internal.v1 import persistence_pb2 as ppb
+from gamehall.internal.v1 import persistence_pb2_grpc
 from gamehall.runtime.errors import ClientError
 from gamehall.runtime.play_stream import rpc_error
 from gamehall_services.rules.match_heads import MAX_PER_READ, MatchHeads
@@ -48,7 +49,7 @@ class FakePersistence:
 
 
 def _heads(fake: FakePersistence) -> MatchHeads:
-    return MatchHeads(lambda: fake, timeout=1.0)  # type: ignore[arg-type, return-value]
+    return MatchHeads(lambda: cast(persistence_pb2_grpc.PersistenceServiceStub, fake), timeout=1.0)
 
 
 async def test_checks_that_come_together_share_one_read() -> None:
