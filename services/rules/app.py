@@ -7,7 +7,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
-import socket
 from typing import Any
 
 import structlog
@@ -18,6 +17,7 @@ from gamehall.matches.members import Members, Membership
 from gamehall.matches.owner import MatchOwner
 from gamehall.matches.owner_clocks import OwnerClocks
 from gamehall.matches.watched import Watched
+from gamehall.runtime.advertised import advertised
 from gamehall.runtime.bus import Bus, members_subject, watching_subject
 from gamehall.runtime.channels import internal_channel
 from gamehall.runtime.matchlog import MatchLog
@@ -113,13 +113,3 @@ def build_app(settings: Settings) -> ServiceApp:
 
     return app
 
-
-def advertised(settings: Settings, port: int) -> str:
-    """The address the gateways reach this replica at: the advertised one, else the gRPC server's own."""
-    if settings.advertise_addr:
-        return settings.advertise_addr
-    if settings.host in ("0.0.0.0", "::", ""):  # still correct (the log's compare-and-swap), only colder caches
-        name = socket.gethostname()
-        log.warning("GAMEHALL_ADVERTISE_ADDR unset: clock ownership may differ from the gateways' routing", using=name)
-        return f"{name}:{port}"
-    return f"[{settings.host}]:{port}" if ":" in settings.host else f"{settings.host}:{port}"

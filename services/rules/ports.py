@@ -6,23 +6,24 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 import grpc
 
 from gamehall.events.v1.log_pb2 import LogEntry
+from gamehall.internal.v1 import persistence_pb2 as ppb
 from gamehall.internal.v1 import persistence_pb2_grpc
 from gamehall.matches.errors import LogUnavailable
+from gamehall.matches.heads import Head, MatchHeads
 from gamehall.matches.owner import MatchOwner
 from gamehall.matches.ports import Logged
 from gamehall.runtime import budget, metrics
 from gamehall.runtime.bus import view_subject
 from gamehall.runtime.matchlog import MatchLog
 from gamehall.runtime.store_errors import as_domain
-from gamehall.runtime.upstream import translate_store_call
+from gamehall.runtime.upstream import translate, translate_store_call
 from gamehall.wire.store_port import Call, PersistenceStore
 from gamehall_sdk.v1 import match_pb2
-from gamehall_services.rules.match_heads import MatchHeads
 
 LOG_WAIT_SECONDS = 5.0
 """How long a call waits for this replica's first NATS connection before it is UNAVAILABLE."""
@@ -42,17 +43,52 @@ def persistence_calls(stub: Stub, timeout: float) -> Call:
     return call
 
 
+class HeadsReader:
+    """Reads matches' heads with GetMatchHeads, or with GetMatch one by one from a persistence of an older
+    release (one that answered GetMatchHeads with UNIMPLEMENTED) from then on."""
+
+    def __init__(self, stub: Stub, timeout: float) -> None:
+        self._stub = stub
+        self._timeout = timeout
+        self.batched = True
+
+    async def __call__(self, match_ids: list[str]) -> dict[str, Head | BaseException]:
+        stub = self._stub()
+        if self.batched:
+            try:
+                reply = await stub.GetMatchHeads(ppb.GetMatchHeadsRequest(match_ids=match_ids), timeout=self._timeout)
+            except grpc.aio.AioRpcError as exc:
+                if exc.code() is not grpc.StatusCode.UNIMPLEMENTED:
+                    raise
+                self.batched = False
+            else:
+                return {h.match_id: (h.status, int(h.version)) for h in reply.heads}
+        records = await asyncio.gather(
+            *(stub.GetMatch(ppb.GetMatchRequest(match_id=m), timeout=self._timeout) for m in match_ids),
+            return_exceptions=True,
+        )
+        found: dict[str, Head | BaseException] = {}
+        for match_id, record in zip(match_ids, records, strict=True):
+            if isinstance(record, BaseException):
+                if not isinstance(record, grpc.aio.AioRpcError) or record.code() is not grpc.StatusCode.NOT_FOUND:
+                    found[match_id] = _failed(record)
+            else:
+                found[match_id] = (record.match.status, int(record.match.version))
+        return found
+
+
+def _failed(exc: BaseException) -> BaseException:
+    return as_domain(translate(exc)) if isinstance(exc, grpc.aio.AioRpcError) else exc
+
+
+def persistence_heads(stub: Stub, timeout: float) -> MatchHeads:
+    """The checks of many matches' heads, read together from persistence."""
+    return MatchHeads(HeadsReader(stub, timeout), lambda exc: cast(Exception, _failed(exc)))
+
+
 def persistence_store(stub: Stub, timeout: float = 10.0) -> PersistenceStore:
-    """The store port over persistence, the checks of many matches' heads read together (`MatchHeads`)."""
-    heads = MatchHeads(stub, timeout)
-
-    async def head(match_id: str) -> tuple[str, int]:
-        try:
-            return await heads.head(match_id)
-        except Exception as exc:
-            raise as_domain(exc) from exc
-
-    return PersistenceStore(persistence_calls(stub, timeout), head)
+    """The store port over persistence."""
+    return PersistenceStore(persistence_calls(stub, timeout), persistence_heads(stub, timeout).head)
 
 
 class WaitingLog:
@@ -104,5 +140,3 @@ def metered(owner: MatchOwner) -> MatchOwner:
     owner.pushed = lambda seat: metrics.VIEWS_PUSHED.labels(game, "spectators" if seat is None else "seat").inc()
     return owner
 
-
-__all__ = ["LOG_WAIT_SECONDS", "NatsViews", "WaitingLog", "metered", "persistence_calls", "persistence_store"]

@@ -10,9 +10,11 @@ import pytest
 
 from gamehall.internal.v1 import persistence_pb2 as ppb
 from gamehall.internal.v1 import persistence_pb2_grpc
+from gamehall.matches.errors import NoSuchMatch
+from gamehall.matches.heads import MAX_PER_READ, MatchHeads
 from gamehall.runtime.errors import ClientError
 from gamehall.runtime.play_stream import rpc_error
-from gamehall_services.rules.match_heads import MAX_PER_READ, MatchHeads
+from gamehall_services.rules.ports import HeadsReader, persistence_heads
 
 STORE = {f"m{i}": ("running", i) for i in range(1200)}
 
@@ -49,7 +51,8 @@ class FakePersistence:
 
 
 def _heads(fake: FakePersistence) -> MatchHeads:
-    return MatchHeads(lambda: cast(persistence_pb2_grpc.PersistenceServiceStub, fake), timeout=1.0)
+    """The owner's batched heads over persistence's reader, as the rules service wires them."""
+    return persistence_heads(lambda: cast(persistence_pb2_grpc.PersistenceServiceStub, fake), timeout=1.0)
 
 
 async def test_checks_that_come_together_share_one_read() -> None:
@@ -87,7 +90,7 @@ async def test_an_unknown_match_is_not_found_and_the_others_are_answered() -> No
     heads = _heads(FakePersistence())
     known, unknown = await asyncio.gather(heads.head("m5"), heads.head("gone"), return_exceptions=True)
     assert known == ("running", 5)
-    assert isinstance(unknown, ClientError) and unknown.code is grpc.StatusCode.NOT_FOUND
+    assert isinstance(unknown, NoSuchMatch)
 
 
 async def test_a_failed_read_fails_each_call_with_its_own_error_and_the_next_read_goes_on() -> None:
@@ -119,8 +122,9 @@ async def test_a_persistence_without_match_heads_is_asked_match_by_match_from_th
     heads = _heads(fake)
     known, unknown = await asyncio.gather(heads.head("m7"), heads.head("gone"), return_exceptions=True)
     assert known == ("running", 7)
-    assert isinstance(unknown, ClientError) and unknown.code is grpc.StatusCode.NOT_FOUND
-    assert not heads.batched and sorted(fake.singles) == ["gone", "m7"]
+    assert isinstance(unknown, NoSuchMatch)
+    assert isinstance(heads._read, HeadsReader) and not heads._read.batched
+    assert sorted(fake.singles) == ["gone", "m7"]
     fake.batched = True  # it is not asked again: an older release stays older until this replica restarts
     assert await heads.head("m8") == ("running", 8)
     assert fake.reads == []

@@ -19,9 +19,9 @@ from gamehall.matches.owner import MatchOwner
 from gamehall.matches.owner_clocks import OwnerClocks
 from gamehall.matches.routing import owner_of
 from gamehall.matches.testing import MemoryLog, MemoryStore
+from gamehall.runtime.advertised import advertised
 from gamehall.runtime.settings import Settings
 from gamehall.testing.high_card import GAME
-from gamehall_services.rules.app import advertised
 from tests.unit.rules_host.records import match_record
 
 SEATS = [ppb.SeatRecord(seat=0, kind="human", account_id="a"), ppb.SeatRecord(seat=1, kind="human", account_id="b")]
