@@ -90,7 +90,7 @@ class MatchReads(MatchCache):
         past = LiveMatch.rebuild(self.game, live.facts, loaded.snapshot, loaded.snapshot_version, loaded.actions)
         if version == 0:
             return past.state, ()
-        [entry] = await self.store.actions(live.facts.id, version, version)
+        entry = (await self.store.actions(live.facts.id, version, version))[0]
         state, emitted = self.game.apply(past.state, entry.seat, self.game.parse_action(entry.action))
         return state, tuple(emitted)
 
