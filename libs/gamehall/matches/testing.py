@@ -12,7 +12,7 @@ from collections.abc import Iterable
 
 from gamehall.events.v1.log_pb2 import LogEntry
 from gamehall.internal.v1 import persistence_pb2 as ppb
-from gamehall.matches.errors import LogConflict, LogUnavailable, NoSuchMatch, StoreRefused
+from gamehall.matches.errors import AlreadyUsed, LogConflict, LogUnavailable, NoSuchMatch, StoreRefused
 from gamehall.matches.live import LoggedAction
 from gamehall.matches.ports import Fire, Loaded, Logged
 from gamehall_sdk.v1 import match_pb2
@@ -119,7 +119,7 @@ class MemoryStore:
 
     async def create(self, request: ppb.CreateMatchRequest) -> ppb.MatchRecord:
         if request.match_id in self.records:
-            raise StoreRefused(f"match {request.match_id} exists")
+            raise AlreadyUsed(f"match {request.match_id} exists")
         record = ppb.MatchRecord(
             id=request.match_id,
             game=request.game,

@@ -122,6 +122,8 @@ async def hall(tmp_path: Path) -> AsyncIterator[Hall]:
 async def test_open_join_start_moves_and_a_leave_each_step_once_with_the_rows_following(hall: Hall) -> None:
     m = await hall.open("m-life")
     assert hall.match(m) == ("open", 0)
+    again = await hall.step(0, hall.owner.open(live_pb2.OpenMatchRequest(match_id=m, join_seat=0), hall.alice))
+    assert again.existed, "a retried open finds the match its first try made"
     assert hall.seats(m) == [(0, "human", hall.alice.account_id), (1, "open", None)]
 
     await hall.step(0, hall.owner.join(m, hall.bob, None, "join-1"))  # the join that fills it starts it
