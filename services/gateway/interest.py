@@ -21,7 +21,7 @@ from gamehall.runtime.bus import watching_subject
 log = structlog.get_logger("gamehall.gateway.interest")
 
 RENEW_SECONDS = 10.0
-"""Well inside the owners' lease (services.rules.watched.LEASE_SECONDS = 30 s): two renewals may be lost."""
+"""Well inside the owners' lease (gamehall.matches.watched.LEASE_SECONDS = 30 s): two renewals may be lost."""
 PER_MESSAGE = 2_000
 """Leases per renewal message (a few dozen bytes each)."""
 

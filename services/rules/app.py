@@ -7,25 +7,25 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
-import socket
 from typing import Any
 
 import structlog
 
 from gamehall.engine import get_game
 from gamehall.internal.v1 import live_pb2, live_pb2_grpc, persistence_pb2_grpc, rules_pb2, rules_pb2_grpc
-from gamehall.runtime.bus import Bus, members_subject, view_subject, watching_subject
+from gamehall.matches.members import Members, Membership
+from gamehall.matches.owner import MatchOwner
+from gamehall.matches.owner_clocks import OwnerClocks
+from gamehall.matches.watched import Watched
+from gamehall.runtime.advertised import advertised
+from gamehall.runtime.bus import Bus, members_subject, watching_subject
 from gamehall.runtime.channels import internal_channel
 from gamehall.runtime.matchlog import MatchLog
 from gamehall.runtime.service import ServiceApp
 from gamehall.runtime.settings import Settings
-from gamehall_services.rules.live import LiveMatches
 from gamehall_services.rules.live_servicer import LiveMatchServicer
-from gamehall_services.rules.lobby import Lobby
-from gamehall_services.rules.members import Members, Membership
-from gamehall_services.rules.owner_clocks import OwnerClocks
+from gamehall_services.rules.ports import NatsViews, WaitingLog, metered, persistence_store
 from gamehall_services.rules.servicer import RulesServicer
-from gamehall_services.rules.watched import Watched
 
 SERVICE_NAME = rules_pb2.DESCRIPTOR.services_by_name["RulesService"].full_name
 LIVE_SERVICE_NAME = live_pb2.DESCRIPTOR.services_by_name["LiveMatchService"].full_name
@@ -50,21 +50,15 @@ def build_app(settings: Settings) -> ServiceApp:
     rules = RulesServicer(game)
     app.add_servicer(rules_pb2_grpc.add_RulesServiceServicer_to_server, rules, SERVICE_NAME)
     held: dict[str, Any] = {}
-
-    async def publish(match_id: str, seat: int | None, payload: bytes) -> None:
-        bus = held.get("bus")
-        if bus is not None:
-            await bus.nc.publish(view_subject(match_id, seat), payload)
-
     watched = Watched()
-    live = LiveMatches(
-        game, lambda: held["persistence"], publish, log=lambda: held.get("log"), watched=watched.audiences
-    )
+    views = NatsViews(lambda: held["bus"].nc if "bus" in held else None, watched.audiences)
+    store, log_port = persistence_store(lambda: held["persistence"]), WaitingLog(lambda: held.get("log"))
+    idle_ms = int(settings.match_idle_seconds * 1000)
+    live = metered(MatchOwner(game, store, log_port, views, idle_ms=idle_ms))
     clocks = OwnerClocks(live)
-    lobby = Lobby(game, lambda: held["persistence"], idle_ms=int(settings.match_idle_seconds * 1000))
     app.add_servicer(
         live_pb2_grpc.add_LiveMatchServiceServicer_to_server,
-        LiveMatchServicer(live, lobby, app.name, app.draining, settings.play_stream_linger()),
+        LiveMatchServicer(live, app.name, app.draining, settings.play_stream_linger()),
         LIVE_SERVICE_NAME,
     )
 
@@ -119,13 +113,3 @@ def build_app(settings: Settings) -> ServiceApp:
 
     return app
 
-
-def advertised(settings: Settings, port: int) -> str:
-    """The address the gateways reach this replica at: the advertised one, else the gRPC server's own."""
-    if settings.advertise_addr:
-        return settings.advertise_addr
-    if settings.host in ("0.0.0.0", "::", ""):  # still correct (the log's compare-and-swap), only colder caches
-        name = socket.gethostname()
-        log.warning("GAMEHALL_ADVERTISE_ADDR unset: clock ownership may differ from the gateways' routing", using=name)
-        return f"{name}:{port}"
-    return f"[{settings.host}]:{port}" if ":" in settings.host else f"{settings.host}:{port}"

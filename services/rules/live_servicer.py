@@ -1,4 +1,4 @@
-"""LiveMatchService: validate, call the replica's `LiveMatches`, wrap the answer (errors map themselves)."""
+"""LiveMatchService: validate, call the replica's `MatchOwner`, wrap the answer (errors map themselves)."""
 
 from __future__ import annotations
 
@@ -10,14 +10,13 @@ import grpc
 
 from gamehall.internal.v1 import live_pb2, live_pb2_grpc
 from gamehall.matches import Caller
+from gamehall.matches.owner import MatchOwner
 from gamehall.runtime import play_stream
 from gamehall.runtime.errors import ClientError
 from gamehall.runtime.interceptor import CarriedCalls
 from gamehall.wire import parse_json_object
 from gamehall.wire.convert import dumps
 from gamehall_sdk.v1 import common_pb2
-from gamehall_services.rules.live import LiveMatches
-from gamehall_services.rules.lobby import Lobby
 
 SERVICE_PATH = f"/{live_pb2.DESCRIPTOR.services_by_name['LiveMatchService'].full_name}"
 PLAY_METHOD = f"{SERVICE_PATH}/Play"
@@ -36,14 +35,12 @@ def _seat(request: Any) -> int | None:
 class LiveMatchServicer(live_pb2_grpc.LiveMatchServiceServicer):
     def __init__(
         self,
-        matches: LiveMatches,
-        lobby: Lobby,
+        matches: MatchOwner,
         service: str = "rules",
         draining: asyncio.Event | None = None,
         linger: float = play_stream.LINGER_SECONDS,
     ) -> None:
         self.matches = matches
-        self.lobby = lobby
         self.draining = draining
         self.linger = linger
         """Seconds the answers of a play stream linger under load (`play_stream.Linger`)."""
@@ -58,14 +55,10 @@ class LiveMatchServicer(live_pb2_grpc.LiveMatchServiceServicer):
         )
 
     async def OpenMatch(self, request: live_pb2.OpenMatchRequest, context: Any) -> live_pb2.OpenMatchResponse:
-        opened = await self.lobby.open(request, _caller(request))
-        self.matches.adopt(opened.match)  # started full (bots, reserved seats): its first move needs no load
-        return opened
+        return await self.matches.open(request, _caller(request))
 
     async def JoinMatch(self, request: live_pb2.JoinMatchRequest, context: Any) -> live_pb2.JoinMatchResponse:
-        joined = await self.lobby.join(request.match_id, _caller(request), _seat(request), request.request_id)
-        self.matches.adopt(joined.match)  # the join that started it
-        return joined
+        return await self.matches.join(request.match_id, _caller(request), _seat(request), request.request_id)
 
     def PlayStream(
         self, requests: AsyncIterator[live_pb2.PlayStreamRequest], context: Any

@@ -1,7 +1,9 @@
 """The match domain as a library (ARCHITECTURE rule 6): lifecycle, seats and who may act or see,
 turn clocks, request-id idempotency, the per-audience view fan-out of each step, replay, and which
-rules replica owns a match. No gRPC and no NATS inside: the gateway and the rules service are thin
-shells over it, as the rules service is over the engine.
+rules replica owns a match; and the owner's flow itself (`owner.MatchOwner`, with its lobby and clocks),
+whose I/O are the ports of `ports` (the match log, the store, the publisher, the timers). No gRPC and no
+NATS inside: the gateway and the rules service are thin shells over it, as the rules service is over the
+engine.
 """
 
 from gamehall.matches.access import Caller, may_watch, require_seat, require_watch, seat_of

@@ -1,4 +1,7 @@
-"""Named errors of the match domain; `gamehall.runtime.errors` maps each to one gRPC status and reason."""
+"""Named errors of the match domain; `gamehall.runtime.errors` maps each to one gRPC status and reason.
+
+`MatchError`s are judgements about the match (a timer that meets one finds its deadline stale); the others say a
+request cannot be served as asked, or not now (`Unavailable`), and the owner's timers retry or drop on them."""
 
 from __future__ import annotations
 
@@ -53,14 +56,65 @@ class InvalidClock(MatchError, ValueError):
     """A clock specification out of bounds (over 7 days, an increment without a bank)."""
 
 
+class NotOpen(MatchError):
+    """A join of a match that is running or over: no seat to take."""
+
+
+class KeptChanging(MatchError):
+    """The match moved under every attempt of a step (each lost the log's compare-and-swap): retry the request."""
+
+
+class StoreRefused(MatchError):
+    """The store refused a lobby write because the match changed meanwhile (a seat taken, a start, a close)."""
+
+
+class BadRequest(ValueError):
+    """A request the owner cannot serve as asked (no match id, another game's match, a close to a bad status)."""
+
+
+class NoSuchMatch(LookupError):
+    """The store knows no such match."""
+
+
+class AlreadyUsed(Exception):
+    """A request id (or a derived match id) already names another match's step."""
+
+
+class NotYet(ValueError):
+    """A read of a version the match has not reached."""
+
+
+class Unavailable(Exception):
+    """The log or the store is away, or has not caught up yet: retry shortly (with the same request id)."""
+
+
+class LogConflict(Exception):
+    """The match's log moved past the expected entry (another replica appended, or this copy is stale)."""
+
+
+class LogUnavailable(Exception):
+    """The log refused the request or did not answer in time: an append may or may not have landed (reload to
+    find out). The owner reports it as `Unavailable`."""
+
+
 __all__ = [
+    "AlreadyUsed",
+    "BadRequest",
     "InvalidClock",
+    "KeptChanging",
+    "LogConflict",
+    "LogUnavailable",
     "MatchError",
     "MatchNotRunning",
     "MatchNotStarted",
     "NoOpenSeat",
+    "NoSuchMatch",
     "NoSuchSeat",
+    "NotOpen",
     "NotSeated",
+    "NotYet",
     "PrivateMatch",
+    "StoreRefused",
+    "Unavailable",
     "VersionConflict",
 ]

@@ -124,7 +124,7 @@ def view_subject(match_id: str, seat: int | None) -> str:
 
 def members_subject(game: str) -> str:
     """Core NATS: the leases the replicas of `game`'s rules service renew while they run (JSON `{"address":
-    ..., "leaving": bool}`): who owns which match's timers (services/rules/members.py)."""
+    ..., "leaving": bool}`): who owns which match's timers (gamehall/matches/members.py)."""
     return f"{SUBJECT_ROOT}.members.rules.{game}"
 
 

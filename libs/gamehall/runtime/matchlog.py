@@ -12,7 +12,6 @@ The tag only routes readers (see `entry_tag`).
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass
 
 import nats
 from nats.errors import NoRespondersError
@@ -21,6 +20,8 @@ from nats.js import JetStreamContext
 from nats.js.errors import APIError, NoStreamResponseError, NotFoundError, ServiceUnavailableError
 
 from gamehall.events.v1.log_pb2 import LogEntry
+from gamehall.matches.errors import LogConflict, LogUnavailable
+from gamehall.matches.ports import Logged
 from gamehall.runtime import metrics
 from gamehall.runtime.bus import SUBJECT_ROOT
 
@@ -62,21 +63,6 @@ def entry_tag(entry: LogEntry) -> str:
     if entry.status in ("finished", "aborted"):
         return END
     return BOT if entry.bot_turns else MOVE
-
-
-class LogConflict(Exception):
-    """The match's log moved past the expected entry (another replica appended, or this copy is stale)."""
-
-
-class LogUnavailable(Exception):
-    """JetStream refused the request or did not answer in time (no stream, a permission, a timeout): an append may
-    or may not have landed (reload to find out). Services report it as UNAVAILABLE."""
-
-
-@dataclass(frozen=True)
-class Logged:
-    seq: int
-    entry: LogEntry
 
 
 LOG_TIMEOUT = 2.0

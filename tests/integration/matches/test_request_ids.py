@@ -14,9 +14,10 @@ from typing import Any
 from gamehall.engine import get_game
 from gamehall.internal.v1 import persistence_pb2 as ppb
 from gamehall.matches import Caller
+from gamehall.matches.owner import MatchOwner
 from gamehall.runtime.bus import Bus
 from gamehall.runtime.matchlog import MatchLog
-from gamehall_services.rules.live import LiveMatches
+from gamehall_services.rules.ports import WaitingLog, persistence_store
 from tests.integration.matches.conftest import Served
 from tests.support.nats import NatsServer
 
@@ -25,11 +26,11 @@ SHARED = "move-1"
 """The guessable id both players pick (the README's old `{match}-{version}-{seat}` scheme is like it)."""
 
 
-async def _replica(persistence: Served, log: MatchLog) -> LiveMatches:
-    return LiveMatches(GAME, lambda: persistence.stub, log=lambda: log)
+async def _replica(persistence: Served, log: MatchLog) -> MatchOwner:
+    return MatchOwner(GAME, persistence_store(lambda: persistence.stub), WaitingLog(lambda: log))
 
 
-async def _first_legal(replica: LiveMatches, match_id: str, seat: int) -> str:
+async def _first_legal(replica: MatchOwner, match_id: str, seat: int) -> str:
     held = await replica.held(match_id)
     return str(held.live.describe(held.live.legal(seat)[0])[0])
 

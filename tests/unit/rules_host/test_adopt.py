@@ -12,9 +12,11 @@ from gamehall.engine import action_id, get_game
 from gamehall.events.v1.log_pb2 import LogEntry
 from gamehall.internal.v1 import persistence_pb2 as ppb
 from gamehall.matches import Caller
-from gamehall.matches.errors import MatchNotRunning
-from gamehall.runtime.matchlog import LogConflict
-from gamehall_services.rules.live import FRESH_SECONDS, LiveMatches
+from gamehall.matches.errors import LogConflict, MatchNotRunning
+from gamehall.matches.owner import MatchOwner
+from gamehall.matches.owner_cache import FRESH_SECONDS
+from gamehall.matches.ports import Loaded, Logged
+from gamehall.matches.testing import MemoryLog, MemoryStore
 from tests.unit.rules_host.records import match_record
 
 GAME = get_game("grimmoir")
@@ -28,25 +30,27 @@ def _record(status: str = "running", version: int = 0, game: str = GAME.id) -> p
     return match_record(GAME, seats, status=status, version=version, game_id=game)
 
 
-class _Counting:
-    """Persistence and a match log that count what a load asks them (and answer like the store would)."""
+class _Counting(MemoryStore, MemoryLog):
+    """The store and a match log that count what a load asks them (and answer like the store would)."""
 
     def __init__(self) -> None:
+        MemoryStore.__init__(self, _record())
+        MemoryLog.__init__(self)
         self.loads = 0
 
-    async def LoadMatchState(self, request: ppb.LoadMatchStateRequest, timeout: float) -> ppb.LoadMatchStateResponse:
+    async def load(self, match_id: str) -> Loaded:
         self.loads += 1
-        return ppb.LoadMatchStateResponse(match=_record())
+        return await super().load(match_id)
 
-    async def tail(self, game: str, match_id: str, after_seq: int) -> list[Any]:
+    async def tail(self, game: str, match_id: str, after_seq: int) -> list[Logged]:
         return []
 
     async def last_seq(self, game: str, match_id: str) -> int:
         return 0
 
 
-def _matches(backend: _Counting) -> LiveMatches:
-    return LiveMatches(GAME, lambda: backend, log=lambda: backend)  # type: ignore[arg-type,return-value]
+def _matches(backend: _Counting) -> MatchOwner:
+    return MatchOwner(GAME, backend, backend)
 
 
 async def test_a_match_started_here_is_served_without_a_load() -> None:
@@ -90,14 +94,13 @@ class _Stored(_Counting):
         self.asked: list[str] = []
         self.appended: list[int] = []
 
-    async def GetMatchHeads(self, request: ppb.GetMatchHeadsRequest, timeout: float) -> ppb.GetMatchHeadsResponse:
-        self.asked.append("GetMatchHeads")
-        head = ppb.MatchHead(match_id=request.match_ids[0], status=self.status, version=0)
-        return ppb.GetMatchHeadsResponse(heads=[head])
+    async def head(self, match_id: str) -> tuple[str, int]:
+        self.asked.append("head")
+        return self.status, 0
 
-    async def LoadMatchState(self, request: ppb.LoadMatchStateRequest, timeout: float) -> ppb.LoadMatchStateResponse:
+    async def load(self, match_id: str) -> Loaded:
         self.loads += 1
-        return ppb.LoadMatchStateResponse(match=_humans(self.status))
+        return Loaded(record=_humans(self.status))
 
     async def last_seq(self, game: str, match_id: str) -> int:
         self.asked.append("last_seq")
@@ -123,14 +126,14 @@ async def test_a_first_move_asks_the_store_once_and_not_the_log() -> None:
     backend = _Stored("running")
     reply = await _first_move(backend)
     assert reply.version == 1
-    assert (backend.asked, backend.appended, backend.loads) == (["GetMatchHeads"], [0], 0)
+    assert (backend.asked, backend.appended, backend.loads) == (["head"], [0], 0)
 
 
 async def test_a_first_move_after_an_abort_that_left_no_log_entry_is_refused() -> None:
     backend = _Stored("aborted")
     with pytest.raises(MatchNotRunning):
         await _first_move(backend)
-    assert (backend.asked[0], backend.appended, backend.loads) == ("GetMatchHeads", [], 1)
+    assert (backend.asked[0], backend.appended, backend.loads) == ("head", [], 1)
 
 
 class _Hanging(_Stored):
@@ -173,10 +176,10 @@ async def test_a_move_at_a_human_pace_asks_neither_the_log_nor_the_store_but_a_r
         seat = held.live.to_act[0]
         caller = Caller(account_id="a" if seat == 0 else "b", role="player")
         await matches.play("m1", caller, seat, request, None, action_id(held.live.legal(seat)[0]))
-    assert (backend.asked, backend.appended) == (["GetMatchHeads"], [0, 1])  # the store once, for the first entry
+    assert (backend.asked, backend.appended) == (["head"], [0, 1])  # the store once, for the first entry
     (await matches.held("m1")).checked -= 10 * FRESH_SECONDS
     await matches.held("m1")
-    assert backend.asked[:2] == ["GetMatchHeads", "last_seq"]
+    assert backend.asked[:2] == ["head", "last_seq"]
 
 
 class _MovedOn(_Stored):
@@ -203,13 +206,13 @@ class _JoinedDuringLoad(_Stored):
         self.reading = asyncio.Event()
         self.release = asyncio.Event()
 
-    async def LoadMatchState(self, request: ppb.LoadMatchStateRequest, timeout: float) -> ppb.LoadMatchStateResponse:
+    async def load(self, match_id: str) -> Loaded:
         self.loads += 1
         record = _humans(self.status)  # read now: a join landing later is not in it
         if self.loads == 1:
             self.reading.set()
             await self.release.wait()
-        return ppb.LoadMatchStateResponse(match=record)
+        return Loaded(record=record)
 
 
 async def test_a_call_after_a_join_is_not_answered_by_a_load_that_read_the_match_open() -> None:

@@ -5,14 +5,14 @@ leave a full match open with nobody to start it (found by the faults soak)."""
 from __future__ import annotations
 
 import asyncio
-from typing import Any
 
 import pytest
 
 from gamehall.engine import get_game
 from gamehall.internal.v1 import persistence_pb2 as ppb
 from gamehall.matches import Caller
-from gamehall_services.rules.lobby import Lobby
+from gamehall.matches.lobby import Lobby
+from gamehall.matches.testing import FakeClock, MemoryStore
 from tests.unit.rules_host.records import match_record
 
 GAME = get_game("grimmoir")
@@ -24,25 +24,25 @@ def _open_match(*, bob_seated: bool) -> ppb.MatchRecord:
     return match_record(GAME, [bob, bot], status="open")
 
 
-class _CutOffAfterClaim:
-    """Persistence whose caller is cancelled once its ClaimSeat commits (the gateway killed mid-join)."""
+class _CutOffAfterClaim(MemoryStore):
+    """A store whose caller is cancelled once its seat claim commits (the gateway killed mid-join)."""
 
     def __init__(self) -> None:
+        super().__init__()
         self.claims: list[ppb.ClaimSeatRequest] = []
 
-    async def GetMatch(self, request: ppb.GetMatchRequest, timeout: float) -> ppb.GetMatchResponse:
+    async def record(self, match_id: str) -> ppb.MatchRecord:
         if self.claims:
             raise asyncio.CancelledError
-        return ppb.GetMatchResponse(match=_open_match(bob_seated=False))
+        return _open_match(bob_seated=False)
 
-    async def ClaimSeat(self, request: ppb.ClaimSeatRequest, timeout: float) -> ppb.ClaimSeatResponse:
+    async def claim_seat(self, request: ppb.ClaimSeatRequest) -> None:
         self.claims.append(request)
-        return ppb.ClaimSeatResponse(seat=ppb.SeatRecord(seat=request.seat, kind="human", account_id="bob"))
 
 
 async def test_the_last_seat_claim_carries_the_start_of_the_match() -> None:
     persistence = _CutOffAfterClaim()
-    lobby = Lobby(GAME, lambda: persistence)  # type: ignore[arg-type,return-value]
+    lobby = Lobby(GAME, persistence, FakeClock())
     with pytest.raises(asyncio.CancelledError):
         await lobby.join("m1", Caller(account_id="bob", role="player"), None)
     [claim] = persistence.claims
@@ -57,7 +57,7 @@ async def test_the_last_seat_claim_carries_the_start_of_the_match() -> None:
 
 
 def test_the_start_is_dealt_from_the_committed_seed_and_config() -> None:
-    lobby = Lobby(GAME, lambda: Any)  # type: ignore[arg-type,return-value]
+    lobby = Lobby(GAME, MemoryStore(), FakeClock())
     first = lobby._start_request(_open_match(bob_seated=True))
     again = lobby._start_request(_open_match(bob_seated=True))
     assert first.outbox

@@ -3,33 +3,32 @@
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import cast
 
 import grpc
 import pytest
 
 from gamehall.internal.v1 import persistence_pb2 as ppb
+from gamehall.internal.v1 import persistence_pb2_grpc
+from gamehall.matches.errors import NoSuchMatch
+from gamehall.matches.heads import MAX_PER_READ, MatchHeads
 from gamehall.runtime.errors import ClientError
 from gamehall.runtime.play_stream import rpc_error
-from gamehall_services.rules.match_heads import MAX_PER_READ, MatchHeads
+from gamehall_services.rules.ports import persistence_heads
 
 STORE = {f"m{i}": ("running", i) for i in range(1200)}
 
 
 class FakePersistence:
-    """GetMatchHeads and GetMatch over a dict; `gate` holds reads until the test lets them go."""
+    """GetMatchHeads over a dict; `gate` holds reads until the test lets them go."""
 
-    def __init__(self, *, batched: bool = True, fail: grpc.StatusCode | None = None) -> None:
-        self.batched = batched
+    def __init__(self, *, fail: grpc.StatusCode | None = None) -> None:
         self.fail = fail
         self.reads: list[list[str]] = []
-        self.singles: list[str] = []
         self.gate = asyncio.Event()
         self.gate.set()
 
     async def GetMatchHeads(self, request: ppb.GetMatchHeadsRequest, timeout: float) -> ppb.GetMatchHeadsResponse:
-        if not self.batched:
-            raise rpc_error(grpc.StatusCode.UNIMPLEMENTED, "Method not found!")
         self.reads.append(list(request.match_ids))
         await self.gate.wait()
         if self.fail is not None:
@@ -39,16 +38,11 @@ class FakePersistence:
         ]
         return ppb.GetMatchHeadsResponse(heads=heads)
 
-    async def GetMatch(self, request: ppb.GetMatchRequest, timeout: float) -> Any:
-        self.singles.append(request.match_id)
-        if request.match_id not in STORE:
-            raise rpc_error(grpc.StatusCode.NOT_FOUND, f"no match {request.match_id}")
-        status, version = STORE[request.match_id]
-        return ppb.GetMatchResponse(match=ppb.MatchRecord(id=request.match_id, status=status, version=version))
 
 
 def _heads(fake: FakePersistence) -> MatchHeads:
-    return MatchHeads(lambda: fake, timeout=1.0)  # type: ignore[arg-type, return-value]
+    """The owner's batched heads over persistence's reader, as the rules service wires them."""
+    return persistence_heads(lambda: cast(persistence_pb2_grpc.PersistenceServiceStub, fake), timeout=1.0)
 
 
 async def test_checks_that_come_together_share_one_read() -> None:
@@ -86,7 +80,7 @@ async def test_an_unknown_match_is_not_found_and_the_others_are_answered() -> No
     heads = _heads(FakePersistence())
     known, unknown = await asyncio.gather(heads.head("m5"), heads.head("gone"), return_exceptions=True)
     assert known == ("running", 5)
-    assert isinstance(unknown, ClientError) and unknown.code is grpc.StatusCode.NOT_FOUND
+    assert isinstance(unknown, NoSuchMatch)
 
 
 async def test_a_failed_read_fails_each_call_with_its_own_error_and_the_next_read_goes_on() -> None:
@@ -111,15 +105,3 @@ async def test_a_call_that_stops_waiting_leaves_the_others_answered() -> None:
     assert await kept == ("running", 1)
     with pytest.raises(asyncio.CancelledError):
         await gone
-
-
-async def test_a_persistence_without_match_heads_is_asked_match_by_match_from_then_on() -> None:
-    fake = FakePersistence(batched=False)
-    heads = _heads(fake)
-    known, unknown = await asyncio.gather(heads.head("m7"), heads.head("gone"), return_exceptions=True)
-    assert known == ("running", 7)
-    assert isinstance(unknown, ClientError) and unknown.code is grpc.StatusCode.NOT_FOUND
-    assert not heads.batched and sorted(fake.singles) == ["gone", "m7"]
-    fake.batched = True  # it is not asked again: an older release stays older until this replica restarts
-    assert await heads.head("m8") == ("running", 8)
-    assert fake.reads == []

@@ -9,24 +9,19 @@ import asyncio
 import json
 import time
 from collections.abc import Callable
-from typing import cast
-
-import grpc
 
 from gamehall.events.v1.log_pb2 import LogEntry
 from gamehall.internal.v1 import persistence_pb2 as ppb
-from gamehall.internal.v1 import persistence_pb2_grpc
 from gamehall.matches import clocks
 from gamehall.matches.clocks import ClockSpec
+from gamehall.matches.members import LEASE_SECONDS, Members
+from gamehall.matches.owner import MatchOwner
+from gamehall.matches.owner_clocks import OwnerClocks
 from gamehall.matches.routing import owner_of
-from gamehall.runtime.errors import ClientError
-from gamehall.runtime.matchlog import LogConflict, MatchLog
+from gamehall.matches.testing import MemoryLog, MemoryStore
+from gamehall.runtime.advertised import advertised
 from gamehall.runtime.settings import Settings
 from gamehall.testing.high_card import GAME
-from gamehall_services.rules.app import advertised
-from gamehall_services.rules.live import LiveMatches
-from gamehall_services.rules.members import LEASE_SECONDS, Members
-from gamehall_services.rules.owner_clocks import OwnerClocks
 from tests.unit.rules_host.records import match_record
 
 SEATS = [ppb.SeatRecord(seat=0, kind="human", account_id="a"), ppb.SeatRecord(seat=1, kind="human", account_id="b")]
@@ -45,42 +40,24 @@ def _clocked(match_id: str, spec: ClockSpec, since_ms: int) -> ppb.MatchRecord:
     return record
 
 
-class Backend:
-    """Persistence and the match log in memory: the log appends with its compare-and-swap."""
+class Backend(MemoryStore):
+    """The store (which knows no match: only adopted copies are played) and the match log, in memory."""
 
     def __init__(self, clocked: list[tuple[str, int]] | None = None) -> None:
-        self.entries: list[LogEntry] = []
-        self.clocked = list(clocked or [])
+        super().__init__()
+        self.log = MemoryLog()
+        self.clocked_matches = list(clocked or [])
 
-    async def GetMatchHeads(self, request: ppb.GetMatchHeadsRequest, timeout: float) -> ppb.GetMatchHeadsResponse:
-        return ppb.GetMatchHeadsResponse(
-            heads=[ppb.MatchHead(match_id=m, status="running", version=0) for m in request.match_ids]
-        )
+    @property
+    def entries(self) -> list[LogEntry]:
+        return self.log.entries()
 
-    async def LoadMatchState(self, request: ppb.LoadMatchStateRequest, timeout: float) -> ppb.LoadMatchStateResponse:
-        raise ClientError(grpc.StatusCode.NOT_FOUND, f"no match {request.match_id}")
-
-    async def ListClockedMatches(
-        self, request: ppb.ListClockedMatchesRequest, timeout: float
-    ) -> ppb.ListClockedMatchesResponse:
-        return ppb.ListClockedMatchesResponse(
-            matches=[ppb.ClockedMatch(match_id=m, deadline_unix_ms=at) for m, at in self.clocked]
-        )
-
-    async def last_seq(self, game: str, match_id: str) -> int:
-        return sum(1 for e in self.entries if e.match_id == match_id)
-
-    async def append(self, entry: LogEntry, expected_seq: int) -> int:
-        if await self.last_seq(entry.game, entry.match_id) != expected_seq:
-            raise LogConflict(entry.match_id)
-        self.entries.append(entry)
-        return expected_seq + 1
+    async def head(self, match_id: str) -> tuple[str, int]:
+        return "running", 0
 
 
 def _owner(backend: Backend, owns: Callable[[str], bool] = lambda _: True, capacity: int = 100) -> OwnerClocks:
-    persistence = cast(Callable[[], persistence_pb2_grpc.PersistenceServiceStub], lambda: backend)
-    log = cast(Callable[[], MatchLog | None], lambda: backend)
-    return OwnerClocks(LiveMatches(GAME, persistence, capacity=capacity, log=log), owns)
+    return OwnerClocks(MatchOwner(GAME, backend, backend.log, capacity=capacity), owns)
 
 
 async def _until(predicate: Callable[[], bool], timeout: float = 3.0) -> None:

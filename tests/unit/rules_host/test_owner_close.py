@@ -1,70 +1,58 @@
 """A match closed from outside its rules (a no-show, an operator's abort) is closed by its owner: a running match
 by a close entry in its log, guarded by the version; an open one (not in the log yet) in the store, judged again on
-the log when a join started it meanwhile; a log that refuses the entry is a retryable UNAVAILABLE (issue 20)."""
+the log when a join started it meanwhile; a log that refuses the entry is a retryable `Unavailable` (issue 20)."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
-from typing import cast
 
-import grpc
 import pytest
 
 from gamehall.events.v1.log_pb2 import LogEntry
 from gamehall.internal.v1 import persistence_pb2 as ppb
-from gamehall.internal.v1 import persistence_pb2_grpc
-from gamehall.matches.errors import VersionConflict
-from gamehall.runtime.errors import ClientError
-from gamehall.runtime.matchlog import LogUnavailable, MatchLog
+from gamehall.matches.errors import BadRequest, StoreRefused, Unavailable, VersionConflict
+from gamehall.matches.owner import MatchOwner
+from gamehall.matches.ports import Loaded
+from gamehall.matches.testing import MemoryLog, MemoryStore
 from gamehall.testing.high_card import GAME
-from gamehall_services.rules.live import LiveMatches
 from tests.unit.rules_host.records import match_record
 
 SEATS = [ppb.SeatRecord(seat=0, kind="human", account_id="a"), ppb.SeatRecord(seat=1, kind="human", account_id="b")]
 
 
-class Backend:
+class Backend(MemoryStore):
     """The store and the log in memory; the store's status is `statuses` in turn (an open match that starts)."""
 
     def __init__(self, *statuses: str, refuse: bool = False) -> None:
+        super().__init__()
         self.statuses = list(statuses)
-        self.refuse = refuse
-        self.entries: list[LogEntry] = []
+        self.log = MemoryLog()
+        if refuse:
+            self.log.refuse = "nats: permissions violation for publish"
         self.store_closes: list[ppb.CloseMatchRequest] = []
+
+    @property
+    def entries(self) -> list[LogEntry]:
+        return self.log.entries()
 
     def _status(self) -> str:
         return self.statuses[0] if len(self.statuses) == 1 else self.statuses.pop(0)
 
-    async def LoadMatchState(self, request: ppb.LoadMatchStateRequest, timeout: float) -> ppb.LoadMatchStateResponse:
-        return ppb.LoadMatchStateResponse(match=match_record(GAME, SEATS, status=self._status()))
+    async def load(self, match_id: str) -> Loaded:
+        return Loaded(record=match_record(GAME, SEATS, status=self._status()))
 
-    async def GetMatchHeads(self, request: ppb.GetMatchHeadsRequest, timeout: float) -> ppb.GetMatchHeadsResponse:
-        return ppb.GetMatchHeadsResponse(heads=[ppb.MatchHead(match_id="m1", status="running", version=0)])
+    async def head(self, match_id: str) -> tuple[str, int]:
+        return "running", 0
 
-    async def CloseMatch(self, request: ppb.CloseMatchRequest, timeout: float) -> ppb.CloseMatchResponse:
+    async def close_open(self, request: ppb.CloseMatchRequest) -> ppb.MatchRecord:
         if self.statuses[0] != "open":
-            raise ClientError(grpc.StatusCode.FAILED_PRECONDITION, "running: its owner closes it")
+            raise StoreRefused("running: its owner closes it")
         self.store_closes.append(request)
-        return ppb.CloseMatchResponse(match=match_record(GAME, SEATS, status=request.status))
-
-    async def tail(self, game: str, match_id: str, after_seq: int) -> list[object]:
-        return []
-
-    async def last_seq(self, game: str, match_id: str) -> int:
-        return len(self.entries)
-
-    async def append(self, entry: LogEntry, expected_seq: int) -> int:
-        if self.refuse:
-            raise LogUnavailable("nats: permissions violation for publish")
-        self.entries.append(entry)
-        return len(self.entries)
+        return match_record(GAME, SEATS, status=request.status)
 
 
-def _matches(backend: Backend) -> LiveMatches:
-    persistence = cast(Callable[[], persistence_pb2_grpc.PersistenceServiceStub], lambda: backend)
-    log = cast(Callable[[], MatchLog | None], lambda: backend)
-    return LiveMatches(GAME, persistence, log=log)
+def _matches(backend: Backend) -> MatchOwner:
+    return MatchOwner(GAME, backend, backend.log)
 
 
 async def test_a_running_match_is_closed_by_a_close_entry_its_owner_appends() -> None:
@@ -101,9 +89,7 @@ async def test_an_open_match_is_aborted_in_the_store_and_one_that_started_meanwh
 
 async def test_a_close_the_log_refuses_is_unavailable_and_a_finish_needs_an_outcome() -> None:
     matches = _matches(Backend("running", refuse=True))
-    with pytest.raises(ClientError) as refused:
+    with pytest.raises(Unavailable, match="permissions"):
         await matches.close_match("m1", "aborted", None, None)
-    assert refused.value.code == grpc.StatusCode.UNAVAILABLE and "permissions" in str(refused.value)
-    with pytest.raises(ClientError) as malformed:
+    with pytest.raises(BadRequest, match="needs an outcome"):
         await matches.close_match("m1", "finished", None, None)
-    assert malformed.value.code == grpc.StatusCode.INVALID_ARGUMENT

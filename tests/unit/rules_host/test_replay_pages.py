@@ -12,9 +12,10 @@ import pytest
 from gamehall.engine import get_game
 from gamehall.matches import LiveMatch, MatchFacts, SeatFacts
 from gamehall.matches.live import LoggedAction
+from gamehall.matches.owner import MatchOwner
 from gamehall.matches.replay import replay
+from gamehall.matches.testing import MemoryLog, MemoryStore
 from gamehall.wire import pages
-from gamehall_services.rules.live import LiveMatches
 
 GAME = get_game("grimmoir")
 
@@ -39,7 +40,7 @@ def _played(steps: int) -> tuple[MatchFacts, list[LoggedAction]]:
     return facts, log
 
 
-def _pages(owner: LiveMatches, facts: MatchFacts, log: list[LoggedAction], size: int) -> list[Any]:
+def _pages(owner: MatchOwner, facts: MatchFacts, log: list[LoggedAction], size: int) -> list[Any]:
     found, start = [], 1
     while start:
         page, start = owner._replay_page(facts, log, None, True, start, size)
@@ -49,7 +50,7 @@ def _pages(owner: LiveMatches, facts: MatchFacts, log: list[LoggedAction], size:
 
 def test_pages_by_step_count_join_into_the_whole_replay_in_order() -> None:
     facts, log = _played(40)
-    owner = LiveMatches(GAME, lambda: None)  # type: ignore[arg-type, return-value]
+    owner = MatchOwner(GAME, MemoryStore(), MemoryLog())
     found = _pages(owner, facts, log, 7)
     assert [len(p.steps) for p in found] == [7] * (len(log) // 7) + ([len(log) % 7] if len(log) % 7 else [])
     assert [s.version for p in found for s in p.steps] == list(range(1, len(log) + 1))
@@ -65,7 +66,7 @@ def test_a_page_stops_before_its_views_pass_the_byte_budget_but_serves_at_least_
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     facts, log = _played(30)
-    owner = LiveMatches(GAME, lambda: None)  # type: ignore[arg-type, return-value]
+    owner = MatchOwner(GAME, MemoryStore(), MemoryLog())
     one_view = len(owner._replay_page(facts, log, None, True, 2, 1)[0].steps[0].view_json)
     monkeypatch.setattr(pages, "REPLAY_PAGE_BYTES", int(one_view * 3.5))
     found = _pages(owner, facts, log, 500)

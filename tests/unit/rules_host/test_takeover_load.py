@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from gamehall.engine import get_game
 from gamehall.internal.v1 import persistence_pb2 as ppb
-from gamehall.runtime.matchlog import Logged
-from gamehall_services.rules.live import LiveMatches
+from gamehall.matches.owner import MatchOwner
+from gamehall.matches.ports import Loaded, Logged
+from gamehall.matches.testing import MemoryLog, MemoryStore
 from tests.unit.rules_host.records import match_record
 
 GAME = get_game("grimmoir")
@@ -21,20 +20,21 @@ def _record(status: str) -> ppb.MatchRecord:
     )
 
 
-class _Persistence:
-    """LoadMatchState answers from a list of projections, one per read (the last one repeats)."""
+class _Persistence(MemoryStore):
+    """A load answers from a list of projections, one per read (the last one repeats)."""
 
     def __init__(self, *statuses: str) -> None:
+        super().__init__()
         self.statuses = list(statuses)
         self.reads = 0
 
-    async def LoadMatchState(self, request: ppb.LoadMatchStateRequest, timeout: float) -> ppb.LoadMatchStateResponse:
+    async def load(self, match_id: str) -> Loaded:
         status = self.statuses[min(self.reads, len(self.statuses) - 1)]
         self.reads += 1
-        return ppb.LoadMatchStateResponse(match=_record(status), log_seq=5)
+        return Loaded(record=_record(status), log_seq=5)
 
 
-class _EmptiedLog:
+class _EmptiedLog(MemoryLog):
     """The match's subject after its entries were purged."""
 
     async def tail(self, game: str, match_id: str, after_seq: int) -> list[Logged]:
@@ -44,9 +44,8 @@ class _EmptiedLog:
         return 0
 
 
-def _matches(persistence: _Persistence) -> LiveMatches:
-    log: Any = _EmptiedLog()
-    return LiveMatches(GAME, lambda: persistence, log=lambda: log)  # type: ignore[arg-type,return-value]
+def _matches(persistence: _Persistence) -> MatchOwner:
+    return MatchOwner(GAME, persistence, _EmptiedLog())
 
 
 async def test_a_close_projected_and_purged_while_loading_is_read_again_not_cached_as_running() -> None:

@@ -6,9 +6,9 @@ import msgspec
 
 from gamehall.engine import get_game
 from gamehall.matches import LiveMatch, MatchFacts, SeatFacts
-from gamehall_sdk.v1 import match_pb2
-from gamehall_services.rules.live import LiveMatches
-from gamehall_services.rules.watched import LEASE_SECONDS, PRUNE_EVERY_SECONDS, Watched
+from gamehall.matches.owner import MatchOwner
+from gamehall.matches.testing import MemoryLog, MemoryStore, RecordingPublisher
+from gamehall.matches.watched import LEASE_SECONDS, PRUNE_EVERY_SECONDS, Watched
 
 
 class _Clock:
@@ -50,6 +50,17 @@ def test_an_unreadable_lease_is_ignored_and_stale_matches_are_pruned() -> None:
     assert len(watched) == 1 and watched.audiences("fresh") == [None]
 
 
+class _Views(RecordingPublisher):
+    """A publisher that pushes to the audiences with a live lease."""
+
+    def __init__(self, watched: Watched) -> None:
+        super().__init__()
+        self.watched = watched
+
+    def audiences(self, match_id: str) -> list[int | None] | None:
+        return self.watched.audiences(match_id)
+
+
 async def test_the_owner_builds_and_pushes_views_only_for_watched_audiences() -> None:
     game = get_game("grimmoir")
     seats = (SeatFacts(0, "human", "a"), SeatFacts(1, "human", "b"))
@@ -58,14 +69,11 @@ async def test_the_owner_builds_and_pushes_views_only_for_watched_audiences() ->
     seat = live.to_act[0]
     step = live.play(seat, live.legal(seat)[0], "r1", now_ms=1)
     live.commit(step)
-    pushed: list[tuple[str, int | None, match_pb2.WatchMatchResponse]] = []
-
-    async def publish(match_id: str, audience: int | None, payload: bytes) -> None:
-        pushed.append((match_id, audience, match_pb2.WatchMatchResponse.FromString(payload)))
-
     clock = _Clock()
     watched = Watched(clock)
-    owner = LiveMatches(game, lambda: None, publish, watched=watched.audiences)  # type: ignore[arg-type, return-value]
+    views = _Views(watched)
+    pushed = views.pushed
+    owner = MatchOwner(game, MemoryStore(), MemoryLog(), views)
     await owner._push(live, step)
     assert pushed == []  # nobody watches: nothing built, nothing sent
     watched.note(_lease(("m1", 1), ("other", None)))

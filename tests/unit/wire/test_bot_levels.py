@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from gamehall.internal.v1 import persistence_pb2 as ppb
 from gamehall.matches.lifecycle import SeatRequest
+from gamehall.matches.lobby import seat_requests
 from gamehall.wire.matches import public_match
 from gamehall.wire.public import bot_level_name, bot_level_value
 from gamehall_sdk import bot_seat
 from gamehall_sdk.v1 import common_pb2, match_pb2
-from gamehall_services.rules.lobby import seat_requests
 
 
 def test_every_level_has_its_name_both_ways() -> None:

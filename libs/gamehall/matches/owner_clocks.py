@@ -2,16 +2,19 @@
 
 Every copy the replica loads, starts or advances arms its match's timer at the match's next deadline
 (`gamehall.matches.timers`). When a timer fires, the owner itself plays the seat's default action or forfeits it
-(`LiveMatches.time_out`, request id `clock:<version>:<seat>`), or closes the match as abandoned
-(`LiveMatches.abandon`): entries it appends to the match's log with the log's compare-and-swap, so a timeout
+(`MatchOwner.time_out`, request id `clock:<version>:<seat>`), or closes the match as abandoned
+(`MatchOwner.abandon`): entries it appends to the match's log with the log's compare-and-swap, so a timeout
 fires as soon as its deadline comes, whatever the projection's lag.
 
-When the replica starts, and whenever its peers change (`services.rules.members`), it reads the game's running
+When the replica starts, and whenever its peers change (`gamehall.matches.members`), it reads the game's running
 matches with a deadline once (an indexed read of the projection) and arms the timers of those it owns under
 rendezvous hashing over the live replicas; those it no longer owns are dropped. So a killed owner's timers fire
 on its successor. Two replicas that briefly disagree on who owns a match may both fire its timer: that is
 harmless, as both judge the timeout against the log (the second loses the compare-and-swap, or finds the same
 request id already logged), and an abandonment or forfeit is guarded by the version it was judged at.
+
+The timers are a port (`gamehall.matches.ports.Timers`): `MatchTimers` on the event loop in a service, a fake
+clock in tests.
 """
 
 from __future__ import annotations
@@ -19,17 +22,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-import grpc
 import structlog
 
-from gamehall.internal.v1 import persistence_pb2 as ppb
 from gamehall.matches import clocks
+from gamehall.matches.errors import BadRequest, NoSuchMatch
 from gamehall.matches.live import LiveMatch
+from gamehall.matches.owner import MatchOwner
+from gamehall.matches.ports import Fire, Timers
 from gamehall.matches.timers import MatchTimers
-from gamehall.runtime.errors import ClientError
-from gamehall_services.rules.live import LiveMatches, now_ms
 
-log = structlog.get_logger("gamehall.rules.clocks")
+log = structlog.get_logger("gamehall.matches.clocks")
 
 PAGE = 500
 
@@ -39,13 +41,18 @@ class Unmoved(RuntimeError):
 
 
 class OwnerClocks:
-    """The timers of one replica's matches, fed by its `LiveMatches` and fired back into it."""
+    """The timers of one replica's matches, fed by its `MatchOwner` and fired back into it."""
 
-    def __init__(self, matches: LiveMatches, owns: Callable[[str], bool] = lambda _: True) -> None:
+    def __init__(
+        self,
+        matches: MatchOwner,
+        owns: Callable[[str], bool] = lambda _: True,
+        timers: Callable[[Fire], Timers] | None = None,
+    ) -> None:
         self.matches = matches
         self.owns = owns
         """Whether this replica owns a match under rendezvous hashing over the live replicas (`Members.owns`)."""
-        self.timers = MatchTimers(self._fire, now_ms)
+        self.timers = timers(self._fire) if timers is not None else MatchTimers(self._fire, matches.now_ms)
         matches.stepped = self.note
 
     def note(self, live: LiveMatch) -> None:
@@ -55,22 +62,24 @@ class OwnerClocks:
             return
         self.timers.arm(live.facts.id, _next_deadline(live))
 
+    async def fire(self, match_id: str) -> int:
+        """Act on the match's deadline now (what its timer does when it fires); answers its next deadline."""
+        return await self._fire(match_id)
+
     async def _fire(self, match_id: str) -> int:
         """The match's deadline came: act on it, and answer its next deadline (0: drop its timer)."""
         cached = self.matches.cached(match_id)
         try:
             held = await self.matches.held(match_id)  # checked against the log unless advanced here just now
-        except ClientError as exc:
-            if exc.code in (grpc.StatusCode.NOT_FOUND, grpc.StatusCode.INVALID_ARGUMENT):
-                log.warning("a timer's match cannot be loaded; timer dropped", match_id=match_id, error=str(exc))
-                return 0  # gone from the store, or another game's: nothing will ever make it load
-            raise
+        except (NoSuchMatch, BadRequest) as exc:
+            log.warning("a timer's match cannot be loaded; timer dropped", match_id=match_id, error=str(exc))
+            return 0  # gone from the store, or another game's: nothing will ever make it load
         live = held.live
         if live.facts.status != "running":
             return 0
         if cached is not None and cached is not held and not self.owns(match_id):
             return 0  # another replica moved it (the gateways route it there): the timer is that replica's
-        now = now_ms()
+        now = self.matches.now_ms()
         spec, state = live.facts.clock, _plain(live)
         version, expired = live.version, clocks.expired(spec, state, now)
         if expired:
@@ -95,17 +104,14 @@ class OwnerClocks:
         owned: set[str] = set()
         after: tuple[int, str] = (0, "")
         while True:
-            request = ppb.ListClockedMatchesRequest(
-                game=self.matches.game.id, after_deadline_unix_ms=after[0], after_match_id=after[1], limit=PAGE
-            )
-            page = await self.matches.store_call("ListClockedMatches", request)
-            for found in page.matches:
-                if self.owns(found.match_id):
-                    owned.add(found.match_id)
-                    if found.match_id not in self.timers:
-                        self.timers.arm(found.match_id, int(found.deadline_unix_ms))
-                after = (int(found.deadline_unix_ms), found.match_id)
-            if len(page.matches) < PAGE:
+            page = await self.matches.store.clocked(self.matches.game.id, after, PAGE)
+            for match_id, deadline_ms in page:
+                if self.owns(match_id):
+                    owned.add(match_id)
+                    if match_id not in self.timers:
+                        self.timers.arm(match_id, deadline_ms)
+                after = (deadline_ms, match_id)
+            if len(page) < PAGE:
                 break
         for match_id in self.timers.armed():
             if match_id not in owned and not self.owns(match_id):

@@ -21,7 +21,7 @@ import structlog
 
 from gamehall.matches.routing import owner_of
 
-log = structlog.get_logger("gamehall.rules.members")
+log = structlog.get_logger("gamehall.matches.members")
 
 RENEW_SECONDS = 1.0
 LEASE_SECONDS = 3.0

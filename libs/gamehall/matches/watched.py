@@ -14,7 +14,7 @@ from collections.abc import Callable
 import msgspec
 import structlog
 
-log = structlog.get_logger("gamehall.rules.watched")
+log = structlog.get_logger("gamehall.matches.watched")
 
 LEASE_SECONDS = 30.0
 """How long a lease lasts without renewal (the gateways renew every `gateway.interest.RENEW_SECONDS`)."""

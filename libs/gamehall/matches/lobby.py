@@ -1,36 +1,34 @@
-"""Opening, joining and starting a match, on the rules replica that will own it: the engine fills in the
-config and deals the initial state, `gamehall.matches.lifecycle` plans the seats and picks the seat a
-join takes, persistence stores each step with its events in one transaction. The gateway (for clients)
-and matchmaking (for queues and tournaments) both open matches here, so neither calls the other.
+"""Opening, joining and starting a match, by the owner that will hold it: the engine fills in the config and
+deals the initial state, `gamehall.matches.lifecycle` plans the seats and picks the seat a join takes, and the
+store writes each step with its events in one transaction (`ports.LobbyStore`; issue 37 makes these log entries
+too). The gateway (for clients) and matchmaking (for queues and tournaments) both open matches through the
+owner (`MatchOwner.open`, `MatchOwner.join`), so neither calls the other.
 """
 
 from __future__ import annotations
 
 import secrets
-import time
 from collections.abc import Callable
 from typing import Any
 
-import grpc
 import structlog
 
 from gamehall.engine import Game, MatchConfig
-from gamehall.internal.v1 import live_pb2, persistence_pb2_grpc
+from gamehall.internal.v1 import live_pb2
 from gamehall.internal.v1 import persistence_pb2 as ppb
-from gamehall.matches import Caller, clocks
+from gamehall.matches import clocks
+from gamehall.matches.access import Caller
+from gamehall.matches.errors import AlreadyUsed, BadRequest, NoSuchMatch, NotOpen, StoreRefused
 from gamehall.matches.lifecycle import InvalidSeats, SeatRequest, is_full, plan_seats, seat_to_join
-from gamehall.runtime import budget
-from gamehall.runtime.errors import ClientError
-from gamehall.runtime.upstream import translate_store_call
+from gamehall.matches.ports import Store
 from gamehall.store import seed_commitment
 from gamehall.wire import config_from_proto
 from gamehall.wire import outbox as events
 from gamehall.wire.convert import dumps
 from gamehall.wire.matches import facts_from_record
 from gamehall.wire.public import bot_level_name, clock_from_proto
-from gamehall_sdk.v1 import common_pb2
 
-log = structlog.get_logger("gamehall.rules.lobby")
+log = structlog.get_logger("gamehall.matches.lobby")
 
 
 def seat_requests(specs: Any) -> list[SeatRequest]:
@@ -50,42 +48,28 @@ def seat_requests(specs: Any) -> list[SeatRequest]:
 
 
 class Lobby:
-    def __init__(
-        self,
-        game: Game[Any],
-        persistence: Callable[[], persistence_pb2_grpc.PersistenceServiceStub],
-        timeout: float = 10.0,
-        idle_ms: int = 0,
-    ) -> None:
+    """Open, join and start matches of one game through the store's lobby writes."""
+
+    def __init__(self, game: Game[Any], store: Store, now_ms: Callable[[], int], idle_ms: int = 0) -> None:
         self.game = game
-        self._persistence = persistence
-        self.timeout = timeout
+        self.store = store
+        self.now_ms = now_ms
         self.idle_ms = idle_ms
         """The platform's inactivity limit, kept in every new match's clock spec (0: none)."""
-
-    async def _call(self, method: str, request: Any) -> Any:
-        try:
-            return await getattr(self._persistence(), method)(request, timeout=budget.upstream_timeout(self.timeout))
-        except grpc.aio.AioRpcError as exc:
-            raise translate_store_call(exc) from exc
 
     async def _existing(self, match_id: str, creator: Caller) -> ppb.MatchRecord | None:
         """The match an earlier try of this creation made (the creator's own only)."""
         try:
-            match: ppb.MatchRecord = (await self._call("GetMatch", ppb.GetMatchRequest(match_id=match_id))).match
-        except ClientError as exc:
-            if exc.code == grpc.StatusCode.NOT_FOUND:
-                return None
-            raise
+            match = await self.store.record(match_id)
+        except NoSuchMatch:
+            return None
         if match.created_by != creator.account_id:
             raise InvalidSeats("request_id already used by another account")
         return match
 
     async def open(self, request: live_pb2.OpenMatchRequest, creator: Caller) -> live_pb2.OpenMatchResponse:
         if not request.match_id:
-            raise ClientError(
-                grpc.StatusCode.INVALID_ARGUMENT, "match_id is required", common_pb2.ERROR_REASON_MALFORMED
-            )
+            raise BadRequest("match_id is required")
         wanted = config_from_proto(request.config)
         config = self.game.configure(wanted.mode or None, wanted.seats or None, wanted.options, wanted.flags)
         seed = secrets.randbits(63)
@@ -104,7 +88,7 @@ class Lobby:
         clock_state = None
         full = is_full(seats)
         if full:
-            clock_state = clocks.initial(spec, config.seats, to_act, int(time.time() * 1000))
+            clock_state = clocks.initial(spec, config.seats, to_act, self.now_ms())
             deadlines = {s: clocks.deadline_ms(spec, clock_state, s) for s in to_act}
             bots = {s.seat: s.bot_difficulty for s in seats if s.kind == "bot"}
             outbox += events.turns_for_bots(match_id, game, 0, to_act, bots, deadlines, self.game, initial)
@@ -125,11 +109,11 @@ class Lobby:
             clock_state_json=dumps(clock_state) if clock_state is not None else "",
         )
         try:
-            stored = (await self._call("CreateMatch", create)).match
-        except ClientError as exc:
+            stored = await self.store.create(create)
+        except AlreadyUsed:
             # a retry of a creation (the id is derived from the creator's request id) finds the match its
             # first try made; only then is it read, so a first creation costs no lookup
-            again = await self._existing(match_id, creator) if exc.code == grpc.StatusCode.ALREADY_EXISTS else None
+            again = await self._existing(match_id, creator)
             if again is None:
                 raise
             return live_pb2.OpenMatchResponse(match=again, existed=True)
@@ -138,13 +122,9 @@ class Lobby:
 
     # ----------------------------------------------------------------- joining and starting
     async def _record(self, match_id: str) -> ppb.MatchRecord:
-        record: ppb.MatchRecord = (await self._call("GetMatch", ppb.GetMatchRequest(match_id=match_id))).match
+        record = await self.store.record(match_id)
         if record.game != self.game.id:
-            raise ClientError(
-                grpc.StatusCode.INVALID_ARGUMENT,
-                f"match {match_id} is a {record.game} match, not {self.game.id}",
-                common_pb2.ERROR_REASON_MALFORMED,
-            )
+            raise BadRequest(f"match {match_id} is a {record.game} match, not {self.game.id}")
         return record
 
     async def join(
@@ -169,14 +149,10 @@ class Lobby:
                 note = ppb.ClaimSeatRequest(
                     match_id=match_id, seat=held, account_id=caller.account_id, kind="human", request_id=request_id
                 )
-                await self._call("ClaimSeat", note)
+                await self.store.claim_seat(note)
             return live_pb2.JoinMatchResponse(match=await self.start_if_full(record), seat=held)
         if record.status != "open":
-            raise ClientError(
-                grpc.StatusCode.FAILED_PRECONDITION,
-                f"match {match_id} is {record.status}: no seat to join",
-                common_pb2.ERROR_REASON_MATCH_OVER,
-            )
+            raise NotOpen(f"match {match_id} is {record.status}: no seat to join")
         seat = seat_to_join(match_id, facts.seats, caller.account_id, wanted)
         joined = events.seat_joined(match_id, record.game, record.version, seat, caller.account_id, "human")
         claim = ppb.ClaimSeatRequest(
@@ -188,7 +164,7 @@ class Lobby:
             start_when_full=self._start_request(record),  # whichever claim fills the match starts it
             request_id=request_id,
         )
-        await self._call("ClaimSeat", claim)
+        await self.store.claim_seat(claim)
         started = await self._record(match_id)  # the claim that filled it started it
         if started.status == "running":
             log.info("match started", match_id=match_id, seats=len(facts.seats))
@@ -196,17 +172,12 @@ class Lobby:
 
     async def _prior_join(self, match_id: str, caller: Caller, request_id: str) -> live_pb2.JoinMatchResponse | None:
         """The answer to a retried join: the seat its first try took, with the match as it is now (None: no try)."""
-        lookup = ppb.GetLifecycleRequestRequest(account_id=caller.account_id, kind="join", request_id=request_id)
-        prior = await self._call("GetLifecycleRequest", lookup)
-        if not prior.found:
+        prior = await self.store.lifecycle_request(caller.account_id, "join", request_id)
+        if prior is None:
             return None
-        if prior.match_id != match_id:
-            raise ClientError(
-                grpc.StatusCode.ALREADY_EXISTS,
-                f"request_id {request_id[:64]!r} was used to join another match",
-                common_pb2.ERROR_REASON_ALREADY_EXISTS,
-            )
-        return live_pb2.JoinMatchResponse(match=await self._record(match_id), seat=prior.seat, replayed=True)
+        if prior[0] != match_id:
+            raise AlreadyUsed(f"request_id {request_id[:64]!r} was used to join another match")
+        return live_pb2.JoinMatchResponse(match=await self._record(match_id), seat=prior[1], replayed=True)
 
     def _start_request(self, record: ppb.MatchRecord) -> ppb.StartMatchRequest:
         """How `record` starts now: its clock from this moment and the first bot turns of its initial state
@@ -215,7 +186,7 @@ class Lobby:
         config = self.game.validate_config(MatchConfig.from_json(facts.config))
         initial = self.game.new_match(config, facts.seed)
         to_act = sorted(self.game.to_act(initial))
-        clock_state = clocks.initial(facts.clock, len(facts.seats), to_act, int(time.time() * 1000))
+        clock_state = clocks.initial(facts.clock, len(facts.seats), to_act, self.now_ms())
         deadlines = {s: clocks.deadline_ms(facts.clock, clock_state, s) for s in to_act}
         outbox = events.turns_for_bots(
             record.id, record.game, 0, to_act, facts.bot_seats(), deadlines, self.game, initial
@@ -230,10 +201,8 @@ class Lobby:
             return record
         start = self._start_request(record)
         try:
-            started: ppb.MatchRecord = (await self._call("StartMatch", start)).match
-        except ClientError as exc:
-            if exc.code != grpc.StatusCode.FAILED_PRECONDITION:
-                raise
+            started = await self.store.start(start)
+        except StoreRefused:
             return await self._record(record.id)  # another join started it
         log.info("match started", match_id=record.id, seats=len(facts.seats))
         return started
