@@ -61,9 +61,11 @@ def _turn(match_id: str, game: str = HIGH_CARD.id) -> bytes:
 class _Book:
     def __init__(self) -> None:
         self.woken = 0
+        self.stepped: list[str] = []
 
-    def result_recorded(self) -> None:
+    def result_recorded(self, tournament_id: str) -> None:
         self.woken += 1
+        self.stepped.append(tournament_id)
 
 
 class _Worker:
