@@ -7,7 +7,9 @@
 
 `act` sends the action on the stream and waits for its answer (matched by request id); a refusal raises the
 same named error the unary SubmitAction would (VersionConflict, IllegalAction, ...) and the stream goes on.
-Reopen with `from_version` (the last version seen) to resume without losing or repeating a step.
+Reopen with `from_version` (the last version seen) to resume without losing or repeating a step, except the
+turn the seat still owes: when the match is still at that version and the seat must act at it, that version comes
+again (the action sent on the dropped stream may never have arrived).
 """
 
 from __future__ import annotations
