@@ -48,6 +48,8 @@ class SeatStream:
         self._pending: dict[str, asyncio.Future[match_pb2.SeatActionResult]] = {}
         self._call: Any = None
         self._reader: asyncio.Task[None] | None = None
+        self._ended: BaseException | None = None
+        """Why the stream can take no more actions (it failed, ended with the match, or was closed)."""
 
     async def __aenter__(self) -> SeatStream:
         opening = match_pb2.OpenSeatStream(match_id=self.match_id, from_version=self.from_version)
@@ -101,6 +103,9 @@ class SeatStream:
             self._fail_pending(failure)
 
     def _fail_pending(self, failure: BaseException) -> None:
+        """Fail every action awaiting its answer, and every later one (`act` checks `_ended`): no answer comes."""
+        if self._ended is None:
+            self._ended = failure
         for waiting in self._pending.values():
             if not waiting.done():
                 waiting.set_exception(failure)
@@ -122,6 +127,8 @@ class SeatStream:
         self, action: ActionLike, *, expected_version: int | None = None, request_id: str | None = None
     ) -> Submitted:
         """Play `action` on the stream and wait for its answer; a refusal raises its named error."""
+        if self._ended is not None:  # no answer would ever come: fail now, as an action in flight did
+            raise self._ended
         request_id = request_id or uuid.uuid4().hex
         sent = match_pb2.SeatAction(request_id=request_id)
         if isinstance(action, LegalAction):
