@@ -30,7 +30,10 @@ Policy = Callable[[View, LegalActions], LegalAction | Awaitable[LegalAction]]
 ENDED = (match_pb2.MATCH_STATUS_FINISHED, match_pb2.MATCH_STATUS_ABORTED)
 RECONNECT_DELAY = 0.25
 RECONNECT_MAX_DELAY = 4.0
-"""Reopening a dropped watch waits 0.25, 0.5, 1, 2, 4 s: a restarting service gets time to come back."""
+"""Reopening a dropped watch waits 0.25, 0.5, 1, 2, 4, 4... s: a restarting service gets time to come back."""
+MAX_RECONNECTS = 8
+"""Failed reopenings in a row before `play_seat` gives up: about 20 s of outage. A gateway killed under load took
+5 to 7 s to answer again, and the channel itself reconnects up to `CHANNEL_OPTIONS`' backoff after that."""
 
 
 def random_policy(rng: random.Random) -> Policy:
@@ -65,14 +68,21 @@ async def take_turn(hall: Gamehall, match_id: str, seat: int, policy: Policy) ->
 
 
 async def play_seat(
-    hall: Gamehall, match_id: str, seat: int, policy: Policy, *, max_reconnects: int = 5, stream: bool = True
+    hall: Gamehall,
+    match_id: str,
+    seat: int,
+    policy: Policy,
+    *,
+    max_reconnects: int = MAX_RECONNECTS,
+    stream: bool = True,
 ) -> match_pb2.Match:
     """Play `seat` until the match ends, then return the final match record.
 
     On the seat's play stream (`stream=True`, MatchService.PlaySeat: a move is one round trip), else with the
     unary calls on the watch stream. A dropped stream is reopened (the play stream from the last version seen),
-    at most `max_reconnects` times, waiting longer before each attempt (`RECONNECT_DELAY` doubling up to
-    `RECONNECT_MAX_DELAY`).
+    waiting longer before each attempt (`RECONNECT_DELAY` doubling up to `RECONNECT_MAX_DELAY`); the play stream
+    gives up after `max_reconnects` failures in a row with the match not moving (see `play_seat_stream`), the
+    watch loop after `max_reconnects` reopenings in all.
     """
     if stream:
         return await play_seat_stream(hall, match_id, seat, policy, max_reconnects=max_reconnects)
@@ -129,7 +139,7 @@ async def _play_on_stream(hall: Gamehall, match_id: str, seat: int, policy: Poli
 
 
 async def play_seat_stream(
-    hall: Gamehall, match_id: str, seat: int, policy: Policy, *, max_reconnects: int = 5
+    hall: Gamehall, match_id: str, seat: int, policy: Policy, *, max_reconnects: int = MAX_RECONNECTS
 ) -> match_pb2.Match:
     """`play_seat` on the seat's play stream: each update that carries legal actions is answered on the stream
     with the policy's choice at that version; a move that lost a race (VersionConflict, NotYourTurn) waits for
