@@ -24,7 +24,7 @@ from typing import Any
 
 import grpc
 
-from gamehall_sdk.errors import MatchOver, from_rpc_error, from_status_bytes
+from gamehall_sdk.errors import GamehallError, MatchOver, Unavailable, from_rpc_error, from_status_bytes
 from gamehall_sdk.models import GameEvent, LegalAction, LegalActions, SeatTurn, Submitted, decode, outcome_of
 from gamehall_sdk.transport import Transport
 from gamehall_sdk.v1 import match_pb2
@@ -97,7 +97,7 @@ class SeatStream:
             over = MatchOver(grpc.StatusCode.FAILED_PRECONDITION, "MATCH_OVER", "the match ended before the action")
             self._fail_pending(over)
         except grpc.RpcError as exc:
-            failure = from_rpc_error(exc)
+            failure = _stream_error(exc)
             failure.__cause__ = exc
             await self._turns.put(failure)
             self._fail_pending(failure)
@@ -154,6 +154,18 @@ class SeatStream:
             replayed=played.replayed,
             request_id=request_id,
         )
+
+
+def _stream_error(exc: grpc.RpcError) -> GamehallError:
+    """The named error of a play stream that failed. An INTERNAL status without the platform's error details (every
+    INTERNAL of the platform carries its reason and trace id) is the transport's: gRPC's asyncio client reports a
+    write that failed because the call was ending meanwhile (an action sent as the gateway ended the stream with
+    UNAVAILABLE, or died) as INTERNAL "Internal error from Core", the server's status lost. That is the stream
+    dropping: Unavailable, so that the seat reopens its stream instead of abandoning its match."""
+    failure = from_rpc_error(exc)
+    if failure.code is not grpc.StatusCode.INTERNAL or failure.reason:
+        return failure
+    return Unavailable(grpc.StatusCode.UNAVAILABLE, "UNAVAILABLE", f"the play stream broke: {failure.message}")
 
 
 def _turn(update: match_pb2.SeatUpdate) -> SeatTurn:
