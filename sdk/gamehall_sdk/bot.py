@@ -12,11 +12,12 @@ import contextlib
 import inspect
 import random
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import grpc
 
-from gamehall_sdk.errors import MatchOver, NotYourTurn, Unavailable, VersionConflict
+from gamehall_sdk.errors import DeadlineExceeded, GamehallError, MatchOver, NotYourTurn, Unavailable, VersionConflict
 from gamehall_sdk.models import LegalAction, LegalActions, View
 from gamehall_sdk.v1 import match_pb2
 
@@ -29,7 +30,11 @@ Policy = Callable[[View, LegalActions], LegalAction | Awaitable[LegalAction]]
 ENDED = (match_pb2.MATCH_STATUS_FINISHED, match_pb2.MATCH_STATUS_ABORTED)
 RECONNECT_DELAY = 0.25
 RECONNECT_MAX_DELAY = 4.0
-"""Reopening a dropped watch waits 0.25, 0.5, 1, 2, 4 s: a restarting service gets time to come back."""
+"""Reopening a dropped watch waits 0.25, 0.5, 1, 2, 4, 4... s: a restarting service gets time to come back."""
+MAX_RECONNECTS = 8
+"""Failed reopenings in a row before `play_seat` gives up: about 20 s of outage. A gateway SIGKILLed in the soak on
+a loaded machine answered again after up to 5.3 s (persistence 6.5 s), and the channel itself reconnects up to
+`CHANNEL_OPTIONS`' backoff after that."""
 
 
 def random_policy(rng: random.Random) -> Policy:
@@ -64,14 +69,21 @@ async def take_turn(hall: Gamehall, match_id: str, seat: int, policy: Policy) ->
 
 
 async def play_seat(
-    hall: Gamehall, match_id: str, seat: int, policy: Policy, *, max_reconnects: int = 5, stream: bool = True
+    hall: Gamehall,
+    match_id: str,
+    seat: int,
+    policy: Policy,
+    *,
+    max_reconnects: int = MAX_RECONNECTS,
+    stream: bool = True,
 ) -> match_pb2.Match:
     """Play `seat` until the match ends, then return the final match record.
 
     On the seat's play stream (`stream=True`, MatchService.PlaySeat: a move is one round trip), else with the
     unary calls on the watch stream. A dropped stream is reopened (the play stream from the last version seen),
-    at most `max_reconnects` times, waiting longer before each attempt (`RECONNECT_DELAY` doubling up to
-    `RECONNECT_MAX_DELAY`).
+    waiting longer before each attempt (`RECONNECT_DELAY` doubling up to `RECONNECT_MAX_DELAY`); the play stream
+    gives up after `max_reconnects` failures in a row with the match not moving (see `play_seat_stream`), the
+    watch loop after `max_reconnects` reopenings in all.
     """
     if stream:
         return await play_seat_stream(hall, match_id, seat, policy, max_reconnects=max_reconnects)
@@ -99,34 +111,62 @@ async def play_seat(
         await asyncio.sleep(min(RECONNECT_MAX_DELAY, RECONNECT_DELAY * 2 ** (reconnects - 1)))
 
 
+@dataclass
+class _Resume:
+    """Where a seat's play stream resumes, and how many reopenings in a row the match has not moved across."""
+
+    seen: int = 0
+    failures: int = 0
+
+    def heard(self, version: int) -> None:
+        """An update at `version`: a version past the last one seen means the match moved, and the run of
+        failed reopenings ends (max_reconnects bounds an outage, not a match's number of faults)."""
+        if version > self.seen:
+            self.failures = 0
+        self.seen = max(self.seen, version)
+
+
+async def _play_on_stream(hall: Gamehall, match_id: str, seat: int, policy: Policy, at: _Resume) -> None:
+    """Play one play stream of the seat until it ends (with the match, or dropped: the error propagates)."""
+    async with hall.matches.play_stream(match_id, seat, from_version=at.seen) as plays:
+        async for turn in plays:
+            at.heard(turn.version)
+            if turn.finished:
+                return
+            if turn.legal is not None and turn.legal.actions:
+                action = await _decide(policy, turn, turn.legal)
+                with contextlib.suppress(VersionConflict, NotYourTurn, MatchOver):
+                    await plays.act(action, expected_version=turn.version)
+
+
 async def play_seat_stream(
-    hall: Gamehall, match_id: str, seat: int, policy: Policy, *, max_reconnects: int = 5
+    hall: Gamehall, match_id: str, seat: int, policy: Policy, *, max_reconnects: int = MAX_RECONNECTS
 ) -> match_pb2.Match:
     """`play_seat` on the seat's play stream: each update that carries legal actions is answered on the stream
     with the policy's choice at that version; a move that lost a race (VersionConflict, NotYourTurn) waits for
-    the next update. Resumes from the last version seen when the stream drops."""
-    reconnects, seen = 0, 0
+    the next update.
+
+    A stream that drops (Unavailable, or an action refused Unavailable or DeadlineExceeded: the platform is
+    restarting) is reopened from the last version seen, the gateway then giving back a turn the seat still owes.
+    A reopening that fails, or reading the match meanwhile, is one failure; after `max_reconnects` failures in a
+    row with the match not moving, the last error is raised. Waits `RECONNECT_DELAY` doubling up to
+    `RECONNECT_MAX_DELAY` before each attempt, so a gateway restarting for several seconds is waited out."""
+    at = _Resume()
     while True:
         try:
-            async with hall.matches.play_stream(match_id, seat, from_version=seen) as plays:
-                async for turn in plays:
-                    seen = max(seen, turn.version)
-                    if turn.finished:
-                        break
-                    if turn.legal is not None and turn.legal.actions:
-                        action = await _decide(policy, turn, turn.legal)
-                        with contextlib.suppress(VersionConflict, NotYourTurn, MatchOver):
-                            await plays.act(action, expected_version=turn.version)
-        except MatchOver:
-            pass
-        except Unavailable:
-            if reconnects >= max_reconnects:
-                raise
-        match = await hall.matches.get(match_id)
-        if match.status in ENDED:
-            return match
-        reconnects += 1
-        if reconnects > max_reconnects:
-            ended = f"the play stream of match {match_id} kept ending before the match did"
-            raise Unavailable(grpc.StatusCode.UNAVAILABLE, "UNAVAILABLE", ended)
-        await asyncio.sleep(min(RECONNECT_MAX_DELAY, RECONNECT_DELAY * 2 ** (reconnects - 1)))
+            with contextlib.suppress(MatchOver):
+                await _play_on_stream(hall, match_id, seat, policy, at)
+            match = await hall.matches.get(match_id)
+            if match.status in ENDED:
+                return match
+            failure: GamehallError = Unavailable(
+                grpc.StatusCode.UNAVAILABLE,
+                "UNAVAILABLE",
+                f"the play stream of match {match_id} kept ending before the match did",
+            )
+        except (Unavailable, DeadlineExceeded) as exc:
+            failure = exc
+        at.failures += 1
+        if at.failures > max_reconnects:
+            raise failure
+        await asyncio.sleep(min(RECONNECT_MAX_DELAY, RECONNECT_DELAY * 2 ** (at.failures - 1)))

@@ -209,7 +209,8 @@ class Matches:
 
     def play_stream(self, match_id: str, seat: int | None = None, *, from_version: int = 0) -> SeatStream:
         """The seat's play stream (`async with ... as stream:`): updates with legal actions pushed, actions sent on
-        the same stream (a move is one round trip). `from_version` resumes after that version."""
+        the same stream (a move is one round trip). `from_version` resumes after that version (or
+        with it again, when the seat still owes its action at it)."""
         return SeatStream(self._t, self._stub, match_id, seat, from_version)
 
     async def replay(self, match_id: str, *, page_size: int = 0) -> match_pb2.GetReplayResponse:

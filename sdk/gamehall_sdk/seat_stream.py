@@ -7,7 +7,9 @@
 
 `act` sends the action on the stream and waits for its answer (matched by request id); a refusal raises the
 same named error the unary SubmitAction would (VersionConflict, IllegalAction, ...) and the stream goes on.
-Reopen with `from_version` (the last version seen) to resume without losing or repeating a step.
+Reopen with `from_version` (the last version seen) to resume without losing or repeating a step, except the
+turn the seat still owes: when the match is still at that version and the seat must act at it, that version comes
+again (the action sent on the dropped stream may never have arrived).
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from typing import Any
 
 import grpc
 
-from gamehall_sdk.errors import MatchOver, from_rpc_error, from_status_bytes
+from gamehall_sdk.errors import GamehallError, MatchOver, Unavailable, from_rpc_error, from_status_bytes
 from gamehall_sdk.models import GameEvent, LegalAction, LegalActions, SeatTurn, Submitted, decode, outcome_of
 from gamehall_sdk.transport import Transport
 from gamehall_sdk.v1 import match_pb2
@@ -46,6 +48,8 @@ class SeatStream:
         self._pending: dict[str, asyncio.Future[match_pb2.SeatActionResult]] = {}
         self._call: Any = None
         self._reader: asyncio.Task[None] | None = None
+        self._ended: BaseException | None = None
+        """Why the stream can take no more actions (it failed, ended with the match, or was closed)."""
 
     async def __aenter__(self) -> SeatStream:
         opening = match_pb2.OpenSeatStream(match_id=self.match_id, from_version=self.from_version)
@@ -93,12 +97,15 @@ class SeatStream:
             over = MatchOver(grpc.StatusCode.FAILED_PRECONDITION, "MATCH_OVER", "the match ended before the action")
             self._fail_pending(over)
         except grpc.RpcError as exc:
-            failure = from_rpc_error(exc)
+            failure = _stream_error(exc)
             failure.__cause__ = exc
             await self._turns.put(failure)
             self._fail_pending(failure)
 
     def _fail_pending(self, failure: BaseException) -> None:
+        """Fail every action awaiting its answer, and every later one (`act` checks `_ended`): no answer comes."""
+        if self._ended is None:
+            self._ended = failure
         for waiting in self._pending.values():
             if not waiting.done():
                 waiting.set_exception(failure)
@@ -120,6 +127,8 @@ class SeatStream:
         self, action: ActionLike, *, expected_version: int | None = None, request_id: str | None = None
     ) -> Submitted:
         """Play `action` on the stream and wait for its answer; a refusal raises its named error."""
+        if self._ended is not None:  # no answer would ever come: fail now, as an action in flight did
+            raise self._ended
         request_id = request_id or uuid.uuid4().hex
         sent = match_pb2.SeatAction(request_id=request_id)
         if isinstance(action, LegalAction):
@@ -145,6 +154,18 @@ class SeatStream:
             replayed=played.replayed,
             request_id=request_id,
         )
+
+
+def _stream_error(exc: grpc.RpcError) -> GamehallError:
+    """The named error of a play stream that failed. An INTERNAL status without the platform's error details (every
+    INTERNAL of the platform carries its reason and trace id) is the transport's: gRPC's asyncio client reports a
+    write that failed because the call was ending meanwhile (an action sent as the gateway ended the stream with
+    UNAVAILABLE, or died) as INTERNAL "Internal error from Core", the server's status lost. That is the stream
+    dropping: Unavailable, so that the seat reopens its stream instead of abandoning its match."""
+    failure = from_rpc_error(exc)
+    if failure.code is not grpc.StatusCode.INTERNAL or failure.reason:
+        return failure
+    return Unavailable(grpc.StatusCode.UNAVAILABLE, "UNAVAILABLE", f"the play stream broke: {failure.message}")
 
 
 def _turn(update: match_pb2.SeatUpdate) -> SeatTurn:

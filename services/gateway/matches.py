@@ -260,7 +260,9 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
     ) -> AsyncIterator[match_pb2.PlaySeatResponse]:
         """One stream per seat: WatchMatch's updates, each with the seat's legal actions when it must act, and
         the client's actions on the same stream, each played as SubmitAction would play it and answered by
-        request id (a refusal as a google.rpc.Status: the stream goes on). Ends with the match."""
+        request id (a refusal as a google.rpc.Status: the stream goes on). Ends with the match. Reopened at the
+        version the seat must still act at, it starts with that turn again (the action may have died with the old
+        stream, and nothing else would move the match)."""
         claims = await self._caller(context)
         first = await anext(aiter(requests), None)
         if first is None or first.WhichOneof("kind") != "open":
@@ -274,7 +276,7 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
 
         async def updates() -> None:
             try:
-                async for step in self.watcher.watch(watch, claims, context):
+                async for step in self.watcher.watch(watch, claims, context, owed_turn=True):
                     update = match_pb2.SeatUpdate(step=step)
                     if step.HasField("seat") and step.seat in step.to_act and not step.HasField("outcome"):
                         if step.legal_actions:  # pushed by the owner with the view: no call per turn

@@ -47,8 +47,16 @@ class Watcher:
             await self.bus.nc.publish(subject, payload)
 
     async def watch(
-        self, request: match_pb2.WatchMatchRequest, claims: Claims, context: grpc.aio.ServicerContext
+        self,
+        request: match_pb2.WatchMatchRequest,
+        claims: Claims,
+        context: grpc.aio.ServicerContext,
+        *,
+        owed_turn: bool = False,
     ) -> AsyncIterator[match_pb2.WatchMatchResponse]:
+        """The caller's audience's messages from `request.from_version` on, in order, each once. With `owed_turn`
+        (a seat's play stream), a resume at the current version the seat must still act at starts with that
+        version again: the seat's action may have been lost with its previous stream."""
         if not request.match_id:
             raise ClientError(
                 grpc.StatusCode.INVALID_ARGUMENT, "match_id is required", common_pb2.ERROR_REASON_MALFORMED
@@ -62,7 +70,10 @@ class Watcher:
         lease = self.interest.hold(record.game, record.id, seat) if subscription is not None else _no_lease()
         try:
             async with lease:
-                async for message in follow.run(pushed, int(request.from_version), subscribed=subscription is not None):
+                resumed = follow.run(
+                    pushed, int(request.from_version), subscribed=subscription is not None, owed_turn=owed_turn
+                )
+                async for message in resumed:
                     yield message
         finally:
             if subscription is not None:
@@ -121,8 +132,17 @@ class _Follow:
         elif message.version > self.sent:
             self.held[int(message.version)] = message
 
+    def _owes(self, now: match_pb2.WatchMatchResponse) -> bool:
+        """True when this watcher's seat must act at `now` (a running match)."""
+        return self.seat is not None and self.seat in now.to_act and not now.HasField("outcome")
+
     async def run(
-        self, pushed: asyncio.Queue[match_pb2.WatchMatchResponse], from_version: int, *, subscribed: bool
+        self,
+        pushed: asyncio.Queue[match_pb2.WatchMatchResponse],
+        from_version: int,
+        *,
+        subscribed: bool,
+        owed_turn: bool = False,
     ) -> AsyncIterator[match_pb2.WatchMatchResponse]:
         now = await self._view()
         self._heard(now)
@@ -134,6 +154,8 @@ class _Follow:
                     common_pb2.ERROR_REASON_MALFORMED,
                 )
             self.sent = from_version
+            if owed_turn and from_version == now.version and self._owes(now):
+                yield now  # the turn again: nothing else would move the match (see `watch`)
         else:
             first = now.version if self.final is not None else max(0, now.version - self.delay)
             opening = now if first == now.version else await self._view(first)

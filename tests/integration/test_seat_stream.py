@@ -146,3 +146,32 @@ def test_a_stream_must_open_first(gateway: str) -> None:
             await alice.close()
 
     asyncio.run(scenario())
+
+
+def test_a_reopened_stream_gives_back_the_turn_the_seat_still_owes(gateway: str) -> None:
+    """A seat whose stream dropped after it saw its turn (its action lost with the stream, as when the gateway is
+    killed) reopens from that version: the turn comes again, with the legal actions, or it would wait forever."""
+
+    async def scenario() -> None:
+        alice, bob, match_id = await _match(gateway)
+        try:
+            first = await alice.matches.legal(match_id, 0)
+            await alice.matches.submit(match_id, 0, first[0], expected_version=first.version)
+            second = await bob.matches.legal(match_id, 1)
+            await bob.matches.submit(match_id, 1, second[0], expected_version=second.version)
+            async with alice.matches.play_stream(match_id, 0) as stream:
+                owed = await _first_turn(stream)
+            assert owed.version == 2 and owed.legal is not None, "alice must act at version 2"
+            async with alice.matches.play_stream(match_id, 0, from_version=owed.version) as resumed:
+                again = await asyncio.wait_for(_first_turn(resumed), 4)
+                assert again.version == owed.version and again.legal is not None
+                assert [a.id for a in again.legal] == [a.id for a in owed.legal]
+                played = await resumed.act(again.legal[0], expected_version=again.version)
+                assert played.version == owed.version + 1
+                nxt = await asyncio.wait_for(_first_turn(resumed), 4)
+                assert nxt.version == owed.version + 1 and nxt.legal is None, "once: the next step is bob's"
+        finally:
+            await alice.close()
+            await bob.close()
+
+    asyncio.run(scenario())
