@@ -65,7 +65,7 @@ LOST = frozenset(
 UNAVAILABLE, and fail over."""
 
 
-def _lost(error: BaseException | None) -> bool:
+def stream_lost(error: BaseException | None) -> bool:
     """Whether the stream ended because the replica went away, not because it refused it. Beside the codes of
     `LOST`, an INTERNAL that no gamehall server described: grpc.aio itself reports a write that raced the end of
     a two-way call as INTERNAL "Internal error from Core", in place of the UNAVAILABLE of a killed replica (about
@@ -256,7 +256,7 @@ class _Open:
         self._writer.cancel()
         self.call.cancel()
         failure: BaseException
-        if isinstance(error, grpc.aio.AioRpcError) and not _lost(error):
+        if isinstance(error, grpc.aio.AioRpcError) and not stream_lost(error):
             failure = error  # the replica refused the stream itself (say, PERMISSION_DENIED): its calls get that
         else:
             reason = error.details() if isinstance(error, grpc.aio.AioRpcError) else str(error or "closed by its end")
