@@ -20,7 +20,7 @@ from gamehall.runtime import play_stream, service
 from gamehall.runtime.channels import KEEPALIVE_MS
 from gamehall.runtime.errors import ClientError, internal_failure, read_failure
 from gamehall.runtime.interceptor import CarriedCalls
-from gamehall.runtime.play_stream import PlayStream, rpc_error, stream_lost
+from gamehall.runtime.play_stream import PlayStream, error_of, rpc_error, stream_lost
 from gamehall.runtime.service import ServiceApp
 from gamehall.runtime.settings import Settings
 from gamehall_sdk.v1 import common_pb2, match_pb2
@@ -322,8 +322,6 @@ def test_an_internal_no_server_described_is_a_lost_stream_and_a_replica_s_own_is
     """grpc.aio reports a write racing the end of a killed replica's stream as INTERNAL "Internal error from Core",
     without details: its calls fail over (UNAVAILABLE). A replica's own INTERNAL, and a refusal, stay what they are."""
     core = rpc_error(grpc.StatusCode.INTERNAL, "Internal error from Core")
-    replica_bug = rpc_error(
-        grpc.StatusCode.INTERNAL, "internal error", internal_failure("trace-1").status().SerializeToString()
-    )
+    replica_bug = error_of(internal_failure("trace-1").status().SerializeToString())
     assert stream_lost(core) and stream_lost(rpc_error(grpc.StatusCode.UNAVAILABLE, "gone")) and stream_lost(None)
     assert not stream_lost(replica_bug) and not stream_lost(rpc_error(grpc.StatusCode.PERMISSION_DENIED, "no"))
