@@ -46,6 +46,14 @@ class MatchCreator:
         }
         self.account = await ensure_service_account(self.persistence, SERVICE_USERNAME, "player")
 
+    def _replicas(self, game: str) -> RulesReplicas:
+        """The rules replicas of `game` (NOT_FOUND when no rules service of it is configured)."""
+        replicas = self.rules.get(game)
+        if replicas is None:
+            unknown = common_pb2.ERROR_REASON_UNKNOWN_GAME
+            raise ClientError(grpc.StatusCode.NOT_FOUND, f"no rules service for {game!r} is known", unknown)
+        return replicas
+
     def persistence_stub(self) -> persistence_pb2_grpc.PersistenceServiceStub:
         """The persistence stub (after `connect`)."""
         assert self.persistence is not None, "connect() first"
@@ -69,13 +77,7 @@ class MatchCreator:
         retry is harmless: the owner answers a seated account's join with the seat it holds. Tournament
         matches leave their seats reserved (a player who never joins is a no-show)."""
         assert self.account is not None, "connect() first"
-        replicas = self.rules.get(game)
-        if replicas is None:
-            raise ClientError(
-                grpc.StatusCode.NOT_FOUND,
-                f"no rules service for {game!r} is known",
-                common_pb2.ERROR_REASON_UNKNOWN_GAME,
-            )
+        replicas = self._replicas(game)
         match_id = match_id_for(self.account.id, request_id)
         request = live_pb2.OpenMatchRequest(
             match_id=match_id,
@@ -134,13 +136,7 @@ class MatchCreator:
     async def abort(self, match_id: str, game: str, reason: str) -> None:
         """Close a match nobody will play (`reason`: a no-show), asking its owner (ARCHITECTURE rule 6); an
         already closed match is left as it is."""
-        replicas = self.rules.get(game)
-        if replicas is None:
-            raise ClientError(
-                grpc.StatusCode.NOT_FOUND,
-                f"no rules service for {game!r} is known",
-                common_pb2.ERROR_REASON_UNKNOWN_GAME,
-            )
+        replicas = self._replicas(game)
         try:
             await replicas.on_owner(match_id, "Close", live_pb2.CloseRequest(match_id=match_id, status="aborted"))
         except ClientError as exc:
