@@ -133,6 +133,25 @@ async def rules_replica(store: str, tmp_path: Path, nats_url: str) -> AsyncItera
         await app.stop()
 
 
+@contextlib.asynccontextmanager
+async def two_owners(
+    front_store: FakeStore, owner_store: FakeStore, other_store: FakeStore, tmp_path: Path, nats_url: str
+) -> AsyncIterator[tuple[Any, str]]:
+    """A gateway on `front_store` before two real rules replicas, each on its own store; yields the gateway's
+    client and a match id the first replica owns."""
+    add = persistence_pb2_grpc.add_PersistenceServiceServicer_to_server
+    async with (
+        serving(front_store, add) as front_addr,
+        serving(owner_store, add) as owner_store_addr,
+        serving(other_store, add) as other_store_addr,
+        rules_replica(owner_store_addr, tmp_path / "a", nats_url) as owner,
+        rules_replica(other_store_addr, tmp_path / "b", nats_url) as other,
+    ):
+        match_id = owned_first(range(1000), owner, other)
+        async with gateway(front_addr, [owner, other], tmp_path, nats_url) as front:
+            yield front, match_id
+
+
 def owned_first(match_ids: range, first: str, second: str) -> str:
     """A match id whose owner, by rendezvous rank, is `first`."""
     return next(m for m in (f"match-{n}" for n in match_ids) if rank_replicas(m, [first, second])[0] == first)
@@ -151,54 +170,36 @@ async def test_a_clients_deadline_reaches_the_replica_and_its_store_as_less(
     tmp_path: Path, nats_server: NatsServer
 ) -> None:
     front_store, owner_store, other_store = FakeStore(), FakeStore(), FakeStore()
-    add = persistence_pb2_grpc.add_PersistenceServiceServicer_to_server
-    async with (
-        serving(front_store, add) as front_addr,
-        serving(owner_store, add) as owner_store_addr,
-        serving(other_store, add) as other_store_addr,
-        rules_replica(owner_store_addr, tmp_path / "a", nats_server.url) as owner,
-        rules_replica(other_store_addr, tmp_path / "b", nats_server.url) as other,
-    ):
-        match_id = owned_first(range(1000), owner, other)
-        async with gateway(front_addr, [owner, other], tmp_path, nats_server.url) as front:
-            code, _ = await _get(front, match_id, CLIENT_DEADLINE)
-            assert code == grpc.StatusCode.NOT_FOUND  # the owner's store does not know the match: it answered
-            (at_gateway_store,) = front_store.seen["GetMatch"]
-            (at_owner_store,) = owner_store.seen["LoadMatchState"]
-            assert at_gateway_store is not None and at_owner_store is not None
-            assert at_gateway_store < CLIENT_DEADLINE - 0.2, "the gateway's store call ends before the client's"
-            assert at_owner_store < at_gateway_store - 0.2, "the owner gives its store less than it was given"
-            assert not other_store.seen, "a healthy owner's answer is not failed over"
+    async with two_owners(front_store, owner_store, other_store, tmp_path, nats_server.url) as (front, match_id):
+        code, _ = await _get(front, match_id, CLIENT_DEADLINE)
+        assert code == grpc.StatusCode.NOT_FOUND  # the owner's store does not know the match: it answered
+        (at_gateway_store,) = front_store.seen["GetMatch"]
+        (at_owner_store,) = owner_store.seen["LoadMatchState"]
+        assert at_gateway_store is not None and at_owner_store is not None
+        assert at_gateway_store < CLIENT_DEADLINE - 0.2, "the gateway's store call ends before the client's"
+        assert at_owner_store < at_gateway_store - 0.2, "the owner gives its store less than it was given"
+        assert not other_store.seen, "a healthy owner's answer is not failed over"
 
-            # No client deadline: the gateway's own cap (30 s) shrinks to the calls' own 10 s budgets.
-            code, _ = await _get(front, match_id, None)
-            assert code == grpc.StatusCode.NOT_FOUND
-            at_owner_store = owner_store.seen["LoadMatchState"][-1]
-            assert at_owner_store is not None and 8.0 < at_owner_store < 10.0
+        # No client deadline: the gateway's own cap (30 s) shrinks to the calls' own 10 s budgets.
+        code, _ = await _get(front, match_id, None)
+        assert code == grpc.StatusCode.NOT_FOUND
+        at_owner_store = owner_store.seen["LoadMatchState"][-1]
+        assert at_owner_store is not None and 8.0 < at_owner_store < 10.0
 
 
 async def test_a_slow_store_fails_the_call_within_its_deadline_and_the_replica_stays_in_routing(
     tmp_path: Path, nats_server: NatsServer
 ) -> None:
     front_store, owner_store, other_store = FakeStore(), FakeStore(slow=5.0), FakeStore()
-    add = persistence_pb2_grpc.add_PersistenceServiceServicer_to_server
-    async with (
-        serving(front_store, add) as front_addr,
-        serving(owner_store, add) as owner_store_addr,
-        serving(other_store, add) as other_store_addr,
-        rules_replica(owner_store_addr, tmp_path / "a", nats_server.url) as owner,
-        rules_replica(other_store_addr, tmp_path / "b", nats_server.url) as other,
-    ):
-        match_id = owned_first(range(1000), owner, other)
-        async with gateway(front_addr, [owner, other], tmp_path, nats_server.url) as front:
-            code, took = await _get(front, match_id, CLIENT_DEADLINE)
-            assert code in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED)
-            assert took < CLIENT_DEADLINE + 0.1
-            owner_store.slow = 0.0
-            code, _ = await _get(front, match_id, CLIENT_DEADLINE)
-            assert code == grpc.StatusCode.NOT_FOUND
-            assert len(owner_store.seen["LoadMatchState"]) == 2, "the owner still serves its match"
-            assert not other_store.seen, "the owner was not skipped for its slow store"
+    async with two_owners(front_store, owner_store, other_store, tmp_path, nats_server.url) as (front, match_id):
+        code, took = await _get(front, match_id, CLIENT_DEADLINE)
+        assert code in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED)
+        assert took < CLIENT_DEADLINE + 0.1
+        owner_store.slow = 0.0
+        code, _ = await _get(front, match_id, CLIENT_DEADLINE)
+        assert code == grpc.StatusCode.NOT_FOUND
+        assert len(owner_store.seen["LoadMatchState"]) == 2, "the owner still serves its match"
+        assert not other_store.seen, "the owner was not skipped for its slow store"
 
 
 async def test_a_hung_call_under_a_clients_short_deadline_does_not_mark_the_replica_dead(

@@ -4,17 +4,16 @@ ratings and on the leaderboard; a player never rated has the default rating."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 
 from gamehall.matchmaking import DEFAULT_RATING
 from gamehall.store import NewSeat, open_store
-from gamehall.store.projection import LogRecord
 from gamehall_services.matchmaking.ratings import Ratings
 from gamehall_services.matchmaking.store_client import MatchmakingStore
 from gamehall_services.persistence.rating import FinishRater
+from tests.integration.store.helpers import resignation
 
 GAME, MODE = "high-card", "duel"
 
@@ -30,18 +29,7 @@ async def _finish(database: Path, kinds: list[str]) -> None:
         bot = NewSeat(kind="bot", bot_difficulty="easy")
         seats = [NewSeat(kind="human", account_id=accounts[n]) if n in accounts else bot for n in range(len(kinds))]
         match = await store.create_match(game=GAME, config={"mode": MODE, "seats": 2}, seats=seats, status="running")
-        finish = LogRecord(
-            match_id=match.id,
-            seq=1,
-            version=1,
-            kind="action",
-            status="finished",
-            created_at=store._now(),
-            action=json.dumps({"kind": "resign"}),
-            request_id="r1",
-            state_digest=b"d",
-            outcome=json.dumps({"ranks": [1, 2], "scores": None, "reason": "resigned"}),
-        )
+        finish = resignation(store, match.id)
         for _ in range(2):  # delivered twice: rated once
             await store.project([finish], rater=FinishRater())
     finally:

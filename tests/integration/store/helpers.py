@@ -90,3 +90,19 @@ class Clock:
     def advance(self, seconds: float) -> datetime:
         self.now += timedelta(seconds=seconds)
         return self.now
+
+
+def resignation(store: Store, match_id: str) -> LogRecord:
+    """The match log entry that finishes a two-seat match at version 1, seat 0 first (seat 1 resigned)."""
+    return LogRecord(
+        match_id=match_id,
+        seq=1,
+        version=1,
+        kind="action",
+        status="finished",
+        created_at=store._now(),
+        action=json.dumps({"kind": "resign"}),
+        request_id="r1",
+        state_digest=b"d",
+        outcome=json.dumps({"ranks": [1, 2], "scores": None, "reason": "resigned"}),
+    )

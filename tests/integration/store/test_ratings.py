@@ -6,15 +6,15 @@ the store the new ratings each test chose. Once-per-match and batches: test_proj
 from __future__ import annotations
 
 import asyncio
-import json
 from collections.abc import Mapping, Sequence
 
 import pytest
 
 from gamehall.store import InvalidArgument, PlayerRating, RatingConflict, RatingUpdate, Store, open_store
-from gamehall.store.projection import LogRecord, Projected
+from gamehall.store.projection import Projected
 from gamehall.store.ratings import RatedTeams
 from gamehall.store.records import Seat
+from tests.integration.store.helpers import resignation
 
 GAME, MODE = "grimmoir", "duel"
 
@@ -43,18 +43,7 @@ class Chosen:
 async def rate(store: Store, updates: Sequence[RatingUpdate], game: str = GAME, mode: str = MODE) -> Projected:
     """A running match of `game`/`mode` whose finishing entry is projected with `updates` as its new ratings."""
     match = await store.create_match(game=game, config={"mode": mode, "seats": 2}, status="running")
-    finish = LogRecord(
-        match_id=match.id,
-        seq=1,
-        version=1,
-        kind="action",
-        status="finished",
-        created_at=store._now(),
-        action=json.dumps({"kind": "resign"}),
-        request_id="r1",
-        state_digest=b"d",
-        outcome=json.dumps({"ranks": [1, 2], "scores": None, "reason": "resigned"}),
-    )
+    finish = resignation(store, match.id)
     return await store.project([finish], rater=Chosen(updates))
 
 
