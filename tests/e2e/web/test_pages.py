@@ -10,7 +10,7 @@ import json
 import re
 import time
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, NamedTuple
 
 import grpc
 import pytest
@@ -209,20 +209,26 @@ def test_people_are_shown_by_name_and_seats_count_from_one(platform: Running, we
     context.close()
 
 
-def test_round_robin_standings_and_the_console_of_a_finished_tournament(
-    platform: Running, web: str, browser: Browser
-) -> None:
-    """A round robin of four bots (its tie-breaks end with the win count): every standings column has its own
-    name, the page and the home page have no console error, and it fits a phone; once it is finished, the
-    operator console's buttons are all disabled."""
+class FinishedTournament(NamedTuple):
+    boss: Any
+    tid: str
+    context: BrowserContext
+    console: Console
+    page: Page
+
+
+def _finished_bot_tournament(
+    platform: Running, web: str, browser: Browser, name: str, format: int
+) -> FinishedTournament:
+    """Four random bots play a high-card tournament of `format` to its end, followed on its page by a signed-in
+    player at laptop width: its operator and id, the player's context, console and page once it says "Final
+    standings"."""
     boss = operator(platform)
 
     def call(method: str, request: Any) -> Any:
         return getattr(tournaments(boss), method)(request, metadata=boss.metadata, timeout=20)
 
-    request = tpb.CreateTournamentRequest(
-        name="Web round robin", game="high-card", format=tpb.TOURNAMENT_FORMAT_ROUND_ROBIN
-    )
+    request = tpb.CreateTournamentRequest(name=name, game="high-card", format=format)
     tid = call("CreateTournament", request).tournament.id
     for _ in range(4):
         call("RegisterPlayer", tpb.RegisterPlayerRequest(tournament_id=tid, bot="random"))
@@ -234,6 +240,18 @@ def test_round_robin_standings_and_the_console_of_a_finished_tournament(
     page.set_viewport_size(LAPTOP)
     page.goto(f"{web}#/t/{tid}")
     expect(page.locator("#live-status")).to_contain_text("Final standings", timeout=90_000)
+    return FinishedTournament(boss, tid, context, console, page)
+
+
+def test_round_robin_standings_and_the_console_of_a_finished_tournament(
+    platform: Running, web: str, browser: Browser
+) -> None:
+    """A round robin of four bots (its tie-breaks end with the win count): every standings column has its own
+    name, the page and the home page have no console error, and it fits a phone; once it is finished, the
+    operator console's buttons are all disabled."""
+    boss, tid, context, console, page = _finished_bot_tournament(
+        platform, web, browser, "Web round robin", tpb.TOURNAMENT_FORMAT_ROUND_ROBIN
+    )
     headers = page.eval_on_selector_all("table.standings thead th", "ths => ths.map(t => t.textContent.trim())")
     assert len(headers) == len(set(headers)), f"a standings column named twice: {headers}"
     assert "Wins without byes" in headers and "Wins" in headers
@@ -373,25 +391,9 @@ def test_an_anonymous_visitor_follows_a_public_match_to_its_end_and_sees_no_hidd
 def test_an_elimination_tournament_is_drawn_as_a_bracket(platform: Running, web: str, browser: Browser) -> None:
     """Four bots, single elimination: round 1's two tables on the left, the final to their right, level with the
     middle between them (where the bracket's lines meet); no console error."""
-    boss = operator(platform)
-
-    def call(method: str, request: Any) -> Any:
-        return getattr(tournaments(boss), method)(request, metadata=boss.metadata, timeout=20)
-
-    request = tpb.CreateTournamentRequest(
-        name="Web knockout", game="high-card", format=tpb.TOURNAMENT_FORMAT_SINGLE_ELIMINATION
+    _, _, context, console, page = _finished_bot_tournament(
+        platform, web, browser, "Web knockout", tpb.TOURNAMENT_FORMAT_SINGLE_ELIMINATION
     )
-    tid = call("CreateTournament", request).tournament.id
-    for _ in range(4):
-        call("RegisterPlayer", tpb.RegisterPlayerRequest(tournament_id=tid, bot="random"))
-    call("StartTournament", tpb.StartTournamentRequest(tournament_id=tid))
-    viewer = platform.player()
-    context = signed_in(browser, viewer.token, _account(viewer))
-    console = Console(context)
-    page = context.new_page()
-    page.set_viewport_size(LAPTOP)
-    page.goto(f"{web}#/t/{tid}")
-    expect(page.locator("#live-status")).to_contain_text("Final standings", timeout=90_000)
     semis = page.locator('.bracket-match[data-round="1"]')
     final = page.locator('.bracket-match[data-round="2"]')
     expect(semis).to_have_count(2)
